@@ -1,0 +1,163 @@
+# wavemesh: RTL co-simulation of a message-passing fabric.
+#   make          build everything under build/
+#   make run      the main job (installs what is missing first)
+#   make test     every test (installs what is missing first)
+#   make lint     verilator -Wall on every module, iverilog -g2005 on mesh.v
+#   make bench    the benchmarks behind docs/benchmarks.md
+#   make deps     install the Debian packages the build needs
+
+CC        ?= gcc
+CXX       ?= g++
+VERILATOR ?= verilator
+IVERILOG  ?= iverilog
+BUILD     ?= build
+
+# C: strict C11 for everything we write; GNU extensions only for ucontext.
+CSTD      := -std=c11 -D_GNU_SOURCE
+WARN      := -Wall -Wextra -Wshadow -Werror
+OPT       ?= -O2 -g
+CPPFLAGS  := -Icsim -Isw -MMD -MP
+CFLAGS    := $(CSTD) $(WARN) $(OPT)
+# The Verilated C++ is never built at -O0 (10x slower, measured).
+VOPT      ?= -O2
+CXXFLAGS  := -std=c++17 $(VOPT) -g -MMD -MP
+LDLIBS    := -lz -lpthread -lm
+
+VROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+VINC      := $(VROOT)/include
+
+RTL_DIRS  := -Irtl -Irtl/prim
+RTL_SRC   := $(wildcard rtl/*.v rtl/prim/*.v) rtl/lint.vlt
+RTL_MODS  := $(wildcard rtl/prim/wm_*.v rtl/wm_*.v)
+
+# Verilator flags, one per line, each for a reason.
+VFLAGS    := --cc
+VFLAGS    += -Wall                      # lint-clean is the rule
+VFLAGS    += --assert                   # run the RTL's assertions in every test
+VFLAGS    += +define+WM_ASSERTIONS      # ... which live under this define
+VFLAGS    += -O3                        # Verilator's own optimisations
+VFLAGS    += --x-assign fast
+VFLAGS    += $(RTL_DIRS)
+
+DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick
+
+# ---------------------------------------------------------------- sources
+CSIM_C    := $(filter-out csim/main.c,$(wildcard csim/*.c))
+SW_C      := $(shell find sw -name '*.c' 2>/dev/null)
+LIB_C     := $(CSIM_C) $(SW_C)
+LIB_O     := $(LIB_C:%.c=$(BUILD)/obj/%.o)
+SHIM_CPP  := $(wildcard csim/*.cpp)
+SHIM_O    := $(SHIM_CPP:%.cpp=$(BUILD)/obj/%.o)
+TEST_C    := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
+
+VTILE_DIR := $(BUILD)/vtile
+VTILE_LIB := $(VTILE_DIR)/Vwm_tile__ALL.a
+VMESH_DIR := $(BUILD)/vmesh
+VMESH_LIB := $(VMESH_DIR)/Vwm_mesh__ALL.a
+# The Verilated mesh is for the cross-check only: one small, non-square size.
+VMESH_W   := 4
+VMESH_H   := 3
+VRT_SRC   := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp verilated_vcd_c.cpp
+VRT_O     := $(VRT_SRC:%.cpp=$(BUILD)/vrt/%.o)
+
+WAVEMESH  := $(BUILD)/wavemesh
+LIBWM     := $(BUILD)/libwavemesh.a
+
+.PHONY: all run test lint bench deps clean check-tools
+all: $(WAVEMESH) $(TEST_BIN)
+
+# ---------------------------------------------------------------- deps
+# Install the Debian packages when a tool is missing (root on CI and here).
+check-tools:
+	@missing=""; \
+	command -v $(VERILATOR) >/dev/null || missing="$$missing verilator"; \
+	command -v $(IVERILOG) >/dev/null || missing="$$missing iverilog"; \
+	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
+	command -v gtkwave >/dev/null || missing="$$missing gtkwave"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	command -v xvfb-run >/dev/null || missing="$$missing xvfb"; \
+	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
+
+deps:
+	@if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(DEPS_PKGS)
+
+# ---------------------------------------------------------------- RTL models
+$(VTILE_LIB): $(RTL_SRC)
+	@mkdir -p $(VTILE_DIR)
+	$(VERILATOR) $(VFLAGS) --Mdir $(VTILE_DIR) --prefix Vwm_tile --top-module wm_tile \
+	    rtl/lint.vlt rtl/wm_tile.v
+	$(MAKE) --no-print-directory -C $(VTILE_DIR) -f Vwm_tile.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" Vwm_tile__ALL.a >/dev/null
+
+$(VMESH_LIB): $(RTL_SRC)
+	@mkdir -p $(VMESH_DIR)
+	$(VERILATOR) $(VFLAGS) --Mdir $(VMESH_DIR) --prefix Vwm_mesh --top-module wm_mesh \
+	    -GW=$(VMESH_W) -GH=$(VMESH_H) rtl/lint.vlt rtl/mesh.v
+	$(MAKE) --no-print-directory -C $(VMESH_DIR) -f Vwm_mesh.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" Vwm_mesh__ALL.a >/dev/null
+
+$(BUILD)/vrt/%.o: $(VINC)/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(VINC) -I$(VINC)/vltstd -c $< -o $@
+
+# ---------------------------------------------------------------- C and shim
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/csim/%.o: csim/%.cpp $(VTILE_LIB) $(VMESH_LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
+	    -isystem $(VTILE_DIR) -isystem $(VMESH_DIR) -c $< -o $@
+
+$(LIBWM): $(LIB_O) $(SHIM_O)
+	@rm -f $@
+	ar rcs $@ $^
+
+MODEL_LIBS := $(LIBWM) $(VTILE_LIB) $(VMESH_LIB) $(VRT_O)
+
+$(WAVEMESH): $(BUILD)/obj/csim/main.o $(MODEL_LIBS)
+	$(CXX) -o $@ $< $(MODEL_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(MODEL_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $< $(MODEL_LIBS) -lcmocka $(LDLIBS)
+
+# ---------------------------------------------------------------- jobs
+lint: check-tools
+	@for m in $(RTL_MODS); do \
+	    echo "verilator --lint-only -Wall $$m"; \
+	    $(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt $$m || exit 1; \
+	done
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_mesh rtl/mesh.v
+	$(IVERILOG) -g2005 -DWM_ASSERTIONS -Irtl -o $(BUILD)/mesh.vvp rtl/mesh.v $(RTL_MODS)
+	@echo "lint: clean"
+
+# Each cmocka binary exits with its number of failed tests; its report
+# goes to stderr, so it is captured with 2>&1.
+test: check-tools
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory lint
+	@pass=0; fail=0; \
+	for t in $(TEST_BIN); do \
+	    echo "== $$t"; \
+	    if $$t 2>&1; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	done; \
+	echo "test binaries: $$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ]
+
+run: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	$(WAVEMESH) demo
+
+bench: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	sh docs/bench.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,11 @@
+/* commands.c: the subcommand table. One line per subcommand. */
+#include "commands.h"
+
+#include <stddef.h>
+
+int wm_cmd_selftest(int argc, char **argv);
+
+const wm_command wm_commands[] = {
+    {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
+    {NULL, NULL, NULL},
+};

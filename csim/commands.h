@@ -1,0 +1,18 @@
+/* commands.h: the subcommands of the wavemesh command line.
+ *
+ * Each subcommand is one function in its own csim/cmd_*.c, taking the
+ * arguments after its name (argv[0] is the subcommand) and returning the
+ * process exit status. Each answers --help. */
+#ifndef WM_COMMANDS_H
+#define WM_COMMANDS_H
+
+typedef struct {
+    const char *name;
+    int (*main)(int argc, char **argv);
+    const char *summary;
+} wm_command;
+
+/* The table, terminated by a NULL name (csim/commands.c). */
+extern const wm_command wm_commands[];
+
+#endif

@@ -1,0 +1,141 @@
+/* fabric.h: the one interface to a simulated fabric, whatever simulates it.
+ *
+ * A backend is a const table of operations (wm_fabric_ops). The rtl backend
+ * drives the Verilated wm_tile W x H times, wired in C between clock edges;
+ * the sw backend is a pure-C model of the same tile. Everything above this
+ * header — the scheduler, the firmware, the tools — runs unchanged on
+ * either, and both must agree cycle for cycle (docs/fabric.md).
+ *
+ * Time: create() leaves the fabric at cycle 0, just after reset. Between two
+ * steps the caller reads PE status (wm_pe_status reflects the state at the
+ * current cycle) and posts at most one push and one pop per PE; step() then
+ * applies one clock edge, consumes the posted accesses, advances the cycle
+ * and reports, through the link hook, every wavelet standing in an output
+ * register at the new cycle.
+ *
+ * Shared across the C/C++ boundary (the rtl shim is C++), hence the guards.
+ */
+#ifndef WM_FABRIC_H
+#define WM_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sizes of the tile; rtl/wm_tile.v has the same defaults. */
+enum {
+    WM_MESH_MAX      = 256, /* columns and rows: 8-bit coordinates */
+    WM_IN_DEPTH      = 4,   /* router input buffer per link, wavelets */
+    WM_TX_DEPTH      = 8,   /* PE TX queue (the router's ramp input) */
+    WM_RX_DEPTH      = 8,   /* PE RX queue */
+    WM_LEN_MAX       = 255  /* data wavelets per message */
+};
+
+/* Router ports, in the order the RTL numbers them. */
+typedef enum {
+    WM_PORT_N = 0,
+    WM_PORT_E = 1,
+    WM_PORT_S = 2,
+    WM_PORT_W = 3,
+    WM_PORT_L = 4, /* the ramp: towards the PE's RX queue */
+    WM_NPORTS = 5
+} wm_port;
+
+/* Header wavelet: {col[31:24], row[23:16], len[15:8], tag[7:0]}. */
+static inline uint32_t wm_header(unsigned col, unsigned row, unsigned len, unsigned tag)
+{
+    return ((uint32_t)(col & 0xffu) << 24) | ((uint32_t)(row & 0xffu) << 16) |
+           ((uint32_t)(len & 0xffu) << 8) | (uint32_t)(tag & 0xffu);
+}
+static inline unsigned wm_header_col(uint32_t h) { return (h >> 24) & 0xffu; }
+static inline unsigned wm_header_row(uint32_t h) { return (h >> 16) & 0xffu; }
+static inline unsigned wm_header_len(uint32_t h) { return (h >> 8) & 0xffu; }
+static inline unsigned wm_header_tag(uint32_t h) { return h & 0xffu; }
+
+/* Status bits of a PE (rtl wm_tile.pe_status_o). */
+enum {
+    WM_ST_BUSY        = 1u << 0, /* wavelets in flight in this tile */
+    WM_ST_ERR_TX_FULL = 1u << 1, /* sticky: a push was refused (TX full) */
+    WM_ST_ERR_RX_EMPTY= 1u << 2, /* sticky: a pop was refused (RX empty) */
+    WM_ST_ERR_OFFMESH = 1u << 3  /* sticky: an off-mesh message was discarded */
+};
+
+/* What the firmware port of one PE shows at the current cycle. */
+typedef struct {
+    uint64_t tsc;      /* free-running cycle counter */
+    uint32_t rx_head;  /* the wavelet a pop in this cycle takes (if rx_count) */
+    uint8_t  tx_count; /* wavelets in the TX queue, 0..WM_TX_DEPTH */
+    uint8_t  rx_count; /* wavelets in the RX queue, 0..WM_RX_DEPTH */
+    uint8_t  status;   /* WM_ST_* */
+    uint32_t err_hdr;  /* first off-mesh header discarded here */
+} wm_pe_status;
+
+/* One wavelet in one output register of one tile, at one cycle. Port L is
+ * the register in front of the PE's RX queue. */
+typedef struct {
+    uint64_t cycle;
+    uint16_t x, y;
+    uint8_t  port; /* wm_port */
+    uint32_t data;
+} wm_link_event;
+
+typedef void (*wm_link_hook)(void *ctx, const wm_link_event *ev);
+
+/* Where wavelets are in flight: one entry per non-empty place. */
+typedef enum {
+    WM_AT_INPUT  = 0, /* a router input buffer, port N/E/S/W */
+    WM_AT_TX     = 1, /* the PE's TX queue (router ramp input) */
+    WM_AT_OUTPUT = 2  /* an output register, port N/E/S/W/L */
+} wm_place;
+
+typedef struct {
+    uint16_t x, y;
+    uint8_t  place; /* wm_place */
+    uint8_t  port;  /* wm_port (for INPUT and OUTPUT) */
+    uint8_t  count; /* wavelets there */
+    uint32_t head;  /* the oldest of them */
+} wm_flight;
+
+typedef struct wm_fabric wm_fabric;
+
+typedef struct wm_fabric_ops {
+    const char *name; /* "rtl" or "sw" */
+    /* A W x H mesh (1..WM_MESH_MAX each), every router enabled, at cycle 0.
+     * NULL with a message on stderr if it cannot be made. */
+    wm_fabric *(*create)(unsigned w, unsigned h);
+    void (*destroy)(wm_fabric *f);
+    /* The message-passing region: takes effect from the next step on. */
+    void (*set_enable)(wm_fabric *f, unsigned x, unsigned y, bool on);
+    /* One clock edge. */
+    void (*step)(wm_fabric *f);
+    uint64_t (*cycle)(const wm_fabric *f);
+    /* Post this cycle's accesses of PE (x, y); consumed by the next step.
+     * A push needs tx_count < WM_TX_DEPTH and a pop rx_count > 0, else the
+     * access is refused and the sticky error bit is set, as in hardware. */
+    void (*pe_push)(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet);
+    void (*pe_pop)(wm_fabric *f, unsigned x, unsigned y);
+    wm_pe_status (*pe_status)(const wm_fabric *f, unsigned x, unsigned y);
+    /* True when no wavelet is anywhere in flight (RX queues excepted). */
+    bool (*quiescent)(const wm_fabric *f);
+    /* Fill up to max entries of where wavelets are; returns how many places
+     * hold wavelets (may exceed max). */
+    size_t (*in_flight)(const wm_fabric *f, wm_flight *out, size_t max);
+    /* Called from step() for every wavelet in an output register; NULL off. */
+    void (*set_link_hook)(wm_fabric *f, wm_link_hook hook, void *ctx);
+} wm_fabric_ops;
+
+extern const wm_fabric_ops wm_fabric_rtl;
+extern const wm_fabric_ops wm_fabric_sw;
+
+/* The backend called name ("rtl" or "sw"), or NULL. */
+const wm_fabric_ops *wm_fabric_backend(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

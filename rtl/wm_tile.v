@@ -1,0 +1,146 @@
+// wm_tile: one tile of the fabric, a router and the PE datapath behind it.
+//
+// This is the unit the C side instantiates W x H times. Every output of the
+// tile comes straight from a flop (the router's output registers and credit
+// flops, the PE's queues and counters): no combinational path crosses a
+// tile, so wiring tiles together between clock edges in C is exactly what
+// the wires of rtl/mesh.v do. Coordinates and mesh size are ports, not
+// parameters, so one Verilated model serves every tile of every mesh.
+`default_nettype none
+
+module wm_tile #(
+    parameter IN_DEPTH = 4,
+    parameter TX_DEPTH = 8,
+    parameter RX_DEPTH = 8
+) (
+    input  wire        clk_i,
+    input  wire        rst_ni,
+    input  wire [7:0]  x_i,
+    input  wire [7:0]  y_i,
+    input  wire [7:0]  last_x_i,      // mesh width - 1
+    input  wire [7:0]  last_y_i,      // mesh height - 1
+    input  wire        enable_i,      // the message-passing region
+    output wire        en_o,          // registered enable, seen by the neighbours
+    // link to the north
+    input  wire        north_valid_i,
+    input  wire [31:0] north_data_i,
+    output wire        north_credit_o,
+    input  wire        north_en_i,      // the north neighbour is enabled
+    output wire        north_valid_o,
+    output wire [31:0] north_data_o,
+    input  wire        north_credit_i,
+    // link to the east
+    input  wire        east_valid_i,
+    input  wire [31:0] east_data_i,
+    output wire        east_credit_o,
+    input  wire        east_en_i,      // the east neighbour is enabled
+    output wire        east_valid_o,
+    output wire [31:0] east_data_o,
+    input  wire        east_credit_i,
+    // link to the south
+    input  wire        south_valid_i,
+    input  wire [31:0] south_data_i,
+    output wire        south_credit_o,
+    input  wire        south_en_i,      // the south neighbour is enabled
+    output wire        south_valid_o,
+    output wire [31:0] south_data_o,
+    input  wire        south_credit_i,
+    // link to the west
+    input  wire        west_valid_i,
+    input  wire [31:0] west_data_i,
+    output wire        west_credit_o,
+    input  wire        west_en_i,      // the west neighbour is enabled
+    output wire        west_valid_o,
+    output wire [31:0] west_data_o,
+    input  wire        west_credit_i,
+    // firmware port of the PE
+    input  wire        pe_push_i,
+    input  wire [31:0] pe_data_i,
+    input  wire        pe_pop_i,
+    output wire [31:0] pe_rx_head_o,
+    output wire [$clog2(TX_DEPTH):0] pe_tx_count_o,
+    output wire [$clog2(RX_DEPTH):0] pe_rx_count_o,
+    output wire [63:0] pe_tsc_o,
+    output wire [3:0]  pe_status_o,   // {err_offmesh, err_rx_empty, err_tx_full, busy}
+    output wire [31:0] err_hdr_o,     // first off-mesh header discarded here
+    // observation: the wavelet in the ramp output register, bound for the RX queue
+    output wire        ramp_valid_o,
+    output wire [31:0] ramp_data_o,
+    output wire [4*$clog2(IN_DEPTH)+3:0] in_count_o,  // link buffer occupancy, N..W
+    output wire [159:0] in_head_o     // oldest wavelet of the TX queue and of each link buffer
+);
+    wire [4:0]   out_valid;
+    wire [159:0] out_data;
+    wire         ramp_in_valid, ramp_in_pop, rx_credit;
+    wire [31:0]  ramp_in_data;
+    wire         err_offmesh, err_tx_full, err_rx_empty;
+    reg          en_q;
+
+    // The enable is configuration: it is latched in reset too, so a router
+    // is enabled from the first cycle after reset.
+    always @(posedge clk_i) en_q <= enable_i;
+
+    wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) u_router (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .x_i           (x_i),
+        .y_i           (y_i),
+        .last_x_i      (last_x_i),
+        .last_y_i      (last_y_i),
+        .enable_i      (en_q),
+        .link_valid_i  ({west_valid_i, south_valid_i, east_valid_i, north_valid_i}),
+        .link_data_i   ({west_data_i, south_data_i, east_data_i, north_data_i}),
+        .link_credit_o ({west_credit_o, south_credit_o, east_credit_o, north_credit_o}),
+        .nbr_en_i      ({west_en_i, south_en_i, east_en_i, north_en_i}),
+        .out_valid_o   (out_valid),
+        .out_data_o    (out_data),
+        .out_credit_i  ({rx_credit, west_credit_i, south_credit_i, east_credit_i, north_credit_i}),
+        .ramp_valid_i  (ramp_in_valid),
+        .ramp_data_i   (ramp_in_data),
+        .ramp_pop_o    (ramp_in_pop),
+        .in_count_o    (in_count_o),
+        .in_head_o     (in_head_o[127:0]),
+        .err_offmesh_o (err_offmesh),
+        .err_hdr_o     (err_hdr_o)
+    );
+
+    wm_pe #(.TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_pe (
+        .clk_i          (clk_i),
+        .rst_ni         (rst_ni),
+        .fw_push_i      (pe_push_i),
+        .fw_data_i      (pe_data_i),
+        .fw_pop_i       (pe_pop_i),
+        .rx_head_o      (pe_rx_head_o),
+        .tx_count_o     (pe_tx_count_o),
+        .rx_count_o     (pe_rx_count_o),
+        .tsc_o          (pe_tsc_o),
+        .err_tx_full_o  (err_tx_full),
+        .err_rx_empty_o (err_rx_empty),
+        .ramp_valid_o   (ramp_in_valid),
+        .ramp_data_o    (ramp_in_data),
+        .ramp_pop_i     (ramp_in_pop),
+        .rx_push_i      (out_valid[4]),
+        .rx_data_i      (out_data[159:128]),
+        .rx_credit_o    (rx_credit)
+    );
+
+    // Wavelets in flight in this tile: in a link buffer, in the TX queue or
+    // in an output register. Wavelets in the RX queue have arrived.
+    wire busy = (in_count_o != {(4*$clog2(IN_DEPTH)+4){1'b0}}) || ramp_in_valid || (out_valid != 5'b0);
+
+    assign en_o = en_q;
+    assign in_head_o[159:128] = ramp_in_data;
+    assign north_valid_o = out_valid[0];
+    assign north_data_o  = out_data[31:0];
+    assign east_valid_o = out_valid[1];
+    assign east_data_o  = out_data[63:32];
+    assign south_valid_o = out_valid[2];
+    assign south_data_o  = out_data[95:64];
+    assign west_valid_o = out_valid[3];
+    assign west_data_o  = out_data[127:96];
+    assign ramp_valid_o = out_valid[4];
+    assign ramp_data_o  = out_data[159:128];
+    assign pe_status_o  = {err_offmesh, err_rx_empty, err_tx_full, busy};
+endmodule
+
+`default_nettype wire
