@@ -111,7 +111,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/csim/%.o: csim/%.cpp $(VTILE_LIB) $(VMESH_LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
-	    -isystem $(VTILE_DIR) -isystem $(VMESH_DIR) -c $< -o $@
+	    -isystem $(VTILE_DIR) -isystem $(VMESH_DIR) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
 
 $(LIBWM): $(LIB_O) $(SHIM_O)
 	@rm -f $@
@@ -155,7 +155,7 @@ run: check-tools
 
 bench: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
-	sh docs/bench.sh
+	@for b in docs/bench/*.sh; do echo "== $$b"; WAVEMESH=$(WAVEMESH) sh $$b || exit 1; done
 
 clean:
 	rm -rf $(BUILD)

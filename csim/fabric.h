@@ -130,8 +130,10 @@ typedef struct wm_fabric_ops {
 
 extern const wm_fabric_ops wm_fabric_rtl;
 extern const wm_fabric_ops wm_fabric_sw;
+/* The Verilated rtl/mesh.v, one small fixed size: for cross-checks only. */
+extern const wm_fabric_ops wm_fabric_rtl_mesh;
 
-/* The backend called name ("rtl" or "sw"), or NULL. */
+/* The backend called name ("rtl", "sw" or "rtl-mesh"), or NULL. */
 const wm_fabric_ops *wm_fabric_backend(const char *name);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const wm_fabric_ops *const backends[] = {&wm_fabric_rtl};
+static const wm_fabric_ops *const backends[] = {&wm_fabric_rtl, &wm_fabric_rtl_mesh};
 
 const wm_fabric_ops *wm_fabric_backend(const char *name)
 {
