@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const wm_fabric_ops *const backends[] = {&wm_fabric_rtl, &wm_fabric_rtl_mesh};
+static const wm_fabric_ops *const backends[] = {&wm_fabric_rtl, &wm_fabric_rtl_mesh, &wm_fabric_sw};
 
 const wm_fabric_ops *wm_fabric_backend(const char *name)
 {
