@@ -1,0 +1,32 @@
+/* leaf.c: a leaf of the tree collectives. It sends its value up, tagged
+ * with its side, then waits for its prefix: the sum of the values of every
+ * leaf to its left. t0 and t1 bracket that wait, for the cycles table. */
+#include "collectives.h"
+
+#include "fabric.h"
+
+const wm_kernel_param wm_leaf_params[] = {
+    {"VAL", true, 0},  /* this leaf's value */
+    {"SIDE", true, 0}, /* 0: left child of its parent, 1: right child */
+    {"UPX", true, 0},  /* the parent's coordinates */
+    {"UPY", true, 0},
+    {NULL, false, 0},
+};
+
+void wm_kernel_leaf(wm_mp *mp)
+{
+    const uint32_t value = (uint32_t)wm_mp_param(mp, "VAL");
+    const uint64_t t0 = wm_mp_tsc(mp);
+    const uint32_t up = wm_mp_header(mp, wm_mp_param(mp, "UPX"), wm_mp_param(mp, "UPY"), 1,
+                                     (unsigned)wm_mp_param(mp, "SIDE"));
+    wm_mp_send(mp, up, &value);
+
+    uint32_t prefix = 0;
+    wm_mp_recv(mp, &prefix, 1);
+    const uint64_t t1 = wm_mp_tsc(mp);
+    wm_mp_work(mp, WM_COST_ADD);
+    wm_mp_export(mp, "excl", (int32_t)prefix);
+    wm_mp_export(mp, "incl", (int32_t)(prefix + value));
+    wm_mp_export(mp, "t0", (int64_t)t0);
+    wm_mp_export(mp, "t1", (int64_t)t1);
+}

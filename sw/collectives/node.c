@@ -1,0 +1,63 @@
+/* node.c: an inner node or the root of the tree collectives.
+ *
+ * Up-sweep: receive one message from each child, attribute it by its tag
+ * (messages from the two children arrive in either order), and send the sum
+ * up, tagged with this node's side; the root keeps it as the total. Down-
+ * sweep: receive the prefix from the parent (the root's is 0), send it
+ * unchanged to the left child and plus the left sum to the right child.
+ * IGNORE_TAG=1 is the seed's exercise 1: the first message to arrive counts
+ * as the left child's, which is wrong whenever the right child is nearer. */
+#include "collectives.h"
+
+#include "fabric.h"
+
+const wm_kernel_param wm_node_params[] = {
+    {"ROOT", true, 0},        /* 1: this node is the root */
+    {"SIDE", true, 0},        /* 0: left child of its parent, 1: right */
+    {"UPX", true, 0},         /* the parent's coordinates (unused by the root) */
+    {"UPY", true, 0},
+    {"LX", true, 0},          /* the left child's coordinates */
+    {"LY", true, 0},
+    {"RX", false, -1},        /* the right child's, when there is one */
+    {"RY", false, -1},
+    {"CHILDREN", false, 2},   /* 1 only for the root of a one-leaf tree */
+    {"IGNORE_TAG", false, 0}, /* exercise 1: take arrival order as tree order */
+    {NULL, false, 0},
+};
+
+static void send_one(wm_mp *mp, int64_t col, int64_t row, unsigned tag, uint32_t value)
+{
+    wm_mp_send(mp, wm_mp_header(mp, col, row, 1, tag), &value);
+}
+
+void wm_kernel_node(wm_mp *mp)
+{
+    const int64_t children = wm_mp_param(mp, "CHILDREN");
+    const bool ignore_tag = wm_mp_param(mp, "IGNORE_TAG") != 0;
+    uint32_t left = 0, right = 0;
+    for (int64_t c = 0; c < children; c++) {
+        uint32_t value = 0;
+        const uint32_t header = wm_mp_recv(mp, &value, 1);
+        const bool from_left = ignore_tag ? c == 0 : wm_header_tag(header) == 0;
+        if (from_left)
+            left = value;
+        else
+            right = value;
+    }
+    wm_mp_work(mp, WM_COST_ADD);
+    const uint32_t sum = left + right;
+
+    uint32_t prefix = 0;
+    if (wm_mp_param(mp, "ROOT")) {
+        wm_mp_export(mp, "total", (int32_t)sum);
+    } else {
+        send_one(mp, wm_mp_param(mp, "UPX"), wm_mp_param(mp, "UPY"), (unsigned)wm_mp_param(mp, "SIDE"), sum);
+        wm_mp_recv(mp, &prefix, 1);
+    }
+
+    send_one(mp, wm_mp_param(mp, "LX"), wm_mp_param(mp, "LY"), 0, prefix);
+    if (children == 2) {
+        wm_mp_work(mp, WM_COST_ADD);
+        send_one(mp, wm_mp_param(mp, "RX"), wm_mp_param(mp, "RY"), 1, prefix + left);
+    }
+}

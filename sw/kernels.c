@@ -1,0 +1,20 @@
+/* kernels.c: the kernel registry, one line per kernel. */
+#include "kernels.h"
+
+#include "collectives/collectives.h"
+
+#include <string.h>
+
+const wm_kernel wm_kernels[] = {
+    {"leaf", wm_kernel_leaf, wm_leaf_params, "tree collectives: a leaf (value up, prefix down)"},
+    {"node", wm_kernel_node, wm_node_params, "tree collectives: an inner node or the root"},
+    {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+const wm_kernel *wm_kernel_find(const char *name)
+{
+    for (const wm_kernel *k = wm_kernels; k->name; k++)
+        if (!strcmp(k->name, name)) return k;
+    return NULL;
+}

@@ -1,0 +1,34 @@
+/* kernels.h: the kernel registry, kernel name -> function and parameters.
+ *
+ * The layout names kernels; this table is what it may name. Each kernel
+ * lists every parameter it reads, so a layout that misses one, or sets one
+ * the kernel does not have, is rejected with its file and line before
+ * anything runs. */
+#ifndef WM_KERNELS_H
+#define WM_KERNELS_H
+
+#include "mp.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *name;
+    bool required;    /* false: fallback is used when the layout omits it */
+    int64_t fallback;
+} wm_kernel_param;
+
+typedef struct {
+    const char *name;
+    void (*run)(wm_mp *mp);
+    const wm_kernel_param *params; /* terminated by a NULL name */
+    const char *summary;
+} wm_kernel;
+
+/* The kernel called name, or NULL. */
+const wm_kernel *wm_kernel_find(const char *name);
+
+/* The table, terminated by a NULL name. */
+extern const wm_kernel wm_kernels[];
+
+#endif

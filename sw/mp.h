@@ -1,0 +1,57 @@
+/* mp.h: the firmware API, what a kernel (one PE's program) calls.
+ *
+ * A kernel is straight-line C with blocking calls: it builds a header from
+ * a destination and a length, sends a message, receives one, reads the
+ * timestamp counter and charges its own compute. Every call goes through
+ * the PE's firmware port one wavelet per cycle, stalled by the queues as the
+ * hardware stalls a core; the library's own work is charged by the
+ * constants below (docs/cost-model.md). Kernels never compute coordinates:
+ * destinations come from their parameters, which the layout fills in.
+ */
+#ifndef WM_MP_H
+#define WM_MP_H
+
+#include <stdint.h>
+
+/* One PE as its kernel sees it; owned by the scheduler. */
+typedef struct wm_mp wm_mp;
+
+/* The cost model: cycles charged for the library's own work, on top of one
+ * cycle per firmware-port access (push, pop, timestamp read) and whatever
+ * the queues stall. With these defaults a message of one data wavelet costs
+ * WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1) = 31
+ * cycles at the sender, the figure of the seed's message-passing topic. */
+enum {
+    WM_COST_HEADER       = 9,  /* pack column, row, length and tag */
+    WM_COST_SEND_CALL    = 12, /* call, argument checks, loop set-up */
+    WM_COST_SEND_WAVELET = 4,  /* load one wavelet and advance the loop */
+    WM_COST_RECV_CALL    = 12, /* call and loop set-up, before polling */
+    WM_COST_RECV_WAVELET = 4,  /* store one wavelet and advance the loop */
+    WM_COST_ADD          = 1   /* one integer add in a kernel */
+};
+
+/* A header for a message of len data wavelets to PE (col, row); tag is
+ * free for the firmware (the router ignores it). Charges WM_COST_HEADER. */
+uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag);
+
+/* Push header and its len data wavelets, blocking while TX is full. */
+void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data);
+
+/* Pop one message, blocking until each wavelet arrives; stores up to max
+ * data wavelets and returns the header. A longer message is a firmware
+ * fault: the rest is popped and dropped, and the run reports it. */
+uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max);
+
+/* The timestamp counter, read through the port (one cycle). */
+uint64_t wm_mp_tsc(wm_mp *mp);
+
+/* Charge cycles of compute. */
+void wm_mp_work(wm_mp *mp, unsigned cycles);
+
+/* A parameter the layout gave this PE (or the kernel's default). */
+int64_t wm_mp_param(wm_mp *mp, const char *name);
+
+/* Publish a result as instance.name (name must outlive the run). */
+void wm_mp_export(wm_mp *mp, const char *name, int64_t value);
+
+#endif
