@@ -6,10 +6,12 @@
 int wm_cmd_selftest(int argc, char **argv);
 int wm_cmd_run(int argc, char **argv);
 int wm_cmd_traffic(int argc, char **argv);
+int wm_cmd_regress(int argc, char **argv);
 
 const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
     {"traffic", wm_cmd_traffic, "synthetic traffic: latency, throughput and simulation speed"},
     {"run", wm_cmd_run, "run the kernels of a layout and print their results"},
+    {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
     {NULL, NULL, NULL},
 };
