@@ -146,6 +146,8 @@ test: check-tools
 	    echo "== $$t"; \
 	    if $$t 2>&1; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
 	done; \
+	echo "== $(WAVEMESH) regress --quick"; \
+	if $(WAVEMESH) regress --quick; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: regress --quick"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
