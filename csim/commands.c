@@ -5,6 +5,8 @@
 
 int wm_cmd_selftest(int argc, char **argv);
 int wm_cmd_run(int argc, char **argv);
+int wm_cmd_rows(int argc, char **argv);
+int wm_cmd_tree(int argc, char **argv);
 int wm_cmd_traffic(int argc, char **argv);
 int wm_cmd_regress(int argc, char **argv);
 
@@ -12,6 +14,8 @@ const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
     {"traffic", wm_cmd_traffic, "synthetic traffic: latency, throughput and simulation speed"},
     {"run", wm_cmd_run, "run the kernels of a layout and print their results"},
+    {"rows", wm_cmd_rows, "run a rows file (the seed's test.rc) and print PASS/FAIL lines"},
+    {"tree", wm_cmd_tree, "write a layout for the tree collectives over P leaves"},
     {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
     {NULL, NULL, NULL},
 };
