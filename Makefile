@@ -151,9 +151,11 @@ test: check-tools
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
+# The main job: the seed's tutorial and tworow rows (and the exercises) on
+# both backends, each PASS line followed by its per-leaf cycles table.
 run: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
-	$(WAVEMESH) demo
+	@$(WAVEMESH) rows sw/collectives/test.rows --backend rtl --backend sw --cycles
 
 bench: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)

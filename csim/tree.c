@@ -283,7 +283,7 @@ bool wm_tree_write(FILE *out, size_t leaves, wm_tree_placement placement, const 
             break;
         }
     }
-    if (leaves > 2 * WM_MESH_MAX || w > WM_MESH_MAX || h > WM_MESH_MAX) {
+    if (w > WM_MESH_MAX || h > WM_MESH_MAX) {
         snprintf(err, errsize, "placement %s of %zu leaves needs a %ux%u mesh (at most %dx%d; htree is the compact one)",
                  wm_tree_placement_name(placement), leaves, w, h, WM_MESH_MAX, WM_MESH_MAX);
         free(t.n);
