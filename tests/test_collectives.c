@@ -1,0 +1,289 @@
+/* test_collectives.c: the seed's tree collectives, exactly as the seed
+ * gives them, on every registered backend (rtl, and sw when present), with
+ * identical cycle tables on both; the exercises; generated trees of every
+ * placement against the reference loop. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layout.h"
+#include "runner.h"
+#include "scan_check.h"
+#include "tree.h"
+
+static const char *const backend_names[] = {"rtl", "sw"};
+enum { NBACKENDS = 2, MAX_LEAVES = 128 };
+
+typedef struct {
+    bool ran;
+    wm_run_result result;
+    size_t wrong;          /* values off the reference */
+    size_t nleaves;
+    int64_t cycles[MAX_LEAVES];
+    int64_t excl[MAX_LEAVES], incl[MAX_LEAVES], total;
+} outcome;
+
+static void collect(const wm_layout *l, wm_runner *r, outcome *o)
+{
+    wm_sched *s = wm_runner_sched(r);
+    const char *names[MAX_LEAVES];
+    o->nleaves = wm_runner_leaf_cycles(r, names, o->cycles, MAX_LEAVES);
+    for (size_t i = 0; i < o->nleaves && i < MAX_LEAVES; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "l%zu", i);
+        o->excl[i] = o->incl[i] = -1;
+        wm_sched_result(s, name, "excl", &o->excl[i]);
+        wm_sched_result(s, name, "incl", &o->incl[i]);
+    }
+    o->total = -1;
+    wm_sched_result(s, "root", "total", &o->total);
+    o->wrong = wm_scan_check(l, s, NULL);
+}
+
+/* Runs layout l on the backend; false if that backend is not registered. */
+static bool run_on(const char *backend, const wm_layout *l, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    if (!ops) return false;
+    wm_runner *r = wm_runner_create(ops, l);
+    assert_non_null(r);
+    o->result = wm_runner_run(r, 2000000);
+    o->ran = true;
+    collect(l, r, o);
+    wm_runner_destroy(r);
+    return true;
+}
+
+static wm_layout *load(const char *path, const wm_setting *set, size_t n)
+{
+    wm_layout *l = wm_layout_load(path, set, n, stderr);
+    assert_non_null(l);
+    return l;
+}
+
+#define SETS(...) ((const wm_setting[]){__VA_ARGS__}), (sizeof((const wm_setting[]){__VA_ARGS__}) / sizeof(wm_setting))
+
+static void assert_scan(const outcome *o, const int64_t excl[4], const int64_t incl[4], int64_t total)
+{
+    assert_int_equal(o->result, WM_RUN_DONE);
+    assert_int_equal(o->nleaves, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(o->excl[i], excl[i]);
+        assert_int_equal(o->incl[i], incl[i]);
+    }
+    assert_int_equal(o->total, total);
+    assert_int_equal(o->wrong, 0);
+}
+
+static void assert_same_cycles(const outcome *a, const outcome *b)
+{
+    assert_int_equal(a->nleaves, b->nleaves);
+    for (size_t i = 0; i < a->nleaves; i++) assert_int_equal(a->cycles[i], b->cycles[i]);
+}
+
+/* Runs on every backend, checks, and requires identical cycle tables. */
+static void seed_row(const wm_setting *set, size_t n, const int64_t excl[4], const int64_t incl[4], int64_t total,
+                     const int64_t cycles[4])
+{
+    wm_layout *l = load("sw/collectives/bench.layout", set, n);
+    outcome first = {0}, o;
+    for (int b = 0; b < NBACKENDS; b++) {
+        if (!run_on(backend_names[b], l, &o)) continue;
+        assert_scan(&o, excl, incl, total);
+        for (int i = 0; i < 4; i++) assert_int_equal(o.cycles[i], cycles[i]);
+        if (first.ran) assert_same_cycles(&first, &o);
+        first = o;
+    }
+    assert_true(first.ran);
+    wm_layout_destroy(l);
+}
+
+static void test_tutorial_row_gives_the_seed_scan(void **state)
+{
+    (void)state;
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {217, 253, 245, 275};
+    seed_row(SETS({"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}), excl, incl, 100, cycles);
+}
+
+static void test_tworow_gives_the_seed_scan(void **state)
+{
+    (void)state;
+    const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {207, 241, 243, 273};
+    seed_row(SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}), excl, incl, 312, cycles);
+}
+
+static void test_compact_placement_of_exercise_3(void **state)
+{
+    (void)state;
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {211, 243, 243, 275};
+    seed_row(SETS({"SHAPE", 2}), excl, incl, 100, cycles);
+}
+
+/* Exercise 1: the nearer child's message arrives first, so a node that
+ * takes arrival order for tree order fails exactly as the seed says. */
+static void test_ignoring_the_tag_fails_as_the_seed_says(void **state)
+{
+    (void)state;
+    wm_layout *tut = load("sw/collectives/bench.layout", SETS({"SHAPE", 0}, {"IGNORE_TAG", 1}));
+    wm_layout *two = load("sw/collectives/bench.layout",
+                          SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}, {"IGNORE_TAG", 1}));
+    outcome o;
+    for (int b = 0; b < NBACKENDS; b++) {
+        if (!run_on(backend_names[b], tut, &o)) continue;
+        assert_int_equal(o.result, WM_RUN_DONE);
+        assert_int_equal(o.excl[1], 20); /* not 10: l1's message reached p0 first */
+        assert_int_equal(o.total, 100);  /* the sum does not care about order */
+        assert_true(o.wrong > 0);
+        assert_true(run_on(backend_names[b], two, &o));
+        assert_int_equal(o.result, WM_RUN_DONE);
+        assert_int_equal(o.excl[3], 312); /* not 307: l3's message reached p1 first */
+        assert_int_equal(o.excl[1], 7);   /* p0's nearer child is its left one */
+        assert_int_equal(o.total, 312);
+        assert_true(o.wrong > 0);
+    }
+    wm_layout_destroy(tut);
+    wm_layout_destroy(two);
+}
+
+/* Exercise 2: eight leaves, 15 PEs, the same kernels. */
+static void test_eight_leaves_on_both_shapes(void **state)
+{
+    (void)state;
+    for (int shape = 0; shape < 2; shape++) {
+        wm_layout *l = load("sw/collectives/bench8.layout", SETS({"SHAPE", shape}));
+        assert_int_equal(wm_layout_count(l), 15);
+        outcome first = {0}, o;
+        for (int b = 0; b < NBACKENDS; b++) {
+            if (!run_on(backend_names[b], l, &o)) continue;
+            assert_int_equal(o.result, WM_RUN_DONE);
+            assert_int_equal(o.nleaves, 8);
+            assert_int_equal(o.wrong, 0);
+            assert_int_equal(o.excl[7], 28);
+            assert_int_equal(o.total, 36);
+            if (first.ran) assert_same_cycles(&first, &o);
+            first = o;
+        }
+        wm_layout_destroy(l);
+    }
+}
+
+static wm_layout *generated(size_t leaves, wm_tree_placement p, uint64_t seed)
+{
+    int64_t values[MAX_LEAVES];
+    wm_tree_seed_values(seed, leaves, values);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    char err[200];
+    assert_true(wm_tree_write(mem, leaves, p, values, "test", err, sizeof err));
+    fclose(mem);
+    wm_layout *l = wm_layout_parse(text, "generated", NULL, 0, stderr);
+    free(text);
+    assert_non_null(l);
+    return l;
+}
+
+static void test_generated_trees_match_the_reference(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 2, 3, 5, 16, 100};
+    const wm_tree_placement places[] = {WM_TREE_ROW, WM_TREE_TWOROW, WM_TREE_INORDER, WM_TREE_HTREE, WM_TREE_CHAIN};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (size_t pi = 0; pi < sizeof places / sizeof places[0]; pi++) {
+            wm_layout *l = generated(sizes[si], places[pi], 7 + si);
+            const size_t pes = places[pi] == WM_TREE_CHAIN ? sizes[si] : sizes[si] == 1 ? 2 : 2 * sizes[si] - 1;
+            assert_int_equal(wm_layout_count(l), pes);
+            outcome first = {0}, o;
+            for (int b = 0; b < NBACKENDS; b++) {
+                /* the large rows on the rtl backend only where they are quick */
+                if (!strcmp(backend_names[b], "rtl") && sizes[si] > 16 && places[pi] == WM_TREE_CHAIN) continue;
+                if (!run_on(backend_names[b], l, &o)) continue;
+                if (o.result != WM_RUN_DONE || o.wrong)
+                    fail_msg("P=%zu %s on %s: result %d, %zu wrong", sizes[si], wm_tree_placement_name(places[pi]),
+                             backend_names[b], (int)o.result, o.wrong);
+                assert_int_equal(o.nleaves, sizes[si]);
+                if (first.ran) assert_same_cycles(&first, &o);
+                first = o;
+            }
+            wm_layout_destroy(l);
+        }
+    }
+}
+
+static void test_tworow_generator_reproduces_the_seed_placement(void **state)
+{
+    (void)state;
+    wm_layout *l = generated(4, WM_TREE_TWOROW, 1);
+    const char *names[] = {"l0", "l1", "l2", "l3", "p0", "root", "p1"};
+    const unsigned xs[] = {0, 1, 2, 3, 0, 1, 3}, ys[] = {1, 1, 1, 1, 0, 0, 0};
+    for (int i = 0; i < 7; i++) {
+        const wm_instance *in = wm_layout_find(l, names[i]);
+        assert_non_null(in);
+        assert_int_equal(in->x, xs[i]);
+        assert_int_equal(in->y, ys[i]);
+    }
+    assert_int_equal(wm_layout_width(l), 4);
+    assert_int_equal(wm_layout_height(l), 2);
+    wm_layout_destroy(l);
+    l = generated(4, WM_TREE_INORDER, 1);
+    const char *order[] = {"l0", "p0", "l1", "root", "l2", "p1", "l3"};
+    for (unsigned i = 0; i < 7; i++) assert_int_equal(wm_layout_find(l, order[i])->x, i);
+    wm_layout_destroy(l);
+}
+
+static void test_htree_holds_4096_leaves(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    int64_t *values = calloc(4096, sizeof *values);
+    assert_non_null(values);
+    char err[200];
+    assert_true(wm_tree_write(mem, 4096, WM_TREE_HTREE, values, "test", err, sizeof err));
+    fclose(mem);
+    assert_non_null(strstr(text, "mesh 127 127\n"));
+    free(text);
+    /* and the one-row placements say why they cannot */
+    mem = open_memstream(&text, &size);
+    assert_false(wm_tree_write(mem, 4096, WM_TREE_ROW, values, "test", err, sizeof err));
+    fclose(mem);
+    free(text);
+    assert_non_null(strstr(err, "needs a 8191x1 mesh"));
+    free(values);
+}
+
+static void test_reference_loop(void **state)
+{
+    (void)state;
+    const int64_t v[4] = {7, 300, 0, 5};
+    int64_t excl[4], incl[4], total;
+    wm_scan_reference(v, 4, excl, incl, &total);
+    assert_int_equal(excl[2], 307);
+    assert_int_equal(incl[3], 312);
+    assert_int_equal(total, 312);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_loop),
+        cmocka_unit_test(test_tutorial_row_gives_the_seed_scan),
+        cmocka_unit_test(test_tworow_gives_the_seed_scan),
+        cmocka_unit_test(test_compact_placement_of_exercise_3),
+        cmocka_unit_test(test_ignoring_the_tag_fails_as_the_seed_says),
+        cmocka_unit_test(test_eight_leaves_on_both_shapes),
+        cmocka_unit_test(test_tworow_generator_reproduces_the_seed_placement),
+        cmocka_unit_test(test_generated_trees_match_the_reference),
+        cmocka_unit_test(test_htree_holds_4096_leaves),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
