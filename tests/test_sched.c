@@ -1,0 +1,266 @@
+/* test_sched.c: the scheduler's cycle loop on every registered backend: the
+ * cost of one message, determinism, the observer, and each way a run can
+ * end other than by finishing (deadlock, stall at a disabled router,
+ * firmware fault, the cycle limit), with the report that names the PEs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layout.h"
+#include "runner.h"
+
+static const char *const backend_names[] = {"rtl", "sw"};
+enum { NBACKENDS = 2 };
+
+typedef struct {
+    wm_run_result result;
+    uint64_t cycle;
+    char *report;
+} run_out;
+
+/* Runs layout text on the backend; false if it is not registered. */
+static bool run_text(const char *backend, const char *text, uint64_t max_cycles, run_out *o,
+                     void (*inspect)(wm_sched *s, void *ctx), void *ctx)
+{
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    if (!ops) return false;
+    wm_layout *l = wm_layout_parse(text, "t.layout", NULL, 0, stderr);
+    assert_non_null(l);
+    wm_runner *r = wm_runner_create(ops, l);
+    assert_non_null(r);
+    size_t size = 0;
+    FILE *mem = open_memstream(&o->report, &size);
+    assert_non_null(mem);
+    o->result = wm_runner_run(r, max_cycles);
+    o->cycle = wm_sched_cycle(wm_runner_sched(r));
+    wm_sched_report(wm_runner_sched(r), o->result, mem);
+    fclose(mem);
+    if (inspect) inspect(wm_runner_sched(r), ctx);
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    return true;
+}
+
+static void expect_report(const run_out *o, const char *line)
+{
+    if (!strstr(o->report, line)) fail_msg("expected \"%s\" in the report:\n%s", line, o->report);
+}
+
+static int64_t result_of(wm_sched *s, const char *inst, const char *name)
+{
+    int64_t v = -1;
+    assert_true(wm_sched_result(s, inst, name, &v));
+    return v;
+}
+
+typedef struct {
+    int64_t t1;
+} chain_seen;
+
+static void inspect_chain(wm_sched *s, void *ctx)
+{
+    chain_seen *c = ctx;
+    c->t1 = result_of(s, "b", "t1");
+}
+
+/* a reads the counter twice, adds, builds a header and sends one data
+ * wavelet: 1 + 1 + 1 + 31 cycles, the data pushed at cycle 33; one hop costs
+ * 3 + 2 cycles to b's RX head, and b's receive returns 4 cycles after the
+ * last pop, at 43. */
+static void test_one_message_costs_31_cycles_at_the_sender(void **state)
+{
+    (void)state;
+    const char *text = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n"
+                       "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=b.x NEXTY=b.y\n"
+                       "pe b chain VAL=4 FIRST=0 LAST=1\n";
+    int ran = 0;
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        chain_seen c = {0};
+        if (!run_text(backend_names[i], text, 10000, &o, inspect_chain, &c)) continue;
+        ran++;
+        assert_int_equal(o.result, WM_RUN_DONE);
+        assert_int_equal(c.t1, 43);
+        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 31);
+        free(o.report);
+    }
+    assert_true(ran > 0);
+}
+
+typedef struct {
+    unsigned transitions, done, exports, cycles_seen;
+    int64_t l2_incl;
+    uint64_t last_cycle;
+    int64_t t1[4];
+} observed;
+
+static void on_state(void *ctx, size_t pe, uint64_t cycle, wm_pe_state st)
+{
+    observed *ob = ctx;
+    (void)pe;
+    (void)cycle;
+    ob->transitions++;
+    if (st == WM_PE_DONE) ob->done++;
+}
+
+static void on_export(void *ctx, size_t pe, uint64_t cycle, const char *name, int64_t value)
+{
+    observed *ob = ctx;
+    (void)cycle;
+    ob->exports++;
+    if (pe == 2 && !strcmp(name, "incl")) ob->l2_incl = value;
+}
+
+static void on_cycle(void *ctx, uint64_t cycle)
+{
+    observed *ob = ctx;
+    ob->cycles_seen++;
+    ob->last_cycle = cycle;
+}
+
+static void test_observer_sees_states_exports_and_cycles(void **state)
+{
+    (void)state;
+    wm_layout *l = wm_layout_load("sw/collectives/bench.layout", NULL, 0, stderr);
+    assert_non_null(l);
+    for (int i = 0; i < NBACKENDS; i++) {
+        const wm_fabric_ops *ops = wm_fabric_backend(backend_names[i]);
+        if (!ops) continue;
+        wm_runner *r = wm_runner_create(ops, l);
+        observed ob = {0};
+        const wm_sched_observer obs = {on_state, on_export, on_cycle};
+        wm_sched_set_observer(wm_runner_sched(r), &obs, &ob);
+        assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);
+        assert_int_equal(ob.done, 7);
+        assert_true(ob.transitions > 7 * 3);
+        assert_int_equal(ob.exports, 4 * 4 + 1);
+        assert_int_equal(ob.l2_incl, 60);
+        assert_int_equal(ob.last_cycle, wm_sched_cycle(wm_runner_sched(r)));
+        assert_int_equal(ob.cycles_seen, ob.last_cycle);
+        for (size_t p = 0; p < wm_sched_pe_count(wm_runner_sched(r)); p++)
+            assert_int_equal(wm_sched_pe_state(wm_runner_sched(r), p), WM_PE_DONE);
+        assert_string_equal(wm_sched_pe_instance(wm_runner_sched(r), 6)->name, "root");
+        wm_runner_destroy(r);
+    }
+    wm_layout_destroy(l);
+}
+
+static void inspect_leaves(wm_sched *s, void *ctx)
+{
+    observed *ob = ctx;
+    const char *names[4] = {"l0", "l1", "l2", "l3"};
+    for (int i = 0; i < 4; i++) ob->t1[i] = result_of(s, names[i], "t1");
+    ob->last_cycle = wm_sched_cycle(s);
+}
+
+static void test_runs_are_deterministic(void **state)
+{
+    (void)state;
+    FILE *f = fopen("sw/collectives/bench.layout", "r");
+    assert_non_null(f);
+    static char text[8192];
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    for (int i = 0; i < NBACKENDS; i++) {
+        observed a = {0}, b = {0};
+        run_out o = {0};
+        if (!run_text(backend_names[i], text, 100000, &o, inspect_leaves, &a)) continue;
+        free(o.report);
+        assert_true(run_text(backend_names[i], text, 100000, &o, inspect_leaves, &b));
+        free(o.report);
+        assert_memory_equal(a.t1, b.t1, sizeof a.t1);
+        assert_int_equal(a.last_cycle, b.last_cycle);
+    }
+}
+
+/* The seed's pitfall: a node waiting for a message nobody sends. */
+static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
+{
+    (void)state;
+    const char *text = "mesh 2 1\nregion all\nat a 0 0\nat p 1 0\n"
+                       "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=p.y\n"
+                       "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y RX=a.x RY=a.y\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
+        assert_int_equal(o.result, WM_RUN_DEADLOCK);
+        assert_int_equal(o.cycle, 53); /* p's second receive starts polling */
+        expect_report(&o, "deadlock at cycle 53: the fabric is quiescent and every live kernel waits for a message");
+        expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
+        expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
+        free(o.report);
+    }
+}
+
+/* Literal coordinates escape the layout's path check; the run still
+ * reports where the message waits and why. */
+static void test_message_stuck_at_a_disabled_router_is_reported(void **state)
+{
+    (void)state;
+    const char *text = "mesh 3 1\nregion 0 0 1 1\nregion 2 0 1 1\nat a 0 0\nat p 2 0\n"
+                       "pe a leaf VAL=5 SIDE=0 UPX=2 UPY=0\n"
+                       "pe p node ROOT=1 SIDE=0 UPX=2 UPY=0 LX=0 LY=0 CHILDREN=1\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
+        assert_int_equal(o.result, WM_RUN_STALLED);
+        assert_true(o.cycle < 1000);
+        expect_report(&o, "stalled at cycle");
+        expect_report(&o, "PE (2,0) p [node]: blocked on receive: waits for message 1");
+        expect_report(&o, "2 wavelet(s) stuck at (0,0) TX queue, oldest 02000100 (as a header: to (2,0), next router "
+                          "(1,0), outside the message-passing region)");
+        free(o.report);
+    }
+}
+
+static void test_firmware_fault_is_reported(void **state)
+{
+    (void)state;
+    const char *text = "mesh 2 1\nregion all\nat a 0 0\nat p 1 0\n"
+                       "pe a leaf VAL=5 SIDE=0 UPX=300 UPY=0\n"
+                       "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
+        assert_int_equal(o.result, WM_RUN_FAULT);
+        expect_report(&o, "PE (0,0) a [leaf]: fault: header to (300,0): coordinates outside 0..255");
+        free(o.report);
+    }
+}
+
+static void test_max_cycles_bounds_the_run(void **state)
+{
+    (void)state;
+    const char *text = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n"
+                       "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=b.x NEXTY=b.y\n"
+                       "pe b chain VAL=4 FIRST=0 LAST=1\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        if (!run_text(backend_names[i], text, 20, &o, NULL, NULL)) continue;
+        assert_int_equal(o.result, WM_RUN_MAX_CYCLES);
+        assert_int_equal(o.cycle, 20);
+        expect_report(&o, "cycle limit reached at cycle 20 with 2 kernel(s) still running");
+        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 28");
+        free(o.report);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_message_costs_31_cycles_at_the_sender),
+        cmocka_unit_test(test_observer_sees_states_exports_and_cycles),
+        cmocka_unit_test(test_runs_are_deterministic),
+        cmocka_unit_test(test_deadlock_is_reported_with_each_blocked_pe),
+        cmocka_unit_test(test_message_stuck_at_a_disabled_router_is_reported),
+        cmocka_unit_test(test_firmware_fault_is_reported),
+        cmocka_unit_test(test_max_cycles_bounds_the_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
