@@ -9,6 +9,8 @@
 // from its ramp output register, returning a credit for each RX pop.
 // tsc_o counts cycles since reset; coordinates come from the tile.
 `default_nettype none
+// Dumps show wm_waves only.
+/*verilator tracing_off*/
 
 module wm_pe #(
     parameter TX_DEPTH = 8,

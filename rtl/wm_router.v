@@ -30,6 +30,8 @@
 // cycle (no Y-to-X turn exists); the ramp output always drains into the RX
 // queue as the firmware pops, so every wait chain ends at a PE.
 `default_nettype none
+// Dumps show wm_waves only.
+/*verilator tracing_off*/
 
 module wm_router #(
     parameter IN_DEPTH = 4,
@@ -59,7 +61,9 @@ module wm_router #(
     output wire  [4*$clog2(IN_DEPTH)+3:0] in_count_o,  // occupancy of the link buffers N..W
     output wire  [127:0] in_head_o,     // the oldest wavelet of each link buffer
     output wire          err_offmesh_o,
-    output wire  [31:0]  err_hdr_o
+    output wire  [31:0]  err_hdr_o,
+    // observation: per output {own_idx} while owned, else 7
+    output wire  [14:0]  owner_o
 );
     localparam PW  = $clog2(IN_DEPTH);
     localparam CW  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
@@ -264,6 +268,12 @@ module wm_router #(
     assign err_hdr_o     = err_hdr_q;
     assign in_head_o     = {head_data[3], head_data[2], head_data[1], head_data[0]};
     assign in_count_o    = {fifo_count[3], fifo_count[2], fifo_count[1], fifo_count[0]};
+    genvar gw;
+    generate
+        for (gw = 0; gw < 5; gw = gw + 1) begin : gen_owner
+            assign owner_o[3*gw +: 3] = own_valid_q[gw] ? own_idx_q[gw] : 3'd7;
+        end
+    endgenerate
 
 `ifdef WM_ASSERTIONS
     // A credit never returns beyond the buffer it stands for.

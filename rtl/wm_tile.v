@@ -7,6 +7,8 @@
 // the wires of rtl/mesh.v do. Coordinates and mesh size are ports, not
 // parameters, so one Verilated model serves every tile of every mesh.
 `default_nettype none
+// Dumps show wm_waves only.
+/*verilator tracing_off*/
 
 module wm_tile #(
     parameter IN_DEPTH = 4,
@@ -74,6 +76,7 @@ module wm_tile #(
     wire         ramp_in_valid, ramp_in_pop, rx_credit;
     wire [31:0]  ramp_in_data;
     wire         err_offmesh, err_tx_full, err_rx_empty;
+    wire [14:0]  owner;
     reg          en_q;
 
     // The enable is configuration: it is latched in reset too, so a router
@@ -101,7 +104,8 @@ module wm_tile #(
         .in_count_o    (in_count_o),
         .in_head_o     (in_head_o[127:0]),
         .err_offmesh_o (err_offmesh),
-        .err_hdr_o     (err_hdr_o)
+        .err_hdr_o     (err_hdr_o),
+        .owner_o       (owner)
     );
 
     wm_pe #(.TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_pe (
@@ -141,6 +145,19 @@ module wm_tile #(
     assign ramp_valid_o = out_valid[4];
     assign ramp_data_o  = out_data[159:128];
     assign pe_status_o  = {err_offmesh, err_rx_empty, err_tx_full, busy};
+
+    wm_waves #(.CW($clog2(IN_DEPTH) + 1)) u_waves (
+        .out_valid_i ({ramp_valid_o, west_valid_o, south_valid_o, east_valid_o, north_valid_o}),
+        .out_data_i  ({ramp_data_o, west_data_o, south_data_o, east_data_o, north_data_o}),
+        .credit_i    ({west_credit_o, south_credit_o, east_credit_o, north_credit_o}),
+        .owner_i     (owner),
+        .in_count_i  (in_count_o),
+        .tx_count_i  (pe_tx_count_o),
+        .rx_count_i  (pe_rx_count_o),
+        .status_i    (pe_status_o),
+        .err_hdr_i   (err_hdr_o),
+        .en_i        (en_q)
+    );
 endmodule
 
 `default_nettype wire

@@ -7,6 +7,8 @@
 // room (credits) or gate with full_o; pushing a full or popping an empty
 // FIFO is a design bug, caught by the assertions at the bottom.
 `default_nettype none
+// Dumps show wm_waves only.
+/*verilator tracing_off*/
 
 module wm_fifo #(
     parameter WIDTH = 32,

@@ -7,6 +7,8 @@
 // increment of a 3-bit pointer for N=5 would walk into 5, 6, 7 and starve
 // everyone it skips).
 `default_nettype none
+// Dumps show wm_waves only.
+/*verilator tracing_off*/
 
 module wm_rr_arbiter #(
     parameter N = 5

@@ -1,0 +1,67 @@
+// wm_waves: the signals a dump of a tile shows, named for the people who read it.
+//
+// A tile has hundreds of internal nets; a dump of all of them is ten times
+// larger and slower to write than one of the links (docs/waves.md). Tracing
+// is off in every other module, and this one, instantiated once per tile,
+// spells out what a reader looks at: per port the output register (valid,
+// data), the credit returned for the input buffer and its occupancy, the
+// wormhole owner of each output, the PE's queues and the error flags. It has
+// no outputs and no logic, so it costs nothing in a model built without
+// tracing. The sw backend writes these same names (csim/waves_sw.c), so one
+// GTKWave save file shows either dump.
+//
+// An owner is the input holding the output: 0..3 = N, E, S, W, 4 = the PE's
+// TX queue, 7 = free.
+`default_nettype none
+/*verilator tracing_off*/
+
+module wm_waves #(
+    parameter CW = 3   // width of one input buffer's occupancy
+) (
+    input  wire [4:0]      out_valid_i,
+    input  wire [159:0]    out_data_i,
+    input  wire [3:0]      credit_i,
+    input  wire [14:0]     owner_i,
+    input  wire [4*CW-1:0] in_count_i,
+    input  wire [3:0]      tx_count_i,
+    input  wire [3:0]      rx_count_i,
+    input  wire [3:0]      status_i,
+    input  wire [31:0]     err_hdr_i,
+    input  wire            en_i
+);
+    /*verilator tracing_on*/
+    wire          north_valid  = out_valid_i[0];
+    wire [31:0]   north_data   = out_data_i[31:0];
+    wire          north_credit = credit_i[0];
+    wire [2:0]    north_owner  = owner_i[2:0];
+    wire [CW-1:0] north_count  = in_count_i[CW-1:0];
+    wire          east_valid   = out_valid_i[1];
+    wire [31:0]   east_data    = out_data_i[63:32];
+    wire          east_credit  = credit_i[1];
+    wire [2:0]    east_owner   = owner_i[5:3];
+    wire [CW-1:0] east_count   = in_count_i[2*CW-1:CW];
+    wire          south_valid  = out_valid_i[2];
+    wire [31:0]   south_data   = out_data_i[95:64];
+    wire          south_credit = credit_i[2];
+    wire [2:0]    south_owner  = owner_i[8:6];
+    wire [CW-1:0] south_count  = in_count_i[3*CW-1:2*CW];
+    wire          west_valid   = out_valid_i[3];
+    wire [31:0]   west_data    = out_data_i[127:96];
+    wire          west_credit  = credit_i[3];
+    wire [2:0]    west_owner   = owner_i[11:9];
+    wire [CW-1:0] west_count   = in_count_i[4*CW-1:3*CW];
+    wire          ramp_valid   = out_valid_i[4];
+    wire [31:0]   ramp_data    = out_data_i[159:128];
+    wire [2:0]    ramp_owner   = owner_i[14:12];
+    wire [3:0]    tx_count     = tx_count_i;
+    wire [3:0]    rx_count     = rx_count_i;
+    wire          busy         = status_i[0];
+    wire          err_tx_full  = status_i[1];
+    wire          err_rx_empty = status_i[2];
+    wire          err_offmesh  = status_i[3];
+    wire [31:0]   err_hdr      = err_hdr_i;
+    wire          en           = en_i;
+    /*verilator tracing_off*/
+endmodule
+
+`default_nettype wire
