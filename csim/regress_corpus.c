@@ -7,6 +7,7 @@
  * accesses, and a directed contention case whose arbitration the
  * perturbation tests know cycle by cycle. To add one, see regress.h.
  */
+#include "collectives_regress.h"
 #include "regress.h"
 #include "traffic.h"
 
@@ -180,5 +181,8 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"toggled-16x16", 16, 16, run_traffic, &toggled_16x16, false},
     {"random-32x32-r0.10", 32, 32, run_traffic, &random_32x32_mid, false},
     {"random-32x32-r0.25", 32, 32, run_traffic, &random_32x32_high, false},
+    {"collectives-tutorial", 7, 1, wm_collectives_regress, &wm_regress_tutorial, true},
+    {"collectives-tworow", 4, 2, wm_collectives_regress, &wm_regress_tworow, true},
+    {"collectives-htree-16", 7, 7, wm_collectives_regress, &wm_regress_htree16, true},
     {NULL, 0, 0, NULL, NULL, false},
 };
