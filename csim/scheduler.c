@@ -22,7 +22,7 @@ enum {
     FAULT_TEXT = 200
 };
 
-typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_NONE } wait_kind;
+typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
 
 struct wm_mp {
     wm_sched *s;
@@ -36,6 +36,7 @@ struct wm_mp {
     uint32_t push_data;
     uint32_t popped;
     uint64_t tsc_read;
+    uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     wm_pe_state state;
     unsigned headers_received;
     wm_export *exports;
@@ -209,6 +210,10 @@ static bool serve(wm_sched *s, wm_mp *mp)
             break;
         case WAIT_TSC:
             mp->tsc_read = st.tsc;
+            break;
+        case WAIT_QUEUES:
+            mp->tx_read = st.tx_count;
+            mp->rx_read = st.rx_count;
             break;
         case WAIT_START:
         case WAIT_NONE:
@@ -451,6 +456,14 @@ uint64_t wm_sched_tsc(wm_mp *mp)
     mp->wait = WAIT_TSC;
     yield(mp);
     return mp->tsc_read;
+}
+
+void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
+{
+    mp->wait = WAIT_QUEUES;
+    yield(mp);
+    *tx_count = mp->tx_read;
+    *rx_count = mp->rx_read;
 }
 
 void wm_sched_charge(wm_mp *mp, unsigned cycles) { mp->ready += cycles; }

@@ -79,6 +79,9 @@ void wm_sched_push(wm_mp *mp, uint32_t wavelet);
 uint32_t wm_sched_pop(wm_mp *mp);
 uint32_t wm_sched_pop_header(wm_mp *mp); /* the same, counted as a message */
 uint64_t wm_sched_tsc(wm_mp *mp);
+/* Both queues' occupancy, read through the port (one cycle), so a kernel
+ * can interleave sending and receiving instead of blocking on either. */
+void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
 void wm_sched_charge(wm_mp *mp, unsigned cycles);
 int64_t wm_sched_param(wm_mp *mp, const char *name);
 void wm_sched_export(wm_mp *mp, const char *name, int64_t value);

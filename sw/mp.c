@@ -43,6 +43,13 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
 
 uint64_t wm_mp_tsc(wm_mp *mp) { return wm_sched_tsc(mp); }
 
+void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
+{
+    unsigned tx_count;
+    wm_sched_queues(mp, &tx_count, rx_count);
+    *tx_room = WM_TX_DEPTH - tx_count;
+}
+
 void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
 
 int64_t wm_mp_param(wm_mp *mp, const char *name) { return wm_sched_param(mp, name); }

@@ -45,6 +45,12 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max);
 /* The timestamp counter, read through the port (one cycle). */
 uint64_t wm_mp_tsc(wm_mp *mp);
 
+/* Room left in the TX queue and wavelets waiting in RX, read through the
+ * port (one cycle). A kernel that must send and receive at once polls
+ * this and pushes or pops one wavelet at a time, so that two PEs sending
+ * long messages to each other cannot both block on full queues. */
+void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count);
+
 /* Charge cycles of compute. */
 void wm_mp_work(wm_mp *mp, unsigned cycles);
 
