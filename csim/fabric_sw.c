@@ -9,13 +9,16 @@
  * sees its neighbours as they stood before the edge, as the wires would.
  *
  * Speed: only tiles in the active list are evaluated. A tile whose step
- * would change nothing (no wavelet in a buffer or output register, no credit
- * pulse in or out, no posted access, no enable change) is left out, so an
- * idle mesh costs nothing and per-cycle work follows the wavelets in
- * flight, not the mesh size. Phase 2 puts back in the list each tile that
- * still holds something and each neighbour its flops now point at. Edge
- * links point at one sentinel tile that is never enabled and holds nothing,
- * which spares a bounds test per link.
+ * would change nothing is left out, so an idle mesh costs nothing and
+ * per-cycle work follows the wavelets that move, not the mesh size. Phase 2
+ * puts back in the list each tile where something happened (a wavelet or
+ * credit moved in or out, a posted access, an enable change) and which
+ * still holds something, and each neighbour its new flops point at. A tile
+ * where nothing happened evaluates the same way next cycle, so it waits
+ * (blocked wavelets cost nothing) until a neighbour's credit, wavelet or
+ * enable, or its own PE, wakes it. Edge links point at one sentinel tile
+ * that is never enabled and holds nothing, which spares a bounds test per
+ * link.
  */
 #include "fabric.h"
 #include "fabric_sw.h"
@@ -49,6 +52,8 @@ typedef struct {
     uint8_t errs;                  /* WM_ST_ERR_* bits */
     uint8_t push_posted, pop_posted;
     uint8_t queued;                /* in the active list of the next step */
+    uint8_t changed;               /* something happened in this step's evaluation */
+    uint8_t busy;                  /* tile_busy() as of the last latch */
     uint8_t late_req;              /* WM_SW_LATE_GRANT: the requests seen one cycle ago */
     uint8_t x, y;
 } sw_tile;
@@ -61,6 +66,7 @@ typedef struct {
     uint32_t *active;  /* tiles to evaluate in the next step */
     uint32_t *proc;    /* tiles being evaluated in this step */
     size_t nactive;
+    size_t nbusy;      /* tiles with wavelets in flight */
     wm_link_hook hook;
     void *hook_ctx;
     uint32_t perturb_tile; /* index of the perturbed tile, or UINT32_MAX */
@@ -190,7 +196,8 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
         ci |= ((nb[o]->cp >> (o ^ 2u)) & 1u) << o;
         ne |= (unsigned)(nb[o]->en_q & 1u) << o;
     }
-    unsigned popped = 0, moved = 0;
+    unsigned popped = 0, moved = 0, arrived = 0;
+    const bool perturbed = idx == s->perturb_tile;
 
     if (t->en_q) {
         unsigned hv = t->tx_cnt ? PORT_L_BIT : 0u;
@@ -219,15 +226,17 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
             else route = WM_PORT_L;
             req[route] |= 1u << i;
         }
-        const bool perturbed = idx == s->perturb_tile;
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) {
             const unsigned p = s->perturb.port;
             const unsigned seen = req[p];
             req[p] &= t->late_req;
             t->late_req = (uint8_t)seen;
         }
-        for (unsigned o = 0; o < WM_NPORTS; o++) {
-            const bool ok = (t->cr[o] != 0 || ((ci >> o) & 1u)) && ((ne >> o) & 1u);
+        const unsigned wanted = (unsigned)t->own_valid | (req[0] ? 1u : 0u) | (req[1] ? 2u : 0u) |
+                                (req[2] ? 4u : 0u) | (req[3] ? 8u : 0u) | (req[4] ? 16u : 0u);
+        for (unsigned mo = wanted & ne; mo; mo &= mo - 1) {
+            const unsigned o = lowest_bit(mo);
+            const bool ok = t->cr[o] != 0 || ((ci >> o) & 1u);
             if (!ok) continue;
             if (t->own_valid & (1u << o)) {
                 const unsigned i = t->own_idx[o];
@@ -279,6 +288,7 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
         if (nb[p]->ov & (1u << facing)) {
             t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)] = nb[p]->od[facing];
             t->in_cnt[p]++;
+            arrived = 1;
         }
     }
     const bool tx_accept = t->push_posted && t->tx_cnt < WM_TX_DEPTH;
@@ -302,6 +312,8 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
         t->rx[(t->rx_rd + t->rx_cnt) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
         t->rx_cnt++;
     }
+    t->changed = (uint8_t)((moved | popped | ci | arrived | t->push_posted | t->pop_posted) != 0 ||
+                           t->en_q != t->enable_i || perturbed);
     t->push_posted = t->pop_posted = 0;
     t->ov_next = (uint8_t)moved;
     t->cp_next = (uint8_t)((popped & LINK_BITS) | (rx_accept ? PORT_L_BIT : 0u));
@@ -319,9 +331,16 @@ static void tile_latch(sw_fabric *s, uint32_t idx)
     }
     t->ov = t->ov_next;
     t->cp = t->cp_next;
+    unsigned wake = (unsigned)(t->ov | t->cp) & LINK_BITS;
+    if (t->en_q != t->en_next) wake = LINK_BITS; /* the neighbours' ok[] changes */
     t->en_q = t->en_next;
-    if (tile_busy(t) || t->cp || t->en_q != t->enable_i) queue_tile(s, idx);
-    for (unsigned m = (unsigned)(t->ov | t->cp) & LINK_BITS; m; m &= m - 1) queue_tile(s, t->nbr[lowest_bit(m)]);
+    const bool busy = tile_busy(t);
+    s->nbusy = s->nbusy + busy - t->busy;
+    t->busy = busy;
+    /* Nothing happened: ov and cp are now 0, and the next evaluation would
+     * do nothing again until something wakes the tile. */
+    if (t->changed && (busy || t->cp)) queue_tile(s, idx);
+    for (; wake; wake &= wake - 1) queue_tile(s, t->nbr[lowest_bit(wake)]);
 }
 
 static int compare_index(const void *a, const void *b)
@@ -397,27 +416,17 @@ static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
     return st;
 }
 
-/* Every busy tile is in the active list (tile_latch keeps it there). */
-static bool sw_quiescent(const wm_fabric *f)
-{
-    const sw_fabric *s = as_sw_const(f);
-    for (size_t k = 0; k < s->nactive; k++)
-        if (tile_busy(&s->tiles[s->active[k]])) return false;
-    return true;
-}
+static bool sw_quiescent(const wm_fabric *f) { return as_sw_const(f)->nbusy == 0; }
 
+/* A diagnosis, not a per-cycle call: a scan of the mesh, in (y, x) order. */
 static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
 {
     const sw_fabric *s = as_sw_const(f);
-    uint32_t *busy = malloc((s->nactive + 1) * sizeof *busy);
-    if (!busy) return 0;
-    size_t nbusy = 0;
-    for (size_t k = 0; k < s->nactive; k++)
-        if (tile_busy(&s->tiles[s->active[k]])) busy[nbusy++] = s->active[k];
-    qsort(busy, nbusy, sizeof *busy, compare_index);
+    const size_t ntiles = (size_t)s->w * s->h;
     size_t n = 0;
-    for (size_t k = 0; k < nbusy; k++) {
-        const sw_tile *t = &s->tiles[busy[k]];
+    for (size_t k = 0; k < ntiles && s->nbusy; k++) {
+        const sw_tile *t = &s->tiles[k];
+        if (!t->busy) continue;
         wm_flight place = {.x = t->x, .y = t->y};
         for (unsigned p = 0; p < 4; p++) {
             if (!t->in_cnt[p]) continue;
@@ -445,7 +454,6 @@ static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
             n++;
         }
     }
-    free(busy);
     return n;
 }
 
