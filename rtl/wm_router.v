@@ -15,8 +15,13 @@
 // ramp output register feeds the PE's RX queue, with the same credits as a
 // link. Flow control is credit based: an output holds one credit per free
 // buffer entry downstream; a credit comes back, registered, for each entry
-// popped. A returning credit may be spent in the cycle it arrives, so the
-// round trip is three cycles and four entries keep a link busy every cycle.
+// popped, and is counted at the next edge. The switch decides on flops
+// only (its credit counters, the registered neighbour enables, latched
+// coordinates), never on a tile input: that keeps all of the router's
+// logic out of the input-driven evaluation of the Verilated tile, which
+// halves its cost per cycle (measured, docs/benchmarks.md). The credit
+// round trip is four cycles, and four buffer entries keep a link busy
+// every cycle.
 //
 // A header whose destination lies off the mesh (col > last_x_i or
 // row > last_y_i) is discarded with its data wavelets where it is first
@@ -100,17 +105,35 @@ module wm_router #(
     assign head_data[4]  = ramp_data_i;
     assign ramp_pop_o    = pop[4];
 
+    // Coordinates and mesh size are configuration: latched into flops so
+    // that nothing combinational depends on them as inputs.
+    reg [7:0] x_q, y_q, last_x_q, last_y_q;
+    always @(posedge clk_i) begin
+        x_q      <= x_i;
+        y_q      <= y_i;
+        last_x_q <= last_x_i;
+        last_y_q <= last_y_i;
+    end
+
+    // The neighbours' enables, registered: a neighbour is seen enabled
+    // from the second edge after its enable_i rose.
+    reg [3:0] nbr_en_q;
+    always @(posedge clk_i) begin
+        if (!rst_ni) nbr_en_q <= 4'b0;
+        else         nbr_en_q <= nbr_en_i;
+    end
+
     // ---- per-input routing of the head wavelet ----
     reg [2:0] route [0:4];
     reg [4:0] offmesh;
     integer i;
     always @* begin
         for (i = 0; i < 5; i = i + 1) begin
-            offmesh[i] = (head_data[i][31:24] > last_x_i) || (head_data[i][23:16] > last_y_i);
-            if      (head_data[i][31:24] > x_i) route[i] = P_E;
-            else if (head_data[i][31:24] < x_i) route[i] = P_W;
-            else if (head_data[i][23:16] > y_i) route[i] = P_S;
-            else if (head_data[i][23:16] < y_i) route[i] = P_N;
+            offmesh[i] = (head_data[i][31:24] > last_x_q) || (head_data[i][23:16] > last_y_q);
+            if      (head_data[i][31:24] > x_q) route[i] = P_E;
+            else if (head_data[i][31:24] < x_q) route[i] = P_W;
+            else if (head_data[i][23:16] > y_q) route[i] = P_S;
+            else if (head_data[i][23:16] < y_q) route[i] = P_N;
             else                                route[i] = P_L;
         end
     end
@@ -151,8 +174,8 @@ module wm_router #(
     integer j;
     always @* begin
         for (o = 0; o < 5; o = o + 1) begin
-            cred_ok[o] = (credit_q[o] != {CW{1'b0}}) || out_credit_i[o];
-            if (o < 4) cred_ok[o] = cred_ok[o] && nbr_en_i[o];
+            cred_ok[o] = (credit_q[o] != {CW{1'b0}});
+            if (o < 4) cred_ok[o] = cred_ok[o] && nbr_en_q[o];
             for (j = 0; j < 5; j = j + 1)
                 req[o][j] = enable_i && head_valid[j] && !in_owner[j] && !drop_q[j]
                             && !offmesh[j] && (route[j] == o[2:0]);
@@ -174,6 +197,14 @@ module wm_router #(
         end
     endgenerate
 
+    // Credits are the only state the credit inputs feed: kept apart from
+    // the switch, so that the switch depends on flops alone (below).
+    integer c;
+    always @* begin
+        for (c = 0; c < 5; c = c + 1)
+            credit_d[c] = credit_q[c] + {{(CW-1){1'b0}}, out_credit_i[c]} - {{(CW-1){1'b0}}, out_valid_d[c]};
+    end
+
     // ---- switch: what moves this cycle ----
     reg [2:0] src;
     always @* begin
@@ -187,7 +218,6 @@ module wm_router #(
             own_idx_d[o]  = own_idx_q[o];
             own_rem_d[o]  = own_rem_q[o];
             out_data_d[o] = out_data_q[o];
-            credit_d[o]   = credit_q[o] + {{(CW-1){1'b0}}, out_credit_i[o]};
             src           = 3'd0;
             if (enable_i && own_valid_q[o]) begin
                 // body of a message: the owner's next wavelet
@@ -207,10 +237,7 @@ module wm_router #(
                 own_rem_d[o]   = head_data[src][15:8];
                 own_valid_d[o] = (head_data[src][15:8] != 8'd0);
             end
-            if (out_valid_d[o]) begin
-                out_data_d[o] = head_data[src];
-                credit_d[o]   = credit_d[o] - {{(CW-1){1'b0}}, 1'b1};
-            end
+            if (out_valid_d[o]) out_data_d[o] = head_data[src];
         end
         // discarding: off-mesh headers and the data behind them
         for (i = 0; i < 5; i = i + 1) begin
