@@ -9,6 +9,7 @@ int wm_cmd_rows(int argc, char **argv);
 int wm_cmd_tree(int argc, char **argv);
 int wm_cmd_traffic(int argc, char **argv);
 int wm_cmd_regress(int argc, char **argv);
+int wm_cmd_gs(int argc, char **argv);
 
 const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
@@ -17,5 +18,6 @@ const wm_command wm_commands[] = {
     {"rows", wm_cmd_rows, "run a rows file (the seed's test.rc) and print PASS/FAIL lines"},
     {"tree", wm_cmd_tree, "write a layout for the tree collectives over P leaves"},
     {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
+    {"gs", wm_cmd_gs, "one gather-scatter gs_op: pairwise, crystal router or crystal plan"},
     {NULL, NULL, NULL},
 };

@@ -2,6 +2,7 @@
 #include "kernels.h"
 
 #include "collectives/collectives.h"
+#include "gs/gs_kernel.h"
 
 #include <string.h>
 
@@ -9,6 +10,7 @@ const wm_kernel wm_kernels[] = {
     {"leaf", wm_kernel_leaf, wm_leaf_params, "tree collectives: a leaf (value up, prefix down)"},
     {"node", wm_kernel_node, wm_node_params, "tree collectives: an inner node or the root"},
     {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)"},
+    {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)"},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -1,0 +1,10 @@
+/* gs_kernel.h: the gather-scatter kernel for the registry (sw/kernels.c). */
+#ifndef WM_GS_KERNEL_H
+#define WM_GS_KERNEL_H
+
+#include "kernels.h"
+
+void wm_kernel_gs(wm_mp *mp);
+extern const wm_kernel_param wm_gs_params[];
+
+#endif
