@@ -1,24 +1,24 @@
 /* fabric_sw.c: the sw backend, a pure-C model of the tile, cycle-exact.
  *
  * Written from docs/fabric.md "One cycle, exactly"; it links no Verilator
- * code. A step has two phases. Phase 1 evaluates each tile: it reads the
- * tile's own state and its neighbours' flops (output registers, credit
- * pulses, en_q), updates the state only the tile itself reads (buffers,
- * credits, ownership, arbiters, errors) in place, and writes the flops its
- * neighbours read into *_next fields. Phase 2 latches those. So every tile
- * sees its neighbours as they stood before the edge, as the wires would.
+ * code. What a tile's neighbours see of it at a cycle (the wavelets in its
+ * output registers, its credit pulses) is delivered into the neighbours'
+ * mailboxes when the tile is evaluated. Mailboxes come in two slots, by
+ * cycle parity: a step reads the slot of the current cycle and fills the
+ * other, so one pass over the tiles, in any order, sees every neighbour as
+ * it stood before the edge, as the wires would. The neighbours' en_q is
+ * the one thing read across tiles; a change of it is rare, and is passed
+ * on after the pass.
  *
- * Speed: only tiles in the active list are evaluated. A tile whose step
- * would change nothing is left out, so an idle mesh costs nothing and
- * per-cycle work follows the wavelets that move, not the mesh size. Phase 2
- * puts back in the list each tile where something happened (a wavelet or
- * credit moved in or out, a posted access, an enable change) and which
- * still holds something, and each neighbour its new flops point at. A tile
- * where nothing happened evaluates the same way next cycle, so it waits
- * (blocked wavelets cost nothing) until a neighbour's credit, wavelet or
- * enable, or its own PE, wakes it. Edge links point at one sentinel tile
- * that is never enabled and holds nothing, which spares a bounds test per
- * link.
+ * Speed: only tiles in the active list are evaluated. A tile gets in the
+ * list when mail is delivered to it, when its PE posts an access or its
+ * enable changes, and when something happened in its evaluation (a
+ * wavelet or credit moved in or out) while it still holds wavelets. A tile
+ * where nothing happened would evaluate the same way next cycle, so it
+ * waits (blocked wavelets cost nothing) until a credit, a wavelet or an
+ * enable change wakes it. An idle mesh costs nothing, and per-cycle work
+ * follows the wavelets that move, not the mesh size. Edge links point at a
+ * sentinel tile index that never receives anything.
  */
 #include "fabric.h"
 #include "fabric_sw.h"
@@ -29,22 +29,32 @@
 
 enum { PORT_L_BIT = 1u << WM_PORT_L, LINK_BITS = 0x0fu };
 
+/* What arrives at a tile for one cycle. */
 typedef struct {
+    uint8_t lv;           /* bit p: a wavelet arrives at input p (N..W) */
+    uint8_t ci;           /* bit o: a credit arrives for output o (L: our own RX pop) */
+    uint32_t ld[4];       /* the arriving wavelets */
+} sw_mail;
+
+typedef struct {
+    sw_mail mail[2];               /* by cycle parity */
     uint32_t in[4][WM_IN_DEPTH];   /* link input buffers N..W */
     uint32_t tx[WM_TX_DEPTH];
     uint32_t rx[WM_RX_DEPTH];
-    uint32_t od[WM_NPORTS];        /* output data registers (flops) */
-    uint32_t od_next[WM_NPORTS];
+    uint32_t od[WM_NPORTS];        /* output data registers */
     uint32_t err_hdr;
     uint32_t push_data;            /* the posted push */
     uint32_t nbr[4];               /* tile index of each neighbour, the sentinel at an edge */
+    uint64_t cp_at;
     uint8_t in_rd[4], in_cnt[4];
     uint8_t tx_rd, tx_cnt, rx_rd, rx_cnt;
-    uint8_t ov, ov_next;           /* output valid bits, one per port */
-    uint8_t cp, cp_next;           /* credit pulses: bits N..W for our input buffers, bit L for RX pops */
-    uint8_t en_q, en_next, enable_i;
+    uint8_t ov;                    /* output valid bits, one per port */
+    uint8_t cp;                    /* credit pulses sent for our input buffers N..W, valid at cycle cp_at */
+    uint8_t ne;                    /* bit o: the neighbour at o has en_q (L always) */
+    uint8_t en_q, enable_i;
     uint8_t cr[WM_NPORTS];         /* credits per output */
     uint8_t own_valid;             /* bit o: output o is held by a message */
+    uint8_t owner;                 /* bit i: input i holds some output */
     uint8_t own_idx[WM_NPORTS], own_rem[WM_NPORTS];
     uint8_t drop;                  /* bit i: input i is discarding an off-mesh message */
     uint8_t drop_rem[WM_NPORTS];
@@ -52,8 +62,7 @@ typedef struct {
     uint8_t errs;                  /* WM_ST_ERR_* bits */
     uint8_t push_posted, pop_posted;
     uint8_t queued;                /* in the active list of the next step */
-    uint8_t changed;               /* something happened in this step's evaluation */
-    uint8_t busy;                  /* tile_busy() as of the last latch */
+    uint8_t busy;                  /* tile_busy(), kept for the busy count */
     uint8_t late_req;              /* WM_SW_LATE_GRANT: the requests seen one cycle ago */
     uint8_t x, y;
 } sw_tile;
@@ -65,7 +74,9 @@ typedef struct {
     sw_tile *tiles;    /* w * h tiles, then the sentinel */
     uint32_t *active;  /* tiles to evaluate in the next step */
     uint32_t *proc;    /* tiles being evaluated in this step */
-    size_t nactive;
+    uint32_t *en_changed; /* tiles whose en_q changed in this step, as index * 2 + new en_q */
+    uint32_t *en_pending; /* those of the previous step: neighbours see them from the next cycle */
+    size_t nactive, nen_changed, nen_pending;
     size_t nbusy;      /* tiles with wavelets in flight */
     wm_link_hook hook;
     void *hook_ctx;
@@ -108,13 +119,17 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
         s->tiles = calloc(n + 1, sizeof *s->tiles);
         s->active = malloc(n * sizeof *s->active);
         s->proc = malloc(n * sizeof *s->proc);
+        s->en_changed = malloc(n * sizeof *s->en_changed);
+        s->en_pending = malloc(n * sizeof *s->en_pending);
     }
-    if (!s || !s->tiles || !s->active || !s->proc) {
+    if (!s || !s->tiles || !s->active || !s->proc || !s->en_changed || !s->en_pending) {
         fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
         if (s) {
             free(s->tiles);
             free(s->active);
             free(s->proc);
+            free(s->en_changed);
+            free(s->en_pending);
             free(s);
         }
         return NULL;
@@ -134,7 +149,11 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
             t->nbr[WM_PORT_E] = x + 1 < w ? idx + 1 : edge;
             t->nbr[WM_PORT_S] = y + 1 < h ? idx + w : edge;
             t->nbr[WM_PORT_W] = x > 0 ? idx - 1 : edge;
-            for (unsigned o = 0; o < 4; o++) t->cr[o] = WM_IN_DEPTH;
+            t->ne = PORT_L_BIT;
+            for (unsigned o = 0; o < 4; o++) {
+                t->cr[o] = WM_IN_DEPTH;
+                if (t->nbr[o] != edge) t->ne |= (uint8_t)(1u << o);
+            }
             t->cr[WM_PORT_L] = WM_RX_DEPTH;
             /* The reset edge latches enable_i = 1: enabled from cycle 0. */
             t->en_q = t->enable_i = 1;
@@ -154,6 +173,8 @@ static void sw_destroy(wm_fabric *f)
     free(s->tiles);
     free(s->active);
     free(s->proc);
+    free(s->en_changed);
+    free(s->en_pending);
     free(s);
 }
 
@@ -182,36 +203,43 @@ static unsigned rr_pick_reversed(unsigned req, unsigned rr)
     return up_to_rr ? highest_bit(up_to_rr) : highest_bit(req);
 }
 
-/* Phase 1 for one tile: the combinational cycle and the edge of every
- * flop nobody else reads. */
-static void tile_evaluate(sw_fabric *s, uint32_t idx)
+/* One tile, one cycle: the combinational cycle of docs/fabric.md, then the
+ * edge; the wavelets and credits it sends go to next cycle's mailboxes. */
+static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
 {
     sw_tile *t = &s->tiles[idx];
-    const sw_tile *nb[4] = {&s->tiles[t->nbr[0]], &s->tiles[t->nbr[1]], &s->tiles[t->nbr[2]],
-                            &s->tiles[t->nbr[3]]};
-    /* CI[o]: the neighbour's pulse for its buffer facing us (its port o^2),
-     * and our own RX pop pulse for L. NE[o]: the neighbour's en_q. */
-    unsigned ci = t->cp & PORT_L_BIT, ne = PORT_L_BIT;
-    for (unsigned o = 0; o < 4; o++) {
-        ci |= ((nb[o]->cp >> (o ^ 2u)) & 1u) << o;
-        ne |= (unsigned)(nb[o]->en_q & 1u) << o;
-    }
-    unsigned popped = 0, moved = 0, arrived = 0;
+    sw_mail *mail = &t->mail[now];
+    const unsigned lv = mail->lv, ci = mail->ci;
+    mail->lv = mail->ci = 0;
     const bool perturbed = idx == s->perturb_tile;
+    const bool posted = t->push_posted | t->pop_posted;
 
-    if (t->en_q) {
-        unsigned hv = t->tx_cnt ? PORT_L_BIT : 0u;
+    /* RX first: it pushes the L register as it stood before the edge,
+     * and the router does not look at it. */
+    const bool rx_accept = t->pop_posted && t->rx_cnt > 0;
+    if (t->pop_posted && !rx_accept) t->errs |= WM_ST_ERR_RX_EMPTY;
+    if (rx_accept) {
+        t->rx_rd = (uint8_t)((t->rx_rd + 1u) & (WM_RX_DEPTH - 1u));
+        t->rx_cnt--;
+    }
+    if (t->ov & PORT_L_BIT) {
+        t->rx[(t->rx_rd + t->rx_cnt) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
+        t->rx_cnt++;
+    }
+
+    unsigned popped = 0, moved = 0;
+    unsigned hv = t->tx_cnt ? PORT_L_BIT : 0u;
+    for (unsigned i = 0; i < 4; i++)
+        if (t->in_cnt[i]) hv |= 1u << i;
+    if (t->en_q && hv) {
         uint32_t head[WM_NPORTS];
-        head[WM_PORT_L] = t->tx[t->tx_rd];
-        for (unsigned i = 0; i < 4; i++) {
-            head[i] = t->in[i][t->in_rd[i]];
-            if (t->in_cnt[i]) hv |= 1u << i;
-        }
-        unsigned owner = 0;
-        for (unsigned m = t->own_valid; m; m &= m - 1) owner |= 1u << t->own_idx[lowest_bit(m)];
         unsigned req[WM_NPORTS] = {0, 0, 0, 0, 0};
-        unsigned offmesh = 0;
-        for (unsigned m = hv & ~owner & ~(unsigned)t->drop; m; m &= m - 1) {
+        unsigned offmesh = 0, wanted = t->own_valid;
+        for (unsigned m = hv; m; m &= m - 1) {
+            const unsigned i = lowest_bit(m);
+            head[i] = i == WM_PORT_L ? t->tx[t->tx_rd] : t->in[i][t->in_rd[i]];
+        }
+        for (unsigned m = hv & ~(unsigned)(t->owner | t->drop); m; m &= m - 1) {
             const unsigned i = lowest_bit(m);
             const unsigned col = wm_header_col(head[i]), row = wm_header_row(head[i]);
             if (col > s->last_x || row > s->last_y) {
@@ -225,6 +253,7 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
             else if (row < t->y) route = WM_PORT_N;
             else route = WM_PORT_L;
             req[route] |= 1u << i;
+            wanted |= 1u << route;
         }
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) {
             const unsigned p = s->perturb.port;
@@ -232,30 +261,33 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
             req[p] &= t->late_req;
             t->late_req = (uint8_t)seen;
         }
-        const unsigned wanted = (unsigned)t->own_valid | (req[0] ? 1u : 0u) | (req[1] ? 2u : 0u) |
-                                (req[2] ? 4u : 0u) | (req[3] ? 8u : 0u) | (req[4] ? 16u : 0u);
-        for (unsigned mo = wanted & ne; mo; mo &= mo - 1) {
+        for (unsigned mo = wanted & t->ne; mo; mo &= mo - 1) {
             const unsigned o = lowest_bit(mo);
-            const bool ok = t->cr[o] != 0 || ((ci >> o) & 1u);
-            if (!ok) continue;
+            if (t->cr[o] == 0) continue; /* a credit arriving now counts from the next cycle */
             if (t->own_valid & (1u << o)) {
                 const unsigned i = t->own_idx[o];
                 if (!(hv & (1u << i))) continue;
                 moved |= 1u << o;
                 popped |= 1u << i;
-                t->od_next[o] = head[i];
-                if (--t->own_rem[o] == 0) t->own_valid &= (uint8_t)~(1u << o);
+                t->od[o] = head[i];
+                if (--t->own_rem[o] == 0) {
+                    t->own_valid &= (uint8_t)~(1u << o);
+                    t->owner &= (uint8_t)~(1u << i);
+                }
             } else if (req[o]) {
                 const bool reversed = perturbed && s->perturb.kind == WM_SW_RR_REVERSE;
                 const unsigned i = reversed ? rr_pick_reversed(req[o], t->rr[o]) : rr_pick(req[o], t->rr[o]);
                 moved |= 1u << o;
                 popped |= 1u << i;
-                t->od_next[o] = head[i];
+                t->od[o] = head[i];
                 t->rr[o] = (uint8_t)(i == WM_NPORTS - 1 ? 0 : i + 1);
                 const unsigned len = wm_header_len(head[i]);
                 t->own_idx[o] = (uint8_t)i;
                 t->own_rem[o] = (uint8_t)len;
-                if (len) t->own_valid |= (uint8_t)(1u << o);
+                if (len) {
+                    t->own_valid |= (uint8_t)(1u << o);
+                    t->owner |= (uint8_t)(1u << i);
+                }
             }
         }
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) t->late_req &= (uint8_t)~popped;
@@ -275,21 +307,21 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
         }
     }
 
-    /* The edge, for the state only this tile reads. */
-    for (unsigned o = 0; o < WM_NPORTS; o++)
+    /* The edge. */
+    for (unsigned m = ci | moved; m; m &= m - 1) {
+        const unsigned o = lowest_bit(m);
         t->cr[o] = (uint8_t)(t->cr[o] + ((ci >> o) & 1u) - ((moved >> o) & 1u));
-    for (unsigned p = 0; p < 4; p++) {
-        if (popped & (1u << p)) {
-            t->in_rd[p] = (uint8_t)((t->in_rd[p] + 1u) & (WM_IN_DEPTH - 1u));
-            t->in_cnt[p]--;
-        }
-        /* The neighbour's output register facing us; credits guarantee room. */
-        const unsigned facing = p ^ 2u;
-        if (nb[p]->ov & (1u << facing)) {
-            t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)] = nb[p]->od[facing];
-            t->in_cnt[p]++;
-            arrived = 1;
-        }
+    }
+    for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
+        const unsigned p = lowest_bit(m);
+        t->in_rd[p] = (uint8_t)((t->in_rd[p] + 1u) & (WM_IN_DEPTH - 1u));
+        t->in_cnt[p]--;
+    }
+    for (unsigned m = lv; m; m &= m - 1) {
+        /* credits guarantee room */
+        const unsigned p = lowest_bit(m);
+        t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)] = mail->ld[p];
+        t->in_cnt[p]++;
     }
     const bool tx_accept = t->push_posted && t->tx_cnt < WM_TX_DEPTH;
     if (t->push_posted && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
@@ -301,46 +333,62 @@ static void tile_evaluate(sw_fabric *s, uint32_t idx)
         t->tx[(t->tx_rd + t->tx_cnt) & (WM_TX_DEPTH - 1u)] = t->push_data;
         t->tx_cnt++;
     }
-    const bool rx_accept = t->pop_posted && t->rx_cnt > 0;
-    if (t->pop_posted && !rx_accept) t->errs |= WM_ST_ERR_RX_EMPTY;
-    if (rx_accept) {
-        t->rx_rd = (uint8_t)((t->rx_rd + 1u) & (WM_RX_DEPTH - 1u));
-        t->rx_cnt--;
-    }
-    /* The L register drains into RX one cycle after it was loaded. */
-    if (t->ov & PORT_L_BIT) {
-        t->rx[(t->rx_rd + t->rx_cnt) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
-        t->rx_cnt++;
-    }
-    t->changed = (uint8_t)((moved | popped | ci | arrived | t->push_posted | t->pop_posted) != 0 ||
-                           t->en_q != t->enable_i || perturbed);
     t->push_posted = t->pop_posted = 0;
-    t->ov_next = (uint8_t)moved;
-    t->cp_next = (uint8_t)((popped & LINK_BITS) | (rx_accept ? PORT_L_BIT : 0u));
-    t->en_next = t->enable_i;
-}
-
-/* Phase 2 for one tile: latch the flops the neighbours read, and list what
- * the next step must evaluate. */
-static void tile_latch(sw_fabric *s, uint32_t idx)
-{
-    sw_tile *t = &s->tiles[idx];
-    for (unsigned m = t->ov_next; m; m &= m - 1) {
-        const unsigned o = lowest_bit(m);
-        t->od[o] = t->od_next[o];
+    t->ov = (uint8_t)moved;
+    t->cp = (uint8_t)(popped & LINK_BITS);
+    t->cp_at = s->cycle + 1;
+    const bool en_changes = t->en_q != t->enable_i;
+    if (en_changes) {
+        t->en_q = t->enable_i;
+        s->en_changed[s->nen_changed++] = idx * 2u + t->en_q;
     }
-    t->ov = t->ov_next;
-    t->cp = t->cp_next;
-    unsigned wake = (unsigned)(t->ov | t->cp) & LINK_BITS;
-    if (t->en_q != t->en_next) wake = LINK_BITS; /* the neighbours' ok[] changes */
-    t->en_q = t->en_next;
+
+    /* What the neighbours see next cycle. */
+    for (unsigned m = moved & LINK_BITS; m; m &= m - 1) {
+        const unsigned o = lowest_bit(m);
+        const uint32_t n = t->nbr[o];
+        sw_mail *nm = &s->tiles[n].mail[next];
+        nm->lv |= (uint8_t)(1u << (o ^ 2u));
+        nm->ld[o ^ 2u] = t->od[o];
+        queue_tile(s, n);
+    }
+    for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
+        const unsigned p = lowest_bit(m);
+        const uint32_t n = t->nbr[p];
+        s->tiles[n].mail[next].ci |= (uint8_t)(1u << (p ^ 2u));
+        queue_tile(s, n);
+    }
+    if (rx_accept) t->mail[next].ci |= PORT_L_BIT;
     const bool busy = tile_busy(t);
     s->nbusy = s->nbusy + busy - t->busy;
     t->busy = busy;
-    /* Nothing happened: ov and cp are now 0, and the next evaluation would
-     * do nothing again until something wakes the tile. */
-    if (t->changed && (busy || t->cp)) queue_tile(s, idx);
-    for (; wake; wake &= wake - 1) queue_tile(s, t->nbr[lowest_bit(wake)]);
+    /* Nothing happened: the next evaluation would do nothing again. */
+    const bool changed = (moved | popped | ci | lv) != 0 || posted || en_changes || perturbed;
+    if ((changed && busy) || rx_accept) queue_tile(s, idx);
+}
+
+/* A neighbour's en_q decides where a tile may send (ok[] in the spec); the
+ * router registers it (nbr_en_q), so a change made at one edge is seen
+ * from the cycle after the next edge. */
+static void pass_on_enables(sw_fabric *s)
+{
+    for (size_t k = 0; k < s->nen_pending; k++) {
+        const sw_tile *t = &s->tiles[s->en_pending[k] >> 1];
+        const bool on = s->en_pending[k] & 1u;
+        for (unsigned o = 0; o < 4; o++) {
+            const uint32_t n = t->nbr[o];
+            if (n == sentinel_index(s)) continue;
+            sw_tile *nt = &s->tiles[n];
+            const uint8_t bit = (uint8_t)(1u << (o ^ 2u));
+            nt->ne = (uint8_t)(on ? nt->ne | bit : nt->ne & ~bit);
+            queue_tile(s, n);
+        }
+    }
+    uint32_t *done = s->en_pending;
+    s->en_pending = s->en_changed;
+    s->nen_pending = s->nen_changed;
+    s->en_changed = done;
+    s->nen_changed = 0;
 }
 
 static int compare_index(const void *a, const void *b)
@@ -375,9 +423,10 @@ static void sw_step(wm_fabric *f)
     s->active = s->proc;
     s->proc = proc;
     s->nactive = 0;
+    const unsigned now = (unsigned)(s->cycle & 1u), next = now ^ 1u;
     for (size_t k = 0; k < n; k++) s->tiles[proc[k]].queued = 0;
-    for (size_t k = 0; k < n; k++) tile_evaluate(s, proc[k]);
-    for (size_t k = 0; k < n; k++) tile_latch(s, proc[k]);
+    for (size_t k = 0; k < n; k++) tile_step(s, proc[k], now, next);
+    if (s->nen_pending || s->nen_changed) pass_on_enables(s);
     s->cycle++;
     /* Only evaluated tiles can hold a wavelet in an output register. */
     if (s->hook) report_links(s, proc, n);
@@ -510,4 +559,22 @@ bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *e
     p.y = y;
     *out = p;
     return true;
+}
+
+void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out)
+{
+    const sw_fabric *s = as_sw_const(f);
+    const sw_tile *t = &s->tiles[y * s->w + x];
+    out->out_valid = t->ov;
+    out->credit = t->cp_at == s->cycle ? t->cp : 0u;
+    for (unsigned p = 0; p < WM_NPORTS; p++) {
+        out->out_data[p] = t->od[p];
+        out->owner[p] = (t->own_valid >> p) & 1u ? t->own_idx[p] : 7u;
+    }
+    for (unsigned p = 0; p < 4; p++) out->in_count[p] = t->in_cnt[p];
+    out->tx_count = t->tx_cnt;
+    out->rx_count = t->rx_cnt;
+    out->status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u));
+    out->err_hdr = t->err_hdr;
+    out->en = t->en_q;
 }

@@ -10,8 +10,11 @@
 #ifndef WM_FABRIC_SW_H
 #define WM_FABRIC_SW_H
 
+#include "fabric.h"
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum {
     WM_SW_EXACT = 0,     /* the model as specified */
@@ -31,5 +34,21 @@ wm_sw_perturbation wm_fabric_sw_perturbation(void);
 /* Parses "rr-reverse:X,Y" or "late-grant:X,Y,PORT" (PORT is N, E, S, W or
  * L) into *out. On a malformed text, false with the reason in err. */
 bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *err, size_t err_size);
+
+/* A tile as rtl/wm_waves.v shows it, for dumps from the sw backend
+ * (csim/waves_sw.c): the same values the rtl tile dumps. */
+typedef struct {
+    uint8_t out_valid;            /* bit p: output register p (N..W, L) holds a wavelet */
+    uint32_t out_data[WM_NPORTS]; /* the registers; they keep their value when not valid */
+    uint8_t credit;               /* bits N..W: credit pulse returned for that input buffer */
+    uint8_t owner[WM_NPORTS];     /* the input holding each output, 0..4; 7 when free */
+    uint8_t in_count[4];          /* input buffer occupancy, N..W */
+    uint8_t tx_count, rx_count;
+    uint8_t status;               /* WM_ST_* */
+    uint32_t err_hdr;
+    uint8_t en;                   /* the registered enable */
+} wm_sw_tile_view;
+
+void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out);
 
 #endif

@@ -1,0 +1,225 @@
+/* test_fabric_sw.c: the sw model on its own, against the numbers of
+ * docs/fabric.md (the behaviours tests/test_fabric.c checks on every
+ * backend are not repeated here), on mesh sizes the rtl backend is too
+ * slow for, and its perturbation switch. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabric.h"
+#include "fabric_sw.h"
+
+typedef struct {
+    wm_link_event ev[64];
+    unsigned n;
+} event_log;
+
+static void log_event(void *ctx, const wm_link_event *ev)
+{
+    event_log *l = ctx;
+    if (l->n < 64) l->ev[l->n] = *ev;
+    l->n++;
+}
+
+static void assert_event(const wm_link_event *ev, uint64_t cycle, unsigned x, unsigned y, unsigned port,
+                         uint32_t data)
+{
+    assert_int_equal(ev->cycle, cycle);
+    assert_int_equal(ev->x, x);
+    assert_int_equal(ev->y, y);
+    assert_int_equal(ev->port, port);
+    assert_int_equal(ev->data, data);
+}
+
+/* docs/fabric.md "Timing diagram: one message, two hops": H and D pushed
+ * at (0,0) in cycles 0 and 1, bound for (2,0). */
+static void test_two_hop_timing_diagram(void **state)
+{
+    (void)state;
+    wm_fabric *f = wm_fabric_sw.create(3, 1);
+    assert_non_null(f);
+    event_log log = {0};
+    wm_fabric_sw.set_link_hook(f, log_event, &log);
+    const uint32_t h = wm_header(2, 0, 1, 0x42), d = 0xdeadbeefu;
+    uint64_t popped_at[2] = {0, 0};
+    unsigned popped = 0;
+    for (unsigned cycle = 0; cycle < 12; cycle++) {
+        assert_int_equal(wm_fabric_sw.cycle(f), cycle);
+        if (cycle < 2) wm_fabric_sw.pe_push(f, 0, 0, cycle == 0 ? h : d);
+        const wm_pe_status st = wm_fabric_sw.pe_status(f, 2, 0);
+        assert_int_equal(st.tsc, cycle);
+        if (cycle == 6) assert_int_equal(st.rx_count, 0);
+        if (cycle == 7) assert_int_equal(st.rx_count, 1);
+        if (st.rx_count) {
+            assert_int_equal(st.rx_head, popped == 0 ? h : d);
+            popped_at[popped++] = cycle;
+            wm_fabric_sw.pe_pop(f, 2, 0);
+        }
+        wm_fabric_sw.step(f);
+    }
+    assert_int_equal(log.n, 6);
+    assert_event(&log.ev[0], 2, 0, 0, WM_PORT_E, h);
+    assert_event(&log.ev[1], 3, 0, 0, WM_PORT_E, d);
+    assert_event(&log.ev[2], 4, 1, 0, WM_PORT_E, h);
+    assert_event(&log.ev[3], 5, 1, 0, WM_PORT_E, d);
+    assert_event(&log.ev[4], 6, 2, 0, WM_PORT_L, h);
+    assert_event(&log.ev[5], 7, 2, 0, WM_PORT_L, d);
+    assert_int_equal(popped, 2);
+    assert_int_equal(popped_at[0], 7);
+    assert_int_equal(popped_at[1], 8);
+    assert_true(wm_fabric_sw.quiescent(f));
+    assert_int_equal(wm_fabric_sw.pe_status(f, 2, 0).status, 0);
+    wm_fabric_sw.destroy(f);
+}
+
+/* Corner to corner of the largest mesh: 255 + 255 hops, so the header is
+ * in the destination's RX at cycle 3 + 2 * 510, and the fabric is busy
+ * until then and quiescent after. */
+static void test_largest_mesh_corner_to_corner(void **state)
+{
+    (void)state;
+    wm_fabric *f = wm_fabric_sw.create(WM_MESH_MAX, WM_MESH_MAX);
+    assert_non_null(f);
+    wm_fabric_sw.pe_push(f, 0, 0, wm_header(255, 255, 0, 1));
+    uint64_t arrived = 0;
+    for (unsigned c = 0; c < 2000 && !arrived; c++) {
+        wm_fabric_sw.step(f);
+        if (wm_fabric_sw.pe_status(f, 255, 255).rx_count) arrived = wm_fabric_sw.cycle(f);
+        else assert_false(wm_fabric_sw.quiescent(f));
+    }
+    assert_int_equal(arrived, 3 + 2 * 510);
+    assert_true(wm_fabric_sw.quiescent(f));
+    assert_int_equal(wm_fabric_sw.in_flight(f, NULL, 0), 0);
+    wm_fabric_sw.destroy(f);
+}
+
+/* A mesh outside 1x1..256x256 is refused with a message, not an assert. */
+static void test_bad_mesh_sizes_are_refused(void **state)
+{
+    (void)state;
+    assert_null(wm_fabric_sw.create(0, 4));
+    assert_null(wm_fabric_sw.create(4, 257));
+}
+
+/* A message routed through a disabled router waits in the upstream input
+ * buffer; in_flight names the place and the header; enabling the router
+ * again lets it through. */
+static void test_disabled_router_holds_the_message_upstream(void **state)
+{
+    (void)state;
+    wm_fabric *f = wm_fabric_sw.create(3, 1);
+    assert_non_null(f);
+    /* The neighbours see the enable drop two edges later. */
+    wm_fabric_sw.set_enable(f, 1, 0, false);
+    for (unsigned c = 0; c < 3; c++) wm_fabric_sw.step(f);
+    const uint32_t h = wm_header(2, 0, 0, 9);
+    wm_fabric_sw.pe_push(f, 0, 0, h);
+    for (unsigned c = 0; c < 50; c++) wm_fabric_sw.step(f);
+    assert_false(wm_fabric_sw.quiescent(f));
+    wm_flight places[4];
+    assert_int_equal(wm_fabric_sw.in_flight(f, places, 4), 1);
+    assert_int_equal(places[0].x, 0);
+    assert_int_equal(places[0].y, 0);
+    assert_int_equal(places[0].place, WM_AT_TX);
+    assert_int_equal(places[0].count, 1);
+    assert_int_equal(places[0].head, h);
+    assert_true(wm_fabric_sw.pe_status(f, 0, 0).status & WM_ST_BUSY);
+    wm_fabric_sw.set_enable(f, 1, 0, true);
+    unsigned c = 0;
+    while (c < 50 && !wm_fabric_sw.pe_status(f, 2, 0).rx_count) {
+        wm_fabric_sw.step(f);
+        c++;
+    }
+    assert_int_equal(wm_fabric_sw.pe_status(f, 2, 0).rx_head, h);
+    assert_true(wm_fabric_sw.quiescent(f));
+    wm_fabric_sw.destroy(f);
+}
+
+/* An off-mesh header and its data are discarded at the source router;
+ * err_hdr keeps the first one, the bit stays set. */
+static void test_off_mesh_messages_are_dropped_at_the_source(void **state)
+{
+    (void)state;
+    wm_fabric *f = wm_fabric_sw.create(2, 2);
+    assert_non_null(f);
+    const uint32_t first = wm_header(5, 0, 2, 1), second = wm_header(0, 9, 0, 2);
+    const uint32_t words[4] = {first, 0x11u, 0x22u, second};
+    for (unsigned c = 0; c < 20; c++) {
+        if (c < 4) wm_fabric_sw.pe_push(f, 1, 1, words[c]);
+        wm_fabric_sw.step(f);
+    }
+    const wm_pe_status st = wm_fabric_sw.pe_status(f, 1, 1);
+    assert_int_equal(st.status, WM_ST_ERR_OFFMESH);
+    assert_int_equal(st.err_hdr, first);
+    assert_true(wm_fabric_sw.quiescent(f));
+    for (unsigned t = 0; t < 4; t++) assert_int_equal(wm_fabric_sw.pe_status(f, t % 2, t / 2).rx_count, 0);
+    wm_fabric_sw.destroy(f);
+}
+
+static void test_perturbation_specs_parse(void **state)
+{
+    (void)state;
+    wm_sw_perturbation p;
+    char err[200];
+    assert_true(wm_sw_perturbation_parse("rr-reverse:1,0", &p, err, sizeof err));
+    assert_int_equal(p.kind, WM_SW_RR_REVERSE);
+    assert_int_equal(p.x, 1);
+    assert_int_equal(p.y, 0);
+    assert_true(wm_sw_perturbation_parse("late-grant:3,4,S", &p, err, sizeof err));
+    assert_int_equal(p.kind, WM_SW_LATE_GRANT);
+    assert_int_equal(p.x, 3);
+    assert_int_equal(p.y, 4);
+    assert_int_equal(p.port, WM_PORT_S);
+    assert_false(wm_sw_perturbation_parse("late-grant:3,4,Q", &p, err, sizeof err));
+    assert_non_null(strstr(err, "late-grant:3,4,Q"));
+    assert_false(wm_sw_perturbation_parse("rr-reverse:1", &p, err, sizeof err));
+    assert_false(wm_sw_perturbation_parse("rr-reverse:300,1", &p, err, sizeof err));
+    assert_non_null(strstr(err, "outside"));
+}
+
+/* Two headers contend for (1,0)'s L output in cycle 3. Exact: E (port 1)
+ * wins, RR[L] = 0. Reversed arbitration at (1,0): W (port 3) wins. */
+static uint32_t first_at_ramp(void)
+{
+    wm_fabric *f = wm_fabric_sw.create(3, 1);
+    assert_non_null(f);
+    event_log log = {0};
+    wm_fabric_sw.set_link_hook(f, log_event, &log);
+    wm_fabric_sw.pe_push(f, 0, 0, wm_header(1, 0, 0, 0xa0));
+    wm_fabric_sw.pe_push(f, 2, 0, wm_header(1, 0, 0, 0xb0));
+    for (unsigned c = 0; c < 5; c++) wm_fabric_sw.step(f);
+    wm_fabric_sw.destroy(f);
+    for (unsigned k = 0; k < log.n && k < 64; k++)
+        if (log.ev[k].port == WM_PORT_L) return log.ev[k].data;
+    return 0;
+}
+
+static void test_reversed_arbitration_changes_the_winner(void **state)
+{
+    (void)state;
+    assert_int_equal(first_at_ramp(), wm_header(1, 0, 0, 0xb0));
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_RR_REVERSE, 1, 0, 0});
+    const uint32_t perturbed = first_at_ramp();
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    assert_int_equal(perturbed, wm_header(1, 0, 0, 0xa0));
+    assert_int_equal(first_at_ramp(), wm_header(1, 0, 0, 0xb0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_hop_timing_diagram),
+        cmocka_unit_test(test_largest_mesh_corner_to_corner),
+        cmocka_unit_test(test_bad_mesh_sizes_are_refused),
+        cmocka_unit_test(test_disabled_router_holds_the_message_upstream),
+        cmocka_unit_test(test_off_mesh_messages_are_dropped_at_the_source),
+        cmocka_unit_test(test_perturbation_specs_parse),
+        cmocka_unit_test(test_reversed_arbitration_changes_the_winner),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
