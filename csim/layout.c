@@ -48,6 +48,13 @@ typedef struct {
     unsigned line;
 } rect;
 
+/* Names to indices, open addressing: layouts of 8191 instances would
+ * otherwise spend seconds in linear searches. */
+typedef struct {
+    size_t *slot; /* index + 1, 0 for empty */
+    size_t cap, count;
+} name_index;
+
 struct wm_layout {
     const char *path;
     FILE *err;
@@ -56,9 +63,11 @@ struct wm_layout {
     size_t nlparams;
     instance *inst;
     size_t ninst;
+    name_index inst_index;
     wm_instance *pub;
     position *at;
     size_t nat;
+    name_index at_index;
     rect *rects;
     size_t nrects;
     bool have_mesh;
@@ -168,11 +177,57 @@ static bool eval_scalar(wm_layout *l, unsigned line, const char *tok, int64_t *v
     return true;
 }
 
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The index of name, given how to read the name of index i; or -1. */
+static long index_find(const name_index *ix, const char *name, const char *(*name_of)(const wm_layout *, size_t),
+                       const wm_layout *l)
+{
+    if (!ix->cap) return -1;
+    for (size_t k = hash_name(name) & (ix->cap - 1);; k = (k + 1) & (ix->cap - 1)) {
+        if (!ix->slot[k]) return -1;
+        if (!strcmp(name_of(l, ix->slot[k] - 1), name)) return (long)(ix->slot[k] - 1);
+    }
+}
+
+static void index_add(name_index *ix, size_t i, const char *(*name_of)(const wm_layout *, size_t), const wm_layout *l)
+{
+    if (2 * (ix->count + 1) > ix->cap) {
+        name_index bigger = {NULL, ix->cap ? 2 * ix->cap : 64, 0};
+        bigger.slot = calloc(bigger.cap, sizeof *bigger.slot);
+        if (!bigger.slot) {
+            fprintf(stderr, "wavemesh: out of memory\n");
+            exit(1);
+        }
+        for (size_t k = 0; k < ix->cap; k++)
+            if (ix->slot[k]) index_add(&bigger, ix->slot[k] - 1, name_of, l);
+        free(ix->slot);
+        *ix = bigger;
+    }
+    size_t k = hash_name(name_of(l, i)) & (ix->cap - 1);
+    while (ix->slot[k]) k = (k + 1) & (ix->cap - 1);
+    ix->slot[k] = i + 1;
+    ix->count++;
+}
+
+static const char *inst_name(const wm_layout *l, size_t i) { return l->inst[i].name; }
+static const char *at_name(const wm_layout *l, size_t i) { return l->at[i].name; }
+
 static instance *find_inst(wm_layout *l, const char *name)
 {
-    for (size_t i = 0; i < l->ninst; i++)
-        if (!strcmp(l->inst[i].name, name)) return &l->inst[i];
-    return NULL;
+    const long i = index_find(&l->inst_index, name, inst_name, l);
+    return i < 0 ? NULL : &l->inst[i];
+}
+
+static const position *find_at(const wm_layout *l, const char *name)
+{
+    const long i = index_find(&l->at_index, name, at_name, l);
+    return i < 0 ? NULL : &l->at[i];
 }
 
 static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
@@ -199,6 +254,7 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
     in->name = dup_str(tok[1]);
     in->kernel = k;
     in->line = line;
+    index_add(&l->inst_index, l->ninst - 1, inst_name, l);
     for (size_t i = 3; i < n; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1]) {
@@ -338,16 +394,16 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
             error_at(l, line, "usage: at INSTANCE X Y");
             return;
         }
-        for (size_t i = 0; i < l->nat; i++) {
-            if (!strcmp(l->at[i].name, tok[1])) {
-                error_at(l, line, "instance %s is already placed at line %u", tok[1], l->at[i].line);
-                return;
-            }
+        const position *placed = find_at(l, tok[1]);
+        if (placed) {
+            error_at(l, line, "instance %s is already placed at line %u", tok[1], placed->line);
+            return;
         }
         if (!eval_scalar(l, line, tok[2], &p.x) || !eval_scalar(l, line, tok[3], &p.y)) return;
         p.name = dup_str(tok[1]);
         p.line = line;
         *(position *)push_back(&l->at, &l->nat, sizeof *l->at) = p;
+        index_add(&l->at_index, l->nat - 1, at_name, l);
     } else if (!strcmp(kw, "pe")) {
         parse_pe(l, line, tok, n);
     } else {
@@ -420,23 +476,27 @@ static void resolve(wm_layout *l)
         in->y = p->y;
         in->at_line = p->line;
     }
+    /* which instance holds each PE, index + 1 */
+    size_t *occupant = calloc((size_t)l->w * l->h, sizeof *occupant);
+    if (!occupant) exit(1);
     for (size_t i = 0; i < l->ninst; i++) {
         instance *in = &l->inst[i];
         if (!in->placed) {
-            bool has_at = false;
-            for (size_t a = 0; a < l->nat; a++) has_at |= !strcmp(l->at[a].name, in->name);
-            if (!has_at)
+            if (!find_at(l, in->name))
                 error_at(l, in->line, "instance %s has no `at INSTANCE X Y` line%s%s", in->name,
                          l->placement ? " in placement " : "", l->placement ? l->placement : "");
             continue;
         }
-        for (size_t j = 0; j < i; j++) {
-            const instance *o = &l->inst[j];
-            if (o->placed && o->x == in->x && o->y == in->y)
-                error_at(l, in->at_line, "two kernels on PE (%" PRId64 ",%" PRId64 "): %s (%s) and %s (%s, line %u)",
-                         in->x, in->y, in->name, in->kernel->name, o->name, o->kernel->name, o->at_line);
+        size_t *cell = &occupant[(size_t)in->y * l->w + (size_t)in->x];
+        if (*cell) {
+            const instance *o = &l->inst[*cell - 1];
+            error_at(l, in->at_line, "two kernels on PE (%" PRId64 ",%" PRId64 "): %s (%s) and %s (%s, line %u)",
+                     in->x, in->y, in->name, in->kernel->name, o->name, o->kernel->name, o->at_line);
+        } else {
+            *cell = i + 1;
         }
     }
+    free(occupant);
     if (l->errors) return;
     /* Parameters: every one of the kernel's, references resolved. */
     for (size_t i = 0; i < l->ninst; i++) {
@@ -507,6 +567,8 @@ static void free_layout(wm_layout *l)
         free(in->name);
     }
     free(l->inst);
+    free(l->inst_index.slot);
+    free(l->at_index.slot);
     free(l->pub);
     for (size_t i = 0; i < l->nat; i++) free(l->at[i].name);
     free(l->at);
@@ -648,9 +710,8 @@ const wm_instance *wm_layout_instance(const wm_layout *l, size_t i) { return &l-
 
 const wm_instance *wm_layout_find(const wm_layout *l, const char *name)
 {
-    for (size_t i = 0; i < l->ninst; i++)
-        if (!strcmp(l->pub[i].name, name)) return &l->pub[i];
-    return NULL;
+    const long i = index_find(&l->inst_index, name, inst_name, l);
+    return i < 0 ? NULL : &l->pub[i];
 }
 
 bool wm_instance_param(const wm_instance *inst, const char *name, int64_t *value)
