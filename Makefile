@@ -16,7 +16,7 @@ BUILD     ?= build
 CSTD      := -std=c11 -D_GNU_SOURCE
 WARN      := -Wall -Wextra -Wshadow -Werror
 OPT       ?= -O2 -g
-CPPFLAGS  := -Icsim -Isw -MMD -MP
+CPPFLAGS  := -Icsim -Isw -MMD -MP -DBUILD_DIR='"$(BUILD)"'
 CFLAGS    := $(CSTD) $(WARN) $(OPT)
 # The Verilated C++ is never built at -O0 (10x slower, measured).
 VOPT      ?= -O2
