@@ -52,7 +52,8 @@ typedef struct {
     uint8_t cp;                    /* credit pulses sent for our input buffers N..W, valid at cycle cp_at */
     uint8_t ne;                    /* bit o: the neighbour at o has en_q (L always) */
     uint8_t en_q, enable_i;
-    uint8_t cr[WM_NPORTS];         /* credits per output */
+    uint64_t cr;                   /* credits per output, one byte each (0..8: no carries) */
+    uint8_t held;                  /* bit i: input i (4: TX) holds a wavelet */
     uint8_t own_valid;             /* bit o: output o is held by a message */
     uint8_t owner;                 /* bit i: input i holds some output */
     uint8_t own_idx[WM_NPORTS], own_rem[WM_NPORTS];
@@ -104,7 +105,7 @@ static void queue_tile(sw_fabric *s, uint32_t idx)
 
 static bool tile_busy(const sw_tile *t)
 {
-    return (t->in_cnt[0] | t->in_cnt[1] | t->in_cnt[2] | t->in_cnt[3] | t->tx_cnt | t->ov) != 0;
+    return (t->held | t->ov) != 0;
 }
 
 static wm_fabric *sw_create(unsigned w, unsigned h)
@@ -151,10 +152,10 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
             t->nbr[WM_PORT_W] = x > 0 ? idx - 1 : edge;
             t->ne = PORT_L_BIT;
             for (unsigned o = 0; o < 4; o++) {
-                t->cr[o] = WM_IN_DEPTH;
+                t->cr |= (uint64_t)WM_IN_DEPTH << (8 * o);
                 if (t->nbr[o] != edge) t->ne |= (uint8_t)(1u << o);
             }
-            t->cr[WM_PORT_L] = WM_RX_DEPTH;
+            t->cr |= (uint64_t)WM_RX_DEPTH << (8 * WM_PORT_L);
             /* The reset edge latches enable_i = 1: enabled from cycle 0. */
             t->en_q = t->enable_i = 1;
         }
@@ -203,6 +204,16 @@ static unsigned rr_pick_reversed(unsigned req, unsigned rr)
     return up_to_rr ? highest_bit(up_to_rr) : highest_bit(req);
 }
 
+/* One count per set bit of a port mask, in the byte of that port. */
+#define CREDIT_BYTES(m)                                                                                           \
+    ((uint64_t)((m) & 1u) | (uint64_t)(((m) >> 1) & 1u) << 8 | (uint64_t)(((m) >> 2) & 1u) << 16 |              \
+     (uint64_t)(((m) >> 3) & 1u) << 24 | (uint64_t)(((m) >> 4) & 1u) << 32)
+#define CREDIT_BYTES4(m) CREDIT_BYTES(m), CREDIT_BYTES((m) + 1u), CREDIT_BYTES((m) + 2u), CREDIT_BYTES((m) + 3u)
+#define CREDIT_BYTES16(m) CREDIT_BYTES4(m), CREDIT_BYTES4((m) + 4u), CREDIT_BYTES4((m) + 8u), CREDIT_BYTES4((m) + 12u)
+static const uint64_t credit_bytes_of[32] = {CREDIT_BYTES16(0u), CREDIT_BYTES16(16u)};
+
+static uint64_t credit_bytes(unsigned m) { return credit_bytes_of[m & 31u]; }
+
 /* One tile, one cycle: the combinational cycle of docs/fabric.md, then the
  * edge; the wavelets and credits it sends go to next cycle's mailboxes. */
 static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
@@ -213,6 +224,13 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     mail->lv = mail->ci = 0;
     const bool perturbed = idx == s->perturb_tile;
     const bool posted = t->push_posted | t->pop_posted;
+    const bool en_changes = t->en_q != t->enable_i;
+
+    /* Only credits coming back: the common case away from the traffic. */
+    if (!(t->held | t->ov | lv | posted | en_changes | perturbed)) {
+        t->cr += credit_bytes(ci);
+        return;
+    }
 
     /* RX first: it pushes the L register as it stood before the edge,
      * and the router does not look at it. */
@@ -228,9 +246,7 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     }
 
     unsigned popped = 0, moved = 0;
-    unsigned hv = t->tx_cnt ? PORT_L_BIT : 0u;
-    for (unsigned i = 0; i < 4; i++)
-        if (t->in_cnt[i]) hv |= 1u << i;
+    const unsigned hv = t->held;
     if (t->en_q && hv) {
         uint32_t head[WM_NPORTS];
         unsigned req[WM_NPORTS] = {0, 0, 0, 0, 0};
@@ -263,7 +279,7 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         }
         for (unsigned mo = wanted & t->ne; mo; mo &= mo - 1) {
             const unsigned o = lowest_bit(mo);
-            if (t->cr[o] == 0) continue; /* a credit arriving now counts from the next cycle */
+            if (((t->cr >> (8 * o)) & 0xffu) == 0) continue; /* a credit arriving now counts from the next cycle */
             if (t->own_valid & (1u << o)) {
                 const unsigned i = t->own_idx[o];
                 if (!(hv & (1u << i))) continue;
@@ -308,14 +324,11 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     }
 
     /* The edge. */
-    for (unsigned m = ci | moved; m; m &= m - 1) {
-        const unsigned o = lowest_bit(m);
-        t->cr[o] = (uint8_t)(t->cr[o] + ((ci >> o) & 1u) - ((moved >> o) & 1u));
-    }
+    t->cr = t->cr + credit_bytes(ci) - credit_bytes(moved);
     for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
         const unsigned p = lowest_bit(m);
         t->in_rd[p] = (uint8_t)((t->in_rd[p] + 1u) & (WM_IN_DEPTH - 1u));
-        t->in_cnt[p]--;
+        if (--t->in_cnt[p] == 0) t->held &= (uint8_t)~(1u << p);
     }
     for (unsigned m = lv; m; m &= m - 1) {
         /* credits guarantee room */
@@ -323,21 +336,22 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)] = mail->ld[p];
         t->in_cnt[p]++;
     }
+    t->held |= (uint8_t)lv;
     const bool tx_accept = t->push_posted && t->tx_cnt < WM_TX_DEPTH;
     if (t->push_posted && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
     if (popped & PORT_L_BIT) {
         t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
-        t->tx_cnt--;
+        if (--t->tx_cnt == 0) t->held &= (uint8_t)~PORT_L_BIT;
     }
     if (tx_accept) {
         t->tx[(t->tx_rd + t->tx_cnt) & (WM_TX_DEPTH - 1u)] = t->push_data;
         t->tx_cnt++;
+        t->held |= PORT_L_BIT;
     }
     t->push_posted = t->pop_posted = 0;
     t->ov = (uint8_t)moved;
     t->cp = (uint8_t)(popped & LINK_BITS);
     t->cp_at = s->cycle + 1;
-    const bool en_changes = t->en_q != t->enable_i;
     if (en_changes) {
         t->en_q = t->enable_i;
         s->en_changed[s->nen_changed++] = idx * 2u + t->en_q;
