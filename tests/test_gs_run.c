@@ -1,0 +1,174 @@
+/* test_gs_run.c: gs_op on the fabric. For P = 1 .. 64 and every schedule
+ * kind, pairwise, the setup-phase crystal router and the crystal plan
+ * under both pairing rules give the reference bit for bit on the sw
+ * backend; on the rtl backend a subset gives identical cycles; the plan
+ * the fabric built is the one the lockstep pass builds; a schedule whose
+ * lists disagree is refused naming both ranks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "crystal/plan.h"
+#include "fabric.h"
+#include "gs/generate.h"
+#include "gs/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned grid_w[] = {1, 2, 3, 2, 5, 7, 4, 13, 4, 8};
+static const unsigned grid_h[] = {1, 1, 1, 2, 1, 1, 2, 1, 4, 8}; /* P = 1 2 3 4 5 7 8 13 16 64 */
+enum { NGRIDS = sizeof grid_w / sizeof grid_w[0] };
+
+static wm_gs_result run(const wm_gs_schedule *s, unsigned w, unsigned h, wm_rank_order order, wm_gs_method m,
+                        wm_pairing rule, const char *backend)
+{
+    const wm_gs_config cfg = {.w = w, .h = h, .order = order, .method = m, .pairing = rule,
+                              .backend = wm_fabric_backend(backend)};
+    wm_gs_job *j = wm_gs_job_create(&cfg, s, stderr);
+    assert_non_null(j);
+    wm_gs_result r;
+    assert_true(wm_gs_job_run(j, &r, stderr));
+    wm_gs_job_destroy(j);
+    return r;
+}
+
+static void test_all_methods_match_reference(void **state)
+{
+    (void)state;
+    for (unsigned g = 0; g < NGRIDS; g++) {
+        for (int kind = WM_GS_CHAIN; kind <= WM_GS_RANDOM; kind++) {
+            const unsigned w = grid_w[g], h = grid_h[g];
+            wm_gs_schedule *s = wm_gs_generate((wm_gs_kind)kind, w, h, WM_RANK_SNAKE, 3, 5);
+            assert_non_null(s);
+            const wm_gs_result pw = run(s, w, h, WM_RANK_SNAKE, WM_GS_PAIRWISE, WM_PAIRING_NEKO, "sw");
+            assert_true(pw.matches_reference);
+            for (int rule = WM_PAIRING_NEKO; rule <= WM_PAIRING_GSLIB; rule++) {
+                for (int m = WM_GS_CRYSTAL; m <= WM_GS_PLAN; m++) {
+                    const wm_gs_result r = run(s, w, h, WM_RANK_SNAKE, (wm_gs_method)m, (wm_pairing)rule, "sw");
+                    if (!r.matches_reference || r.checksum != pw.checksum)
+                        fail_msg("P=%u %s %s %s differs from the reference", w * h,
+                                 wm_gs_kind_name((wm_gs_kind)kind), wm_gs_method_name((wm_gs_method)m),
+                                 wm_pairing_name((wm_pairing)rule));
+                }
+            }
+            wm_gs_schedule_destroy(s);
+        }
+    }
+}
+
+/* The same firmware on both backends takes the same cycles (DESIGN.md,
+ * decision 6): P = 4 and 5, every method, both rules. */
+static void test_rtl_identical_cycles(void **state)
+{
+    (void)state;
+    const unsigned ws[2] = {2, 5}, hs[2] = {2, 1};
+    for (int g = 0; g < 2; g++) {
+        wm_gs_schedule *s = wm_gs_generate_grid(ws[g], hs[g], WM_RANK_ROWMAJOR, 2);
+        for (int m = WM_GS_PAIRWISE; m <= WM_GS_PLAN; m++) {
+            for (int rule = WM_PAIRING_NEKO; rule <= WM_PAIRING_GSLIB; rule++) {
+                const wm_gs_result a = run(s, ws[g], hs[g], WM_RANK_ROWMAJOR, (wm_gs_method)m, (wm_pairing)rule, "sw");
+                const wm_gs_result b = run(s, ws[g], hs[g], WM_RANK_ROWMAJOR, (wm_gs_method)m, (wm_pairing)rule, "rtl");
+                assert_true(b.matches_reference);
+                assert_int_equal(a.op_cycles, b.op_cycles);
+                assert_int_equal(a.setup_cycles, b.setup_cycles);
+                assert_int_equal(a.wavelet_hops, b.wavelet_hops);
+                assert_int_equal(a.messages, b.messages);
+                assert_int_equal(a.checksum, b.checksum);
+            }
+        }
+        wm_gs_schedule_destroy(s);
+    }
+}
+
+/* The symbolic pass run as messages builds exactly the lockstep plan. */
+static void test_fabric_plan_is_the_lockstep_plan(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate_random(13, 4, 3);
+    for (int rule = WM_PAIRING_NEKO; rule <= WM_PAIRING_GSLIB; rule++) {
+        const wm_gs_config cfg = {.w = 13, .h = 1, .method = WM_GS_PLAN, .pairing = (wm_pairing)rule,
+                                  .backend = wm_fabric_backend("sw")};
+        wm_gs_job *j = wm_gs_job_create(&cfg, s, stderr);
+        wm_gs_result r;
+        assert_true(wm_gs_job_run(j, &r, stderr));
+        wm_cr_plan want[13];
+        assert_true(wm_cr_plan_all(s, (wm_pairing)rule, want, stderr));
+        for (unsigned k = 0; k < 13; k++) {
+            assert_non_null(wm_gs_job_plan(j, k));
+            assert_true(wm_cr_plan_equal(wm_gs_job_plan(j, k), &want[k]));
+            wm_cr_plan_free(&want[k]);
+        }
+        wm_gs_job_destroy(j);
+    }
+    wm_gs_schedule_destroy(s);
+}
+
+/* Long slabs are split into messages of at most 254 words: 300 dofs a
+ * face, chain of 3, pairwise is 4 transfers of 2 messages each. */
+static void test_long_records_split(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate_chain(3, 300);
+    const wm_gs_result pw = run(s, 3, 1, WM_RANK_ROWMAJOR, WM_GS_PAIRWISE, WM_PAIRING_NEKO, "sw");
+    assert_true(pw.matches_reference);
+    assert_int_equal(pw.messages, 8);
+    assert_int_equal(pw.wavelets, 4 * (300 + 2 * 2));
+    for (int m = WM_GS_CRYSTAL; m <= WM_GS_PLAN; m++) {
+        const wm_gs_result r = run(s, 3, 1, WM_RANK_ROWMAJOR, (wm_gs_method)m, WM_PAIRING_NEKO, "sw");
+        assert_true(r.matches_reference);
+        assert_int_equal(r.checksum, pw.checksum);
+    }
+    wm_gs_schedule_destroy(s);
+}
+
+/* The chain of 64 on the fabric: gslib's plan sends as many messages as
+ * pairwise (126), Neko's 178, and the fabric counts them. */
+static void test_chain_64_messages_on_fabric(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate_chain(64, 1);
+    const wm_gs_result pw = run(s, 8, 8, WM_RANK_SNAKE, WM_GS_PAIRWISE, WM_PAIRING_NEKO, "sw");
+    const wm_gs_result ne = run(s, 8, 8, WM_RANK_SNAKE, WM_GS_PLAN, WM_PAIRING_NEKO, "sw");
+    const wm_gs_result gl = run(s, 8, 8, WM_RANK_SNAKE, WM_GS_PLAN, WM_PAIRING_GSLIB, "sw");
+    assert_int_equal(pw.messages, 126);
+    assert_int_equal(ne.messages, 178);
+    assert_int_equal(gl.messages, 126);
+    assert_int_equal(ne.active_stages, 6);
+    assert_int_equal(gl.active_stages, 2);
+    wm_gs_schedule_destroy(s);
+}
+
+static void test_bad_schedule_refused(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate_chain(4, 2);
+    /* Rank 2 now claims to send three words to rank 3, which expects two. */
+    wm_gs_schedule_add_send(s, 2, 3, 3, (uint32_t[]){0, 1, 2});
+    const wm_gs_config cfg = {.w = 4, .h = 1, .method = WM_GS_PLAN, .backend = wm_fabric_backend("sw")};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    wm_gs_job *j = wm_gs_job_create(&cfg, s, err);
+    fclose(err);
+    assert_null(j);
+    assert_string_equal(text, "gs schedule: rank 2 sends 3 dofs to rank 3, but rank 3 expects 2 from rank 2\n");
+    free(text);
+    wm_gs_schedule_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_all_methods_match_reference),
+        cmocka_unit_test(test_rtl_identical_cycles),
+        cmocka_unit_test(test_fabric_plan_is_the_lockstep_plan),
+        cmocka_unit_test(test_long_records_split),
+        cmocka_unit_test(test_chain_64_messages_on_fabric),
+        cmocka_unit_test(test_bad_schedule_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
