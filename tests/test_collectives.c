@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -272,6 +274,78 @@ static void test_reference_loop(void **state)
     assert_int_equal(total, 312);
 }
 
+int wm_cmd_rows(int argc, char **argv);
+
+/* Runs `wavemesh rows` with stdout captured into *text; returns its status. */
+static int rows_command(char **argv, int argc, char **text)
+{
+    char path[] = "/tmp/wm_rows_outXXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    const int saved = dup(1);
+    dup2(fd, 1);
+    const int status = wm_cmd_rows(argc, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    FILE *f = fdopen(fd, "r");
+    fseek(f, 0, SEEK_SET);
+    *text = calloc(1, 65536);
+    assert_non_null(*text);
+    size_t n = fread(*text, 1, 65535, f);
+    (*text)[n] = '\0';
+    fclose(f);
+    unlink(path);
+    return status;
+}
+
+/* A line "SUITE : m:ss.cc REST" as the seed prints it. */
+static void assert_row_line(const char *text, const char *suite, const char *rest)
+{
+    const char *at = strstr(text, rest);
+    if (!at) fail_msg("no line ending \"%s\" in:\n%s", rest, text);
+    const char *line = at;
+    while (line > text && line[-1] != '\n') line--;
+    char want[256];
+    snprintf(want, sizeof want, "%s : ", suite);
+    assert_true(strncmp(line, want, strlen(want)) == 0);
+    int m = -1, sec = -1, cs = -1, used = 0;
+    assert_int_equal(sscanf(line + strlen(want), "%d:%2d.%2d%n", &m, &sec, &cs, &used), 3);
+    assert_int_equal(used, 7);
+    assert_ptr_equal(line + strlen(want) + used, at);
+}
+
+static void test_rows_prints_the_seed_lines_and_fails_a_wrong_row(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    char *argv[] = {"rows", "sw/collectives/test.rows", "--backend", "rtl", NULL};
+    assert_int_equal(rows_command(argv, 4, &text), 0);
+    assert_row_line(text, "collectives", " PASS tutorial [ SHAPE=0 V0=10 V1=20 V2=30 V3=40 BACKEND=rtl ]\n");
+    assert_row_line(text, "collectives", " PASS tworow [ SHAPE=1 V0=7 V1=300 V2=0 V3=5 BACKEND=rtl ]\n");
+    free(text);
+
+    char dir[] = "/tmp/wm_rowsXXXXXX", cwd[1024], rows[1200], sub[1100];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(sub, sizeof sub, "%s/exercise1", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(rows, sizeof rows, "%s/test.rows", sub);
+    FILE *f = fopen(rows, "w");
+    assert_non_null(f);
+    fprintf(f, "layout %s/sw/collectives/bench.layout\nrow tutorial SHAPE=0 IGNORE_TAG=1\n", cwd);
+    fclose(f);
+    char *argv2[] = {"rows", rows, NULL};
+    assert_int_equal(rows_command(argv2, 2, &text), 1);
+    assert_row_line(text, "exercise1", " FAIL tutorial [ SHAPE=0 IGNORE_TAG=1 BACKEND=rtl ]\n");
+    assert_non_null(strstr(text, "  l1.excl = 20, expected 10\n"));
+    free(text);
+    unlink(rows);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_tworow_generator_reproduces_the_seed_placement),
         cmocka_unit_test(test_generated_trees_match_the_reference),
         cmocka_unit_test(test_htree_holds_4096_leaves),
+        cmocka_unit_test(test_rows_prints_the_seed_lines_and_fails_a_wrong_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
