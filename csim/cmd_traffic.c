@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "fabric.h"
 #include "traffic.h"
+#include "waves.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,6 +37,7 @@ static void usage(FILE *out)
             "Latency runs from a message's creation (source queue included) to the pop\n"
             "of its last wavelet at the destination. Speed is router-cycles per second\n"
             "of wall clock: mesh size x cycles simulated / seconds.\n");
+    fputs(wm_trace_usage, out);
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -79,12 +81,16 @@ int wm_cmd_traffic(int argc, char **argv)
     unsigned w = 8, h = 8;
     bool csv = false, drain_given = false;
     wm_traffic_config cfg = wm_traffic_config_default();
+    wm_trace_spec trace = wm_trace_spec_default();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         }
+        const int traced = wm_trace_option(&trace, argc, argv, &i, "traffic");
+        if (traced < 0) return 2;
+        if (traced) continue;
         if (!strcmp(a, "--csv")) {
             csv = true;
             continue;
@@ -137,18 +143,39 @@ int wm_cmd_traffic(int argc, char **argv)
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
-    wm_fabric *f = ops->create(w, h);
-    if (!f) return 1;
+    wm_waves *waves = NULL;
+    if (trace.path && !(waves = wm_waves_create(&trace, w, h, err, sizeof err))) {
+        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        return 2;
+    }
+    wm_fabric *f = waves ? wm_waves_open(waves, ops) : ops->create(w, h);
+    if (!f) {
+        wm_waves_destroy(waves);
+        return 1;
+    }
     wm_traffic *t = wm_traffic_create(&cfg, ops, f, w, h);
     if (!t) {
+        wm_waves_destroy(waves);
         ops->destroy(f);
         return 1;
     }
     const double start = seconds_now();
-    const wm_traffic_result r = wm_traffic_run(t);
+    wm_traffic_result r;
+    if (waves) {
+        while (!wm_traffic_done(t)) {
+            wm_traffic_step(t);
+            wm_waves_sample(waves);
+        }
+        r = wm_traffic_result_now(t);
+    } else {
+        r = wm_traffic_run(t);
+    }
     const double wall = seconds_now() - start;
     wm_traffic_destroy(t);
+    const bool dumped = !waves || wm_waves_finish(waves);
+    wm_waves_destroy(waves);
     ops->destroy(f);
+    if (!dumped) return 1;
     const double speed = wall > 0 ? (double)w * h * (double)r.cycles / wall : 0.0;
     if (csv) {
         printf("backend,mesh,pattern,rate,len,seed,warmup,sample,cycles,sample_messages,sample_arrived,"

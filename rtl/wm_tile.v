@@ -146,6 +146,8 @@ module wm_tile #(
     assign ramp_data_o  = out_data[159:128];
     assign pe_status_o  = {err_offmesh, err_rx_empty, err_tx_full, busy};
 
+    // The one traced instance: tracing_off above also hides the cells below.
+    /*verilator tracing_on*/
     wm_waves #(.CW($clog2(IN_DEPTH) + 1)) u_waves (
         .out_valid_i ({ramp_valid_o, west_valid_o, south_valid_o, east_valid_o, north_valid_o}),
         .out_data_i  ({ramp_data_o, west_data_o, south_data_o, east_data_o, north_data_o}),
@@ -158,6 +160,7 @@ module wm_tile #(
         .err_hdr_i   (err_hdr_o),
         .en_i        (en_q)
     );
+    /*verilator tracing_off*/
 endmodule
 
 `default_nettype wire
