@@ -592,21 +592,3 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
     out->err_hdr = t->err_hdr;
     out->en = t->en_q;
 }
-
-void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out)
-{
-    const sw_fabric *s = as_sw_const(f);
-    const sw_tile *t = &s->tiles[y * s->w + x];
-    out->out_valid = t->ov;
-    out->credit = t->cp_at == s->cycle ? t->cp : 0u;
-    for (unsigned p = 0; p < WM_NPORTS; p++) {
-        out->out_data[p] = t->od[p];
-        out->owner[p] = (t->own_valid >> p) & 1u ? t->own_idx[p] : 7u;
-    }
-    for (unsigned p = 0; p < 4; p++) out->in_count[p] = t->in_cnt[p];
-    out->tx_count = t->tx_cnt;
-    out->rx_count = t->rx_cnt;
-    out->status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u));
-    out->err_hdr = t->err_hdr;
-    out->en = t->en_q;
-}
