@@ -29,3 +29,9 @@ echo
 echo '```'
 "$W" rows sw/collectives/test.rows --backend "$BACKEND" --cycles | grep -v '^collectives'
 echo '```'
+echo
+"$W" tree --leaves 4096 --placement htree --seed 1 -o "$tmp/big.layout"
+t0=$(date +%s.%N)
+last=$(last_prefix "$tmp/big.layout")
+t1=$(date +%s.%N)
+awk -v a=$t0 -v b=$t1 -v c=$last -v be=$BACKEND 'BEGIN { printf "P = 4096 (8191 PEs on 127x127, htree): last prefix at cycle %d; the whole run (generate excluded, parse included) took %.1f s on the %s backend.\n", c, b - a, be }'
