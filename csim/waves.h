@@ -43,7 +43,7 @@ wm_trace_spec wm_trace_spec_default(void);
  * message naming cmd when its value is malformed. */
 int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd);
 
-/* The kernel states in the dump, as wm_pe_state numbers them (csim/sched.h). */
+/* The kernel states in the dump, as wm_pe_state numbers them (csim/scheduler.h). */
 extern const char *const wm_waves_state_names[];
 extern const unsigned wm_waves_state_count;
 
