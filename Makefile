@@ -152,10 +152,23 @@ test: check-tools
 	[ $$fail -eq 0 ]
 
 # The main job: the seed's tutorial and tworow rows (and the exercises) on
-# both backends, each PASS line followed by its per-leaf cycles table.
+# both backends, each PASS line followed by its per-leaf cycles table; then
+# the two seed rows dumped for GTKWave from each backend and compared.
+SEED_TUTORIAL := --set SHAPE=0 --set V0=10 --set V1=20 --set V2=30 --set V3=40
+SEED_TWOROW   := --set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5
 run: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
 	@$(WAVEMESH) rows sw/collectives/test.rows --backend rtl --backend sw --cycles
+	@mkdir -p $(BUILD)/waves
+	@for row in tutorial tworow; do \
+	    if [ $$row = tutorial ]; then set -- $(SEED_TUTORIAL); else set -- $(SEED_TWOROW); fi; \
+	    for b in rtl sw; do \
+	        $(WAVEMESH) run sw/collectives/bench.layout --backend $$b "$$@" \
+	            --trace $(BUILD)/waves/$$row-$$b.fst | grep '^waves:' || exit 1; \
+	    done; \
+	    printf '%s, rtl against sw: ' $$row; \
+	    $(WAVEMESH) wavediff $(BUILD)/waves/$$row-rtl.fst $(BUILD)/waves/$$row-sw.fst || exit 1; \
+	done
 
 bench: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)

@@ -11,12 +11,17 @@ enum { MAX_SETTINGS = 64 };
 static void usage(FILE *out)
 {
     fprintf(out, "usage: wavemesh run LAYOUT [--backend rtl|sw] [--set NAME=VALUE]... [--max-cycles N]\n"
+                 "                    [--trace FILE [--trace-tiles X0,Y0:X1,Y1] [--trace-window FROM:TO]]\n"
                  "Runs every kernel of the layout (docs/layouts.md) to completion and prints each\n"
                  "exported result as `instance.symbol = value`, then, for each leaf, the cycles\n"
                  "from its send to the arrival of its prefix. Exits 0 only when every kernel\n"
                  "returned; a deadlock, a stall, a firmware fault or the cycle limit (default\n"
                  "%llu) is reported with the PEs and wavelets involved.\n",
             DEFAULT_MAX_CYCLES);
+    fputs(wm_trace_usage, out);
+    fputs("  The dump names each tile after its instance and shows each kernel's state\n"
+          "  and exports under <instance>.fw.\n",
+          out);
 }
 
 int wm_cmd_run(int argc, char **argv)
@@ -25,7 +30,11 @@ int wm_cmd_run(int argc, char **argv)
     wm_setting settings[MAX_SETTINGS];
     size_t nsettings = 0;
     unsigned long long max_cycles = DEFAULT_MAX_CYCLES;
+    wm_trace_spec trace = wm_trace_spec_default();
     for (int i = 1; i < argc; i++) {
+        const int traced = wm_trace_option(&trace, argc, argv, &i, "run");
+        if (traced < 0) return 2;
+        if (traced) continue;
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -63,7 +72,7 @@ int wm_cmd_run(int argc, char **argv)
     }
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
-    wm_runner *r = wm_runner_create(ops, layout);
+    wm_runner *r = wm_runner_create_traced(ops, layout, &trace);
     if (!r) {
         wm_layout_destroy(layout);
         return 1;
@@ -72,7 +81,11 @@ int wm_cmd_run(int argc, char **argv)
     wm_runner_print_results(r, stdout);
     wm_runner_print_cycles(r, "cycles", stdout);
     wm_sched_report(wm_runner_sched(r), res, stderr);
+    const bool dumped = wm_runner_finish(r);
+    if (trace.path && dumped)
+        printf("waves: %s (open with: gtkwave -a %.*s.gtkw %s)\n", trace.path, (int)(strlen(trace.path) - 4),
+               trace.path, trace.path);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
-    return res == WM_RUN_DONE ? 0 : 1;
+    return res == WM_RUN_DONE && dumped ? 0 : 1;
 }

@@ -10,18 +10,72 @@ struct wm_runner {
     const wm_layout *layout;
     wm_fabric *f;
     wm_sched *s;
+    wm_waves *waves;
+    size_t *wave_pe; /* the dump's PE index of each scheduler PE */
 };
 
-wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout)
+static void waves_state(void *ctx, size_t pe, uint64_t cycle, wm_pe_state state)
+{
+    wm_runner *r = ctx;
+    (void)cycle;
+    wm_waves_set_state(r->waves, r->wave_pe[pe], (unsigned)state);
+}
+
+static void waves_export(void *ctx, size_t pe, uint64_t cycle, const char *name, int64_t value)
+{
+    wm_runner *r = ctx;
+    (void)cycle;
+    wm_waves_set_export(r->waves, r->wave_pe[pe], name, value);
+}
+
+static void waves_cycle(void *ctx, uint64_t cycle)
+{
+    wm_runner *r = ctx;
+    (void)cycle;
+    wm_waves_sample(r->waves);
+}
+
+/* Name the tiles and declare every kernel's signals before the dump opens. */
+static bool declare_waves(wm_runner *r, const wm_trace_spec *trace)
+{
+    char err[256];
+    const unsigned w = wm_layout_width(r->layout), h = wm_layout_height(r->layout);
+    r->waves = wm_waves_create(trace, w, h, err, sizeof err);
+    if (!r->waves) {
+        fprintf(stderr, "wavemesh: %s\n", err);
+        return false;
+    }
+    const size_t n = wm_layout_count(r->layout);
+    r->wave_pe = calloc(n ? n : 1, sizeof *r->wave_pe);
+    if (!r->wave_pe) return false;
+    for (size_t i = 0; i < n; i++) {
+        const wm_instance *in = wm_layout_instance(r->layout, i);
+        wm_waves_name_tile(r->waves, in->x, in->y, in->name);
+        r->wave_pe[i] = wm_waves_add_pe(r->waves, in->x, in->y);
+        for (const char *const *e = in->kernel->exports; e && *e; e++)
+            wm_waves_add_export(r->waves, r->wave_pe[i], *e);
+    }
+    return true;
+}
+
+wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace)
 {
     wm_runner *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->ops = ops;
     r->layout = layout;
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
-    r->f = ops->create(w, h);
+    if (trace && trace->path) {
+        if (!declare_waves(r, trace)) {
+            wm_runner_destroy(r);
+            return NULL;
+        }
+        r->f = wm_waves_open(r->waves, ops);
+    } else {
+        r->f = ops->create(w, h);
+    }
     if (!r->f) {
-        free(r);
+        wm_runner_destroy(r);
         return NULL;
     }
     for (unsigned y = 0; y < h; y++)
@@ -32,14 +86,37 @@ wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout)
         wm_runner_destroy(r);
         return NULL;
     }
+    if (r->waves) {
+        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle};
+        wm_sched_set_observer(r->s, &obs, r);
+    }
     return r;
+}
+
+wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout)
+{
+    return wm_runner_create_traced(ops, layout, NULL);
+}
+
+bool wm_runner_finish(wm_runner *r)
+{
+    if (!r->waves) return true;
+    const bool ok = wm_waves_finish(r->waves);
+    wm_waves_destroy(r->waves);
+    r->waves = NULL;
+    return ok;
 }
 
 void wm_runner_destroy(wm_runner *r)
 {
     if (!r) return;
     wm_sched_destroy(r->s);
+    if (r->waves) {
+        if (r->f) wm_waves_finish(r->waves);
+        wm_waves_destroy(r->waves);
+    }
     if (r->f) r->ops->destroy(r->f);
+    free(r->wave_pe);
     free(r);
 }
 

@@ -8,6 +8,7 @@
 #include "fabric.h"
 #include "layout.h"
 #include "scheduler.h"
+#include "waves.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,11 @@ typedef struct wm_runner wm_runner;
 
 /* NULL (with a message on stderr) if the fabric cannot be made. */
 wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout);
+/* The same with a waves dump when trace->path is set (csim/waves.h): tiles
+ * named after their instances, each kernel's state and exports. */
+wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace);
+/* Close the dump, if any; false after a message on stderr. */
+bool wm_runner_finish(wm_runner *r);
 void wm_runner_destroy(wm_runner *r);
 wm_run_result wm_runner_run(wm_runner *r, uint64_t max_cycles);
 wm_sched *wm_runner_sched(wm_runner *r);

@@ -7,11 +7,12 @@
 #include <string.h>
 
 const wm_kernel wm_kernels[] = {
-    {"leaf", wm_kernel_leaf, wm_leaf_params, "tree collectives: a leaf (value up, prefix down)"},
-    {"node", wm_kernel_node, wm_node_params, "tree collectives: an inner node or the root"},
-    {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)"},
-    {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)"},
-    {NULL, NULL, NULL, NULL},
+    {"leaf", wm_kernel_leaf, wm_leaf_params, "tree collectives: a leaf (value up, prefix down)", wm_leaf_exports},
+    {"node", wm_kernel_node, wm_node_params, "tree collectives: an inner node or the root", wm_node_exports},
+    {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)",
+     wm_chain_exports},
+    {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const wm_kernel *wm_kernel_find(const char *name)

@@ -23,6 +23,9 @@ typedef struct {
     void (*run)(wm_mp *mp);
     const wm_kernel_param *params; /* terminated by a NULL name */
     const char *summary;
+    /* The results it publishes with wm_mp_export, NULL-terminated (NULL:
+     * none), so a waves dump can declare their signals before the run. */
+    const char *const *exports;
 } wm_kernel;
 
 /* The kernel called name, or NULL. */

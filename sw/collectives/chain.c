@@ -13,6 +13,8 @@ const wm_kernel_param wm_chain_params[] = {
     {NULL, false, 0},
 };
 
+const char *const wm_chain_exports[] = {"excl", "incl", "total", "t0", "t1", NULL};
+
 void wm_kernel_chain(wm_mp *mp)
 {
     const uint32_t value = (uint32_t)wm_mp_param(mp, "VAL");

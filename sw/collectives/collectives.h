@@ -22,4 +22,8 @@ extern const wm_kernel_param wm_leaf_params[];
 extern const wm_kernel_param wm_node_params[];
 extern const wm_kernel_param wm_chain_params[];
 
+extern const char *const wm_leaf_exports[];
+extern const char *const wm_node_exports[];
+extern const char *const wm_chain_exports[];
+
 #endif

@@ -25,6 +25,8 @@ const wm_kernel_param wm_node_params[] = {
     {NULL, false, 0},
 };
 
+const char *const wm_node_exports[] = {"total", NULL}; /* the root's */
+
 static void send_one(wm_mp *mp, int64_t col, int64_t row, unsigned tag, uint32_t value)
 {
     wm_mp_send(mp, wm_mp_header(mp, col, row, 1, tag), &value);
