@@ -11,6 +11,7 @@ int wm_cmd_traffic(int argc, char **argv);
 int wm_cmd_regress(int argc, char **argv);
 int wm_cmd_gs(int argc, char **argv);
 int wm_cmd_wavediff(int argc, char **argv);
+int wm_cmd_waves(int argc, char **argv);
 
 const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
@@ -20,6 +21,7 @@ const wm_command wm_commands[] = {
     {"tree", wm_cmd_tree, "write a layout for the tree collectives over P leaves"},
     {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
     {"gs", wm_cmd_gs, "one gather-scatter gs_op: pairwise, crystal router or crystal plan"},
+    {"waves", wm_cmd_waves, "write a GTKWave save file grouping a layout's dumps by instance name"},
     {"wavediff", wm_cmd_wavediff, "compare two dumps (FST or VCD) signal by signal, first difference"},
     {NULL, NULL, NULL},
 };
