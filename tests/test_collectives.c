@@ -18,6 +18,7 @@
 #include "runner.h"
 #include "scan_check.h"
 #include "tree.h"
+#include "waves_read.h"
 
 static const char *const backend_names[] = {"rtl", "sw"};
 enum { NBACKENDS = 2, MAX_LEAVES = 128 };
@@ -346,6 +347,50 @@ static void test_rows_prints_the_seed_lines_and_fails_a_wrong_row(void **state)
     rmdir(dir);
 }
 
+static uint64_t final_value(const wm_dump *d, const char *name)
+{
+    const wm_dump_signal *sig = wm_dump_find(d, name);
+    if (!sig) fail_msg("no signal %s in the dump", name);
+    uint64_t v = 0;
+    assert_true(wm_dump_value_at(d, sig, UINT64_MAX, &v));
+    return v;
+}
+
+/* The waves of a run show each kernel's results and final state under its
+ * instance's name, from either backend. */
+static void test_traced_run_dumps_results_by_instance(void **state)
+{
+    (void)state;
+    wm_layout *l = load("sw/collectives/bench.layout", NULL, 0);
+    char dir[] = "/tmp/wm_wavesXXXXXX", path[64], gtkw[64];
+    assert_non_null(mkdtemp(dir));
+    for (int b = 0; b < NBACKENDS; b++) {
+        const wm_fabric_ops *ops = wm_fabric_backend(backend_names[b]);
+        if (!ops) continue;
+        wm_trace_spec spec = wm_trace_spec_default();
+        snprintf(path, sizeof path, "%s/run.fst", dir);
+        snprintf(gtkw, sizeof gtkw, "%s/run.gtkw", dir);
+        spec.path = path;
+        wm_runner *r = wm_runner_create_traced(ops, l, &spec);
+        assert_non_null(r);
+        assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);
+        assert_true(wm_runner_finish(r));
+        wm_runner_destroy(r);
+        char err[200];
+        wm_dump *d = wm_dump_load(path, err, sizeof err);
+        if (!d) fail_msg("%s", err);
+        assert_int_equal(final_value(d, "l2.fw.incl"), 60);
+        assert_int_equal(final_value(d, "root.fw.total"), 100);
+        assert_int_equal(final_value(d, "l1.fw.state"), WM_PE_DONE);
+        wm_dump_free(d);
+        assert_int_equal(access(gtkw, R_OK), 0);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    wm_layout_destroy(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_generated_trees_match_the_reference),
         cmocka_unit_test(test_htree_holds_4096_leaves),
         cmocka_unit_test(test_rows_prints_the_seed_lines_and_fails_a_wrong_row),
+        cmocka_unit_test(test_traced_run_dumps_results_by_instance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
