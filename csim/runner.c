@@ -185,6 +185,11 @@ void wm_runner_print_cycles(const wm_runner *r, const char *label, FILE *out)
         return;
     }
     wm_runner_leaf_cycles(r, names, cycles, n);
+    if (!n) {
+        free(names);
+        free(cycles);
+        return;
+    }
     const int width = (int)strlen(label) > 6 ? (int)strlen(label) : 6;
     fprintf(out, "%-*s", width, "leaf");
     for (size_t i = 0; i < n; i++) fprintf(out, " %5s", names[i]);

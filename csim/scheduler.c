@@ -309,14 +309,15 @@ const char *wm_pe_state_name(wm_pe_state st)
 
 static const char *const port_names[WM_NPORTS] = {"N", "E", "S", "W", "L"};
 
-static void report_pe(const wm_sched *s, const wm_mp *mp, FILE *out)
+static void report_pe(const wm_mp *mp, bool deadlocked, FILE *out)
 {
     const wm_instance *in = mp->inst;
     fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
     switch (mp->state) {
     case WM_PE_BLOCKED_RECV:
         if (mp->pop_is_header)
-            fprintf(out, "blocked on receive: waits for message %u, which nobody has sent", mp->headers_received + 1);
+            fprintf(out, "blocked on receive: waits for message %u%s", mp->headers_received + 1,
+                    deadlocked ? ", which nobody has sent" : "");
         else
             fprintf(out, "blocked on receive: waits for a data wavelet of message %u", mp->headers_received);
         break;
@@ -333,7 +334,6 @@ static void report_pe(const wm_sched *s, const wm_mp *mp, FILE *out)
         fprintf(out, "%s", wm_pe_state_name(mp->state));
         break;
     }
-    (void)s;
     fputc('\n', out);
 }
 
@@ -351,7 +351,7 @@ static bool next_router(unsigned x, unsigned y, uint32_t h, unsigned *nx, unsign
     return true;
 }
 
-static void report_flights(const wm_sched *s, FILE *out)
+static void report_flights(const wm_sched *s, const char *how, FILE *out)
 {
     const size_t n = s->ops->in_flight(s->f, NULL, 0);
     wm_flight *fl = calloc(n ? n : 1, sizeof *fl);
@@ -360,7 +360,7 @@ static void report_flights(const wm_sched *s, FILE *out)
     for (size_t i = 0; i < n; i++) {
         const wm_flight *p = &fl[i];
         const char *place = p->place == WM_AT_TX ? "TX queue" : p->place == WM_AT_INPUT ? "input" : "output";
-        fprintf(out, "  %u wavelet(s) stuck at (%u,%u) %s", p->count, p->x, p->y, place);
+        fprintf(out, "  %u wavelet(s) %s at (%u,%u) %s", p->count, how, p->x, p->y, place);
         if (p->place != WM_AT_TX) fprintf(out, " %s", port_names[p->port]);
         fprintf(out, ", oldest %08" PRIx32, p->head);
         unsigned nx, ny;
@@ -401,9 +401,10 @@ void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
     }
     for (size_t i = 0; i < s->n; i++) {
         const wm_mp *mp = &s->pes[i];
-        if (mp->state != WM_PE_DONE) report_pe(s, mp, out);
+        if (mp->state != WM_PE_DONE) report_pe(mp, r == WM_RUN_DEADLOCK, out);
     }
-    if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) report_flights(s, out);
+    if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
+    if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
 }
 
 size_t wm_sched_pe_count(const wm_sched *s) { return s->n; }
