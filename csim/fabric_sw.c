@@ -36,48 +36,67 @@ typedef struct {
     uint32_t ld[4];       /* the arriving wavelets */
 } sw_mail;
 
+/* 256 bytes, four cache lines, in the order an evaluation reads them:
+ * mail and control, the link buffers, credits and TX, then RX and the
+ * arbitration state. */
 typedef struct {
     sw_mail mail[2];               /* by cycle parity */
-    uint32_t in[4][WM_IN_DEPTH];   /* link input buffers N..W */
-    uint32_t tx[WM_TX_DEPTH];
-    uint32_t rx[WM_RX_DEPTH];
-    uint32_t od[WM_NPORTS];        /* output data registers */
-    uint32_t err_hdr;
-    uint32_t push_data;            /* the posted push */
-    uint32_t nbr[4];               /* tile index of each neighbour, the sentinel at an edge */
-    uint64_t cp_at;
     uint8_t in_rd[4], in_cnt[4];
-    uint8_t tx_rd, tx_cnt, rx_rd, rx_cnt;
-    uint8_t ov;                    /* output valid bits, one per port */
-    uint8_t cp;                    /* credit pulses sent for our input buffers N..W, valid at cycle cp_at */
-    uint8_t ne;                    /* bit o: the neighbour at o has en_q (L always) */
-    uint8_t en_q, enable_i;
-    uint64_t cr;                   /* credits per output, one byte each (0..8: no carries) */
     uint8_t held;                  /* bit i: input i (4: TX) holds a wavelet */
+    uint8_t ov;                    /* output valid bits, one per port */
+    uint8_t ne;                    /* nbr_en_q: bit o, the neighbour at o is seen enabled (L always) */
+    uint8_t en_q, enable_i;
     uint8_t own_valid;             /* bit o: output o is held by a message */
     uint8_t owner;                 /* bit i: input i holds some output */
-    uint8_t own_idx[WM_NPORTS], own_rem[WM_NPORTS];
     uint8_t drop;                  /* bit i: input i is discarding an off-mesh message */
+    uint8_t busy;                  /* tile_busy(), kept for the busy count */
+    uint8_t push_posted, pop_posted;
+    uint8_t tx_rd, tx_cnt, rx_rd, rx_cnt;
+    uint8_t errs;                  /* WM_ST_ERR_* bits */
+    uint32_t in[4][WM_IN_DEPTH];   /* link input buffers N..W */
+    uint64_t cr;                   /* credits per output, one byte each (0..8: no carries) */
+    uint32_t od[WM_NPORTS];        /* output data registers */
+    uint32_t tx[WM_TX_DEPTH];
+    uint32_t push_data;            /* the posted push */
+    uint32_t rx[WM_RX_DEPTH];
+    uint32_t err_hdr;
+    uint8_t own_idx[WM_NPORTS], own_rem[WM_NPORTS];
     uint8_t drop_rem[WM_NPORTS];
     uint8_t rr[WM_NPORTS];
-    uint8_t errs;                  /* WM_ST_ERR_* bits */
-    uint8_t push_posted, pop_posted;
-    uint8_t queued;                /* in the active list of the next step */
-    uint8_t busy;                  /* tile_busy(), kept for the busy count */
     uint8_t late_req;              /* WM_SW_LATE_GRANT: the requests seen one cycle ago */
     uint8_t x, y;
 } sw_tile;
+
+/* A set of tile indices, a bit per tile: adding is a store, and walking it
+ * visits the tiles in memory order, which is also (y, x) order. Walking
+ * costs a word per 64 tiles: 1024 words on the largest mesh. */
+typedef struct {
+    uint64_t *bits;
+    size_t nwords;
+} tile_set;
+
+static void set_init(tile_set *t, size_t n)
+{
+    t->nwords = (n + 63) / 64;
+    t->bits = calloc(t->nwords, sizeof *t->bits);
+}
+
+static void set_free(tile_set *t) { free(t->bits); }
+
+static void set_add(tile_set *t, uint32_t idx) { t->bits[idx >> 6] |= 1ull << (idx & 63u); }
 
 typedef struct {
     unsigned w, h;
     uint8_t last_x, last_y;
     uint64_t cycle;
     sw_tile *tiles;    /* w * h tiles, then the sentinel */
-    uint32_t *active;  /* tiles to evaluate in the next step */
-    uint32_t *proc;    /* tiles being evaluated in this step */
+    tile_set active;   /* tiles to evaluate in the next step */
+    tile_set proc;     /* tiles being evaluated in this step */
+    uint32_t sentinel; /* w * h: the index edge links point at */
+    uint32_t step_to[4]; /* index offset to the neighbour at N, E, S, W (mod 2^32) */
     uint32_t *en_changed; /* tiles whose en_q changed in this step, as index * 2 + new en_q */
     uint32_t *en_pending; /* those of the previous step: neighbours see them from the next cycle */
-    size_t nactive, nen_changed, nen_pending;
+    size_t nen_changed, nen_pending;
     size_t nbusy;      /* tiles with wavelets in flight */
     wm_link_hook hook;
     void *hook_ctx;
@@ -93,14 +112,22 @@ wm_sw_perturbation wm_fabric_sw_perturbation(void) { return current_perturbation
 static sw_fabric *as_sw(wm_fabric *f) { return (sw_fabric *)f; }
 static const sw_fabric *as_sw_const(const wm_fabric *f) { return (const sw_fabric *)f; }
 
-static uint32_t sentinel_index(const sw_fabric *s) { return (uint32_t)s->w * s->h; }
+
+/* The neighbour of tile idx at port o, or the sentinel at an edge. */
+static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
+{
+    const unsigned x = idx % s->w, y = idx / s->w;
+    switch (o) {
+    case WM_PORT_N: return y > 0 ? idx - s->w : s->sentinel;
+    case WM_PORT_E: return x + 1 < s->w ? idx + 1 : s->sentinel;
+    case WM_PORT_S: return y + 1 < s->h ? idx + s->w : s->sentinel;
+    default: return x > 0 ? idx - 1 : s->sentinel;
+    }
+}
 
 static void queue_tile(sw_fabric *s, uint32_t idx)
 {
-    sw_tile *t = &s->tiles[idx];
-    if (t->queued || idx == sentinel_index(s)) return;
-    t->queued = 1;
-    s->active[s->nactive++] = idx;
+    if (idx != s->sentinel) set_add(&s->active, idx);
 }
 
 static bool tile_busy(const sw_tile *t)
@@ -118,17 +145,17 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
     size_t n = (size_t)w * h;
     if (s) {
         s->tiles = calloc(n + 1, sizeof *s->tiles);
-        s->active = malloc(n * sizeof *s->active);
-        s->proc = malloc(n * sizeof *s->proc);
+        set_init(&s->active, n);
+        set_init(&s->proc, n);
         s->en_changed = malloc(n * sizeof *s->en_changed);
         s->en_pending = malloc(n * sizeof *s->en_pending);
     }
-    if (!s || !s->tiles || !s->active || !s->proc || !s->en_changed || !s->en_pending) {
+    if (!s || !s->tiles || !s->active.bits || !s->proc.bits || !s->en_changed || !s->en_pending) {
         fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
         if (s) {
             free(s->tiles);
-            free(s->active);
-            free(s->proc);
+            set_free(&s->active);
+            set_free(&s->proc);
             free(s->en_changed);
             free(s->en_pending);
             free(s);
@@ -137,6 +164,11 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
     }
     s->w = w;
     s->h = h;
+    s->sentinel = (uint32_t)n;
+    s->step_to[WM_PORT_N] = (uint32_t)0 - w;
+    s->step_to[WM_PORT_E] = 1;
+    s->step_to[WM_PORT_S] = w;
+    s->step_to[WM_PORT_W] = (uint32_t)0 - 1u;
     s->last_x = (uint8_t)(w - 1);
     s->last_y = (uint8_t)(h - 1);
     const uint32_t edge = (uint32_t)n;
@@ -146,14 +178,10 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
             sw_tile *t = &s->tiles[idx];
             t->x = (uint8_t)x;
             t->y = (uint8_t)y;
-            t->nbr[WM_PORT_N] = y > 0 ? idx - w : edge;
-            t->nbr[WM_PORT_E] = x + 1 < w ? idx + 1 : edge;
-            t->nbr[WM_PORT_S] = y + 1 < h ? idx + w : edge;
-            t->nbr[WM_PORT_W] = x > 0 ? idx - 1 : edge;
             t->ne = PORT_L_BIT;
             for (unsigned o = 0; o < 4; o++) {
                 t->cr |= (uint64_t)WM_IN_DEPTH << (8 * o);
-                if (t->nbr[o] != edge) t->ne |= (uint8_t)(1u << o);
+                if (neighbour(s, idx, o) != edge) t->ne |= (uint8_t)(1u << o);
             }
             t->cr |= (uint64_t)WM_RX_DEPTH << (8 * WM_PORT_L);
             /* The reset edge latches enable_i = 1: enabled from cycle 0. */
@@ -172,8 +200,8 @@ static void sw_destroy(wm_fabric *f)
     sw_fabric *s = as_sw(f);
     if (!s) return;
     free(s->tiles);
-    free(s->active);
-    free(s->proc);
+    set_free(&s->active);
+    set_free(&s->proc);
     free(s->en_changed);
     free(s->en_pending);
     free(s);
@@ -350,8 +378,6 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     }
     t->push_posted = t->pop_posted = 0;
     t->ov = (uint8_t)moved;
-    t->cp = (uint8_t)(popped & LINK_BITS);
-    t->cp_at = s->cycle + 1;
     if (en_changes) {
         t->en_q = t->enable_i;
         s->en_changed[s->nen_changed++] = idx * 2u + t->en_q;
@@ -360,7 +386,7 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     /* What the neighbours see next cycle. */
     for (unsigned m = moved & LINK_BITS; m; m &= m - 1) {
         const unsigned o = lowest_bit(m);
-        const uint32_t n = t->nbr[o];
+        const uint32_t n = idx + s->step_to[o];
         sw_mail *nm = &s->tiles[n].mail[next];
         nm->lv |= (uint8_t)(1u << (o ^ 2u));
         nm->ld[o ^ 2u] = t->od[o];
@@ -368,7 +394,7 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     }
     for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
         const unsigned p = lowest_bit(m);
-        const uint32_t n = t->nbr[p];
+        const uint32_t n = idx + s->step_to[p];
         s->tiles[n].mail[next].ci |= (uint8_t)(1u << (p ^ 2u));
         queue_tile(s, n);
     }
@@ -387,11 +413,10 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
 static void pass_on_enables(sw_fabric *s)
 {
     for (size_t k = 0; k < s->nen_pending; k++) {
-        const sw_tile *t = &s->tiles[s->en_pending[k] >> 1];
         const bool on = s->en_pending[k] & 1u;
         for (unsigned o = 0; o < 4; o++) {
-            const uint32_t n = t->nbr[o];
-            if (n == sentinel_index(s)) continue;
+            const uint32_t n = neighbour(s, s->en_pending[k] >> 1, o);
+            if (n == s->sentinel) continue;
             sw_tile *nt = &s->tiles[n];
             const uint8_t bit = (uint8_t)(1u << (o ^ 2u));
             nt->ne = (uint8_t)(on ? nt->ne | bit : nt->ne & ~bit);
@@ -405,26 +430,20 @@ static void pass_on_enables(sw_fabric *s)
     s->nen_changed = 0;
 }
 
-static int compare_index(const void *a, const void *b)
+static void report_links(sw_fabric *s, const tile_set *evaluated)
 {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void report_links(sw_fabric *s, uint32_t *tiles, size_t n)
-{
-    /* Ascending (y, x, port), the order the rtl backend reports in. */
-    qsort(tiles, n, sizeof *tiles, compare_index);
     wm_link_event ev;
     ev.cycle = s->cycle;
-    for (size_t k = 0; k < n; k++) {
-        const sw_tile *t = &s->tiles[tiles[k]];
-        ev.x = t->x;
-        ev.y = t->y;
-        for (unsigned m = t->ov; m; m &= m - 1) {
-            ev.port = (uint8_t)lowest_bit(m);
-            ev.data = t->od[ev.port];
-            s->hook(s->hook_ctx, &ev);
+    for (size_t wi = 0; wi < evaluated->nwords; wi++) {
+        for (uint64_t bits = evaluated->bits[wi]; bits; bits &= bits - 1) {
+            const sw_tile *t = &s->tiles[64 * wi + (size_t)__builtin_ctzll(bits)];
+            ev.x = t->x;
+            ev.y = t->y;
+            for (unsigned m = t->ov; m; m &= m - 1) {
+                ev.port = (uint8_t)lowest_bit(m);
+                ev.data = t->od[ev.port];
+                s->hook(s->hook_ctx, &ev);
+            }
         }
     }
 }
@@ -432,18 +451,19 @@ static void report_links(sw_fabric *s, uint32_t *tiles, size_t n)
 static void sw_step(wm_fabric *f)
 {
     sw_fabric *s = as_sw(f);
-    uint32_t *proc = s->active;
-    const size_t n = s->nactive;
+    const tile_set proc = s->active;
     s->active = s->proc;
     s->proc = proc;
-    s->nactive = 0;
     const unsigned now = (unsigned)(s->cycle & 1u), next = now ^ 1u;
-    for (size_t k = 0; k < n; k++) s->tiles[proc[k]].queued = 0;
-    for (size_t k = 0; k < n; k++) tile_step(s, proc[k], now, next);
+    /* Ascending index: memory order, and (y, x) order for the hook. */
+    for (size_t wi = 0; wi < proc.nwords; wi++)
+        for (uint64_t bits = proc.bits[wi]; bits; bits &= bits - 1)
+            tile_step(s, (uint32_t)(64 * wi + (size_t)__builtin_ctzll(bits)), now, next);
     if (s->nen_pending || s->nen_changed) pass_on_enables(s);
     s->cycle++;
     /* Only evaluated tiles can hold a wavelet in an output register. */
-    if (s->hook) report_links(s, proc, n);
+    if (s->hook) report_links(s, &proc);
+    memset(s->proc.bits, 0, s->proc.nwords * sizeof *s->proc.bits);
 }
 
 static uint64_t sw_cycle(const wm_fabric *f) { return as_sw_const(f)->cycle; }
@@ -580,7 +600,13 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
     const sw_fabric *s = as_sw_const(f);
     const sw_tile *t = &s->tiles[y * s->w + x];
     out->out_valid = t->ov;
-    out->credit = t->cp_at == s->cycle ? t->cp : 0u;
+    /* The pulses sent at the last edge wait in the neighbours' mailboxes. */
+    out->credit = 0;
+    for (unsigned p = 0; p < 4; p++) {
+        const uint32_t n = neighbour(s, y * s->w + x, p);
+        if (n != s->sentinel && (s->tiles[n].mail[s->cycle & 1u].ci >> (p ^ 2u) & 1u))
+            out->credit |= (uint8_t)(1u << p);
+    }
     for (unsigned p = 0; p < WM_NPORTS; p++) {
         out->out_data[p] = t->od[p];
         out->owner[p] = (t->own_valid >> p) & 1u ? t->own_idx[p] : 7u;
