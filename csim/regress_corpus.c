@@ -8,6 +8,7 @@
  * perturbation tests know cycle by cycle. To add one, see regress.h.
  */
 #include "collectives_regress.h"
+#include "gs/gs_regress.h"
 #include "regress.h"
 #include "traffic.h"
 
@@ -184,5 +185,8 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"collectives-tutorial", 7, 1, wm_collectives_regress, &wm_regress_tutorial, true},
     {"collectives-tworow", 4, 2, wm_collectives_regress, &wm_regress_tworow, true},
     {"collectives-htree-16", 7, 7, wm_collectives_regress, &wm_regress_htree16, true},
+    {"gs-plan-grid-4x2", 4, 2, wm_gs_regress, &wm_regress_gs_plan_grid, true},
+    {"gs-crystal-random-5x1", 5, 1, wm_gs_regress, &wm_regress_gs_crystal_random, true},
+    {"gs-pairwise-chain-3x2", 3, 2, wm_gs_regress, &wm_regress_gs_pairwise_chain, true},
     {NULL, 0, 0, NULL, NULL, false},
 };

@@ -138,11 +138,19 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
 
 bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
 {
-    job_box *box = (job_box *)j;
-    memset(out, 0, sizeof *out);
     const wm_fabric_ops *ops = j->cfg.backend;
     wm_fabric *f = ops->create(j->cfg.w, j->cfg.h);
     if (!f) return false;
+    const bool ok = wm_gs_job_run_on(j, ops, f, true, out, err);
+    ops->destroy(f);
+    return ok;
+}
+
+bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
+                      FILE *err)
+{
+    job_box *box = (job_box *)j;
+    memset(out, 0, sizeof *out);
     for (unsigned y = 0; y < j->cfg.h; y++)
         for (unsigned x = 0; x < j->cfg.w; x++)
             if (!wm_layout_enabled(box->layout, x, y)) ops->set_enable(f, x, y, false);
@@ -150,11 +158,10 @@ bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
     bool ok = true;
     if (j->cfg.method == WM_GS_PLAN) ok = run_phase(j, ops, f, WM_GS_PHASE_SETUP, &out->setup_cycles, err);
     if (ok) {
-        ops->set_link_hook(f, count_hop, &out->wavelet_hops);
+        if (count_hops) ops->set_link_hook(f, count_hop, &out->wavelet_hops);
         ok = run_phase(j, ops, f, WM_GS_PHASE_OP, &out->op_cycles, err);
-        ops->set_link_hook(f, NULL, NULL);
+        if (count_hops) ops->set_link_hook(f, NULL, NULL);
     }
-    ops->destroy(f);
     if (!ok) return false;
 
     bool used[64] = {false};

@@ -65,6 +65,11 @@ void wm_gs_job_destroy(wm_gs_job *j);
 /* Setup and one gs_op. False, with the scheduler's diagnosis or the
  * mismatch to err, if a run does not finish. */
 bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
+/* The same on a fabric the caller made (of the grid's size, at any cycle,
+ * quiescent). count_hops sets the fabric's link hook for the run; without
+ * it wavelet_hops stays 0 and a hook the caller set is left alone. */
+bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
+                      FILE *err);
 
 /* After a run: the values, and for the plan method the plan rank built on
  * the fabric (NULL otherwise). */
