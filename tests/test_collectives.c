@@ -177,6 +177,28 @@ static void test_eight_leaves_on_both_shapes(void **state)
     }
 }
 
+/* Lesson 9's baseline: one message step per PE, 42 cycles each. */
+static void test_chain_reduces_along_the_row(void **state)
+{
+    (void)state;
+    wm_layout *l = load("sw/collectives/chain.layout", NULL, 0);
+    outcome first = {0}, o;
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {1, 43, 85, 127};
+    for (int b = 0; b < NBACKENDS; b++) {
+        if (!run_on(backend_names[b], l, &o)) continue;
+        assert_int_equal(o.result, WM_RUN_DONE);
+        assert_int_equal(o.wrong, 0);
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(o.excl[i], excl[i]);
+            assert_int_equal(o.incl[i], incl[i]);
+            assert_int_equal(o.cycles[i], cycles[i]);
+        }
+        if (first.ran) assert_same_cycles(&first, &o);
+        first = o;
+    }
+    wm_layout_destroy(l);
+}
+
 static wm_layout *generated(size_t leaves, wm_tree_placement p, uint64_t seed)
 {
     int64_t values[MAX_LEAVES];
@@ -400,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_compact_placement_of_exercise_3),
         cmocka_unit_test(test_ignoring_the_tag_fails_as_the_seed_says),
         cmocka_unit_test(test_eight_leaves_on_both_shapes),
+        cmocka_unit_test(test_chain_reduces_along_the_row),
         cmocka_unit_test(test_tworow_generator_reproduces_the_seed_placement),
         cmocka_unit_test(test_generated_trees_match_the_reference),
         cmocka_unit_test(test_htree_holds_4096_leaves),
