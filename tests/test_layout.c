@@ -145,6 +145,29 @@ static void test_path_leaving_the_region(void **state)
                  "leaves the message-passing region at (0,0)");
 }
 
+/* The seed's tworow with the kernel-less PE (2,0) left out of the region. */
+static void test_tworow_needs_the_forwarding_pe_in_the_region(void **state)
+{
+    (void)state;
+    FILE *f = fopen("sw/collectives/bench.layout", "r");
+    assert_non_null(f);
+    static char text[8192], edited[8300];
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    char *region = strstr(text, "region all\n");
+    assert_non_null(region);
+    *region = '\0';
+    snprintf(edited, sizeof edited, "%sregion 0 0 2 2\nregion 3 0 1 2\n%s", text, region + strlen("region all\n"));
+    const wm_setting tworow[] = {{"SHAPE", 1}};
+    char *err = NULL;
+    wm_layout *l = parse(edited, tworow, 1, &err);
+    assert_null(l);
+    if (!strstr(err, "the path from p1 (3,0) to root (1,0) leaves the message-passing region at (2,0)") ||
+        !strstr(err, "the path from root (1,0) to p1 (3,0) leaves the message-passing region at (2,0)"))
+        fail_msg("got: %s", err);
+    free(err);
+}
+
 static void test_settings_and_placements_are_checked(void **state)
 {
     (void)state;
@@ -201,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_reference_to_an_unknown_instance),
         cmocka_unit_test(test_missing_parameter),
         cmocka_unit_test(test_path_leaving_the_region),
+        cmocka_unit_test(test_tworow_needs_the_forwarding_pe_in_the_region),
         cmocka_unit_test(test_settings_and_placements_are_checked),
         cmocka_unit_test(test_every_error_is_reported_in_one_pass),
         cmocka_unit_test(test_setting_parse),
