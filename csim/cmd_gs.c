@@ -47,6 +47,16 @@ static bool parse_grid(const char *s, unsigned *w, unsigned *h)
     return true;
 }
 
+/* The options that take a value. */
+static bool takes_value(const char *a)
+{
+    static const char *const names[] = {"--ranks", "--schedule", "--dofs", "--method", "--pairing",
+                                        "--order", "--backend", "--seed", "--write-layout"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(a, names[i])) return true;
+    return false;
+}
+
 static bool parse_number(const char *s, unsigned long long max, unsigned long long *v)
 {
     char *end;
@@ -66,6 +76,9 @@ int wm_cmd_gs(int argc, char **argv)
         if (!strcmp(a, "--help")) {
             usage(stdout);
             return 0;
+        } else if (!takes_value(a)) {
+            fprintf(stderr, "wavemesh gs: unknown argument '%s' (see --help)\n", a);
+            return 2;
         } else if (!v) {
             good = false;
         } else if (!strcmp(a, "--ranks")) {
@@ -86,9 +99,6 @@ int wm_cmd_gs(int argc, char **argv)
             good = parse_number(v, UINT64_MAX, &seed);
         } else if (!strcmp(a, "--write-layout")) {
             layout_out = v;
-        } else {
-            fprintf(stderr, "wavemesh gs: unknown argument '%s' (see --help)\n", a);
-            return 2;
         }
         if (!good) {
             fprintf(stderr, "wavemesh gs: bad or missing value for %s (see --help)\n", a);
