@@ -170,6 +170,31 @@ run: check-tools
 	    $(WAVEMESH) wavediff $(BUILD)/waves/$$row-rtl.fst $(BUILD)/waves/$$row-sw.fst || exit 1; \
 	done
 
+# Waves of one seed row (TEST=tutorial or tworow) from both backends, with
+# their save files; `view` opens the rtl one in GTKWave; `waves-png` makes
+# the screenshots of docs/waves.md headless (xvfb-run).
+TEST      ?= tutorial
+WAVES_DIR := $(BUILD)/waves
+WAVES_SET := $(if $(filter tworow,$(TEST)),--set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5,--set SHAPE=0)
+.PHONY: waves view waves-png
+waves: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	@mkdir -p $(WAVES_DIR)
+	@for b in rtl sw; do \
+	    $(WAVEMESH) run sw/collectives/bench.layout --backend $$b $(WAVES_SET) \
+	        --trace $(WAVES_DIR)/$(TEST)-$$b.fst | grep '^waves:' || exit 1; \
+	done
+	@$(WAVEMESH) wavediff $(WAVES_DIR)/$(TEST)-rtl.fst $(WAVES_DIR)/$(TEST)-sw.fst
+
+view: waves
+	gtkwave -a $(WAVES_DIR)/$(TEST)-rtl.gtkw $(WAVES_DIR)/$(TEST)-rtl.fst &
+
+waves-png:
+	@$(MAKE) --no-print-directory waves TEST=tutorial
+	@mkdir -p docs/img
+	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 0 150 docs/img/tutorial-upsweep.png
+	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 130 280 docs/img/tutorial-downsweep.png
+
 bench: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
 	@for b in docs/bench/*.sh; do echo "== $$b"; WAVEMESH=$(WAVEMESH) sh $$b || exit 1; done

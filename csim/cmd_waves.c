@@ -12,7 +12,7 @@ enum { MAX_SETTINGS = 64 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--set NAME=VALUE]...\n"
+    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--set NAME=VALUE]...\n"
                  "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
                  "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
                  "and its results, then each link port's valid, data (headers decoded), credit,\n"
@@ -20,7 +20,9 @@ static void usage(FILE *out)
                  "without a kernel (tile_X_Y). Translate filter files FILE-state.txt,\n"
                  "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
                  "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
-                 "on run, rows and traffic writes such a save file next to every dump.\n");
+                 "on run, rows and traffic writes such a save file next to every dump.\n"
+                 "--overview keeps, per instance, the firmware signals and the data of the\n"
+                 "ramp and of the four links: a few instances to a screen.\n");
 }
 
 int wm_cmd_waves(int argc, char **argv)
@@ -28,12 +30,15 @@ int wm_cmd_waves(int argc, char **argv)
     const char *layout_path = NULL, *out = NULL, *dump = NULL;
     wm_setting settings[MAX_SETTINGS];
     size_t nsettings = 0;
+    bool overview = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--overview")) {
+            overview = true;
         } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
             dump = argv[++i];
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
@@ -81,7 +86,7 @@ int wm_cmd_waves(int argc, char **argv)
             groups[ng++].scope = names[y * w + x];
         }
     }
-    const bool ok = wm_gtkw_write(out, dump, groups, ng);
+    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng) : wm_gtkw_write(out, dump, groups, ng);
     free(groups);
     free(names);
     free(placed);

@@ -84,7 +84,8 @@ static void filtered(FILE *f, unsigned flags, unsigned filter, const char *filte
     fprintf(f, "%s.%s[%u:0]\n", scope, name, bits - 1);
 }
 
-bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups)
+static bool write_save_file(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                            size_t ngroups, bool overview)
 {
     const size_t base_len = strlen(gtkw_path) > 5 && !strcmp(gtkw_path + strlen(gtkw_path) - 5, ".gtkw")
                                 ? strlen(gtkw_path) - 5
@@ -122,6 +123,16 @@ bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_g
                 fprintf(f, "@%x\n%s.%s\n", dec, fw, name);
             }
         }
+        if (overview) {
+            filtered(f, hex, 3, header_path, tile, "ramp_data", 32);
+            for (unsigned p = 0; p < 4; p++) {
+                char name[32];
+                snprintf(name, sizeof name, "%s_data", port_words[p]);
+                filtered(f, hex, 3, header_path, tile, name, 32);
+            }
+            fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
+            continue;
+        }
         for (unsigned p = 0; p < 4; p++) {
             char name[32];
             snprintf(name, sizeof name, "%s_valid", port_words[p]);
@@ -153,4 +164,15 @@ bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_g
         return false;
     }
     return true;
+}
+
+bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups)
+{
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, false);
+}
+
+bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                            size_t ngroups)
+{
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, true);
 }

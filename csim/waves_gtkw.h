@@ -25,5 +25,9 @@ typedef struct {
  * next to it; the header filter lists the headers found in dump_path when
  * it can be read. false with a message on stderr on failure. */
 bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups);
+/* The same, one screen per few instances: per group only the firmware
+ * signals and the data of the ramp and the four links. */
+bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                            size_t ngroups);
 
 #endif
