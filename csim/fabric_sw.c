@@ -6,12 +6,12 @@
  * mailboxes when the tile is evaluated. Mailboxes come in two slots, by
  * cycle parity: a step reads the slot of the current cycle and fills the
  * other, so one pass over the tiles, in any order, sees every neighbour as
- * it stood before the edge, as the wires would. The neighbours' en_q is
- * the one thing read across tiles; a change of it is rare, and is passed
- * on after the pass.
+ * it stood before the edge, as the wires would. What the router knows of
+ * its neighbours' en_q (NE, a register) changes two edges after their
+ * enable_i did; such changes are rare, and are passed on after the pass.
  *
- * Speed: only tiles in the active list are evaluated. A tile gets in the
- * list when mail is delivered to it, when its PE posts an access or its
+ * Speed: only tiles in the active set are evaluated. A tile gets in the
+ * set when mail is delivered to it, when its PE posts an access or its
  * enable changes, and when something happened in its evaluation (a
  * wavelet or credit moved in or out) while it still holds wavelets. A tile
  * where nothing happened would evaluate the same way next cycle, so it
@@ -178,6 +178,9 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
             sw_tile *t = &s->tiles[idx];
             t->x = (uint8_t)x;
             t->y = (uint8_t)y;
+            /* NE is 0 in reset and loads the neighbours' en_q at the first
+             * edge; in cycle 0 no input holds a wavelet, so nothing can
+             * tell it from its cycle-1 value, which it starts at. */
             t->ne = PORT_L_BIT;
             for (unsigned o = 0; o < 4; o++) {
                 t->cr |= (uint64_t)WM_IN_DEPTH << (8 * o);

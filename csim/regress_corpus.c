@@ -94,6 +94,11 @@ static const traffic_scenario transpose_16x16 = {TRAFFIC(WM_PATTERN_TRANSPOSE, 0
 static const traffic_scenario hotspot_16x16 = {TRAFFIC(WM_PATTERN_HOTSPOT, 0.08, 6, 300, 1000, 1000, 34, 1, 0),
                                                NULL, 0, 0, 0};
 static const uint8_t column_of_routers[][2] = {{7, 3}, {7, 4}, {7, 5}, {7, 6}};
+static const traffic_scenario random_32x32_long = {TRAFFIC(U, 0.10, 4, 1000, 4000, 2000, 36, 1, 0), NULL, 0, 0, 0};
+static const traffic_scenario random_odd_shape = {TRAFFIC(U, 0.08, 5, 500, 2000, 2000, 37, 1, 0.01), NULL, 0, 0, 0};
+static const traffic_scenario random_long_msgs = {TRAFFIC(U, 0.15, 33, 500, 3000, 3000, 38, 2, 0), NULL, 0, 0, 0};
+static const traffic_scenario hotspot_32x32 = {TRAFFIC(WM_PATTERN_HOTSPOT, 0.05, 4, 500, 2000, 1000, 39, 1, 0),
+                                               NULL, 0, 0, 0};
 static const traffic_scenario toggled_16x16 = {TRAFFIC(U, 0.06, 4, 200, 1500, 1500, 35, 1, 0), column_of_routers,
                                                4, 400, 1200};
 #undef U
@@ -173,20 +178,24 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"toggled-6x6", 6, 6, run_traffic, &toggled_6x6, true},
     {"random-16x16-r0.10", 16, 16, run_traffic, &random_16x16, true},
     {"random-32x32-r0.05", 32, 32, run_traffic, &random_32x32_low, true},
-    {"random-1x32-r0.10", 1, 32, run_traffic, &random_row, false},
-    {"random-32x1-r0.10", 32, 1, run_traffic, &random_row, false},
-    {"random-12x7-len64", 12, 7, run_traffic, &random_len64, false},
-    {"slowpop-8x8-every5", 8, 8, run_traffic, &slowpop_8x8, false},
-    {"transpose-16x16-r0.12", 16, 16, run_traffic, &transpose_16x16, false},
-    {"hotspot-16x16-r0.08", 16, 16, run_traffic, &hotspot_16x16, false},
-    {"toggled-16x16", 16, 16, run_traffic, &toggled_16x16, false},
-    {"random-32x32-r0.10", 32, 32, run_traffic, &random_32x32_mid, false},
-    {"random-32x32-r0.25", 32, 32, run_traffic, &random_32x32_high, false},
+    {"random-1x32-r0.10", 1, 32, run_traffic, &random_row, true},
+    {"random-32x1-r0.10", 32, 1, run_traffic, &random_row, true},
+    {"random-12x7-len64", 12, 7, run_traffic, &random_len64, true},
+    {"slowpop-8x8-every5", 8, 8, run_traffic, &slowpop_8x8, true},
+    {"transpose-16x16-r0.12", 16, 16, run_traffic, &transpose_16x16, true},
+    {"hotspot-16x16-r0.08", 16, 16, run_traffic, &hotspot_16x16, true},
+    {"toggled-16x16", 16, 16, run_traffic, &toggled_16x16, true},
+    {"random-32x32-r0.10", 32, 32, run_traffic, &random_32x32_mid, true},
+    {"random-32x32-r0.25", 32, 32, run_traffic, &random_32x32_high, true},
     {"collectives-tutorial", 7, 1, wm_collectives_regress, &wm_regress_tutorial, true},
     {"collectives-tworow", 4, 2, wm_collectives_regress, &wm_regress_tworow, true},
     {"collectives-htree-16", 7, 7, wm_collectives_regress, &wm_regress_htree16, true},
     {"gs-plan-grid-4x2", 4, 2, wm_gs_regress, &wm_regress_gs_plan_grid, true},
     {"gs-crystal-random-5x1", 5, 1, wm_gs_regress, &wm_regress_gs_crystal_random, true},
     {"gs-pairwise-chain-3x2", 3, 2, wm_gs_regress, &wm_regress_gs_pairwise_chain, true},
+    {"random-32x32-r0.10-long", 32, 32, run_traffic, &random_32x32_long, false},
+    {"random-31x29-offmesh", 31, 29, run_traffic, &random_odd_shape, false},
+    {"random-2x32-len33-slowpop", 2, 32, run_traffic, &random_long_msgs, false},
+    {"hotspot-32x32-r0.05", 32, 32, run_traffic, &hotspot_32x32, false},
     {NULL, 0, 0, NULL, NULL, false},
 };
