@@ -53,7 +53,17 @@ static bool write_filter_headers(const char *path, const char *dump_path)
 {
     uint32_t *headers = NULL;
     size_t n = 0;
-    if (dump_path) wm_dump_headers(dump_path, &headers, &n);
+    /* Reading a dump back costs more than writing it: past this size the
+     * filter stays empty and `wavemesh waves --dump` fills it on demand. */
+    enum { HEADER_SCAN_MAX_BYTES = 16 << 20 };
+    FILE *probe = dump_path ? fopen(dump_path, "rb") : NULL;
+    long size = -1;
+    if (probe) {
+        fseek(probe, 0, SEEK_END);
+        size = ftell(probe);
+        fclose(probe);
+    }
+    if (size >= 0 && size <= HEADER_SCAN_MAX_BYTES) wm_dump_headers(dump_path, &headers, &n);
     qsort(headers, n, sizeof *headers, compare_u32);
     FILE *f = fopen(path, "w");
     if (!f) {

@@ -23,7 +23,8 @@ typedef struct {
 /* Write the save file gtkw_path for the dump dump_path (NULL: none named),
  * and its filter files BASE-state.txt, BASE-owner.txt, BASE-headers.txt
  * next to it; the header filter lists the headers found in dump_path when
- * it can be read. false with a message on stderr on failure. */
+ * it can be read and is at most 16 MB (larger dumps take longer to read
+ * back than to write). false with a message on stderr on failure. */
 bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups);
 /* The same, one screen per few instances: per group only the firmware
  * signals and the data of the ramp and the four links. */
