@@ -6,6 +6,7 @@
  * for the rows after it) and `row NAME [PARAM=VALUE]...` lines. */
 #include "commands.h"
 #include "runner.h"
+#include "waves.h"
 #include "scan_check.h"
 
 #include <errno.h>
@@ -24,7 +25,10 @@ static void usage(FILE *out)
                  "reference loop, and prints one line per row and backend:\n"
                  "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]\n"
                  "SUITE is the name of the directory holding FILE. --cycles adds the leaves'\n"
-                 "cycles table under each line. Exits 0 only when every row passed.\n");
+                 "cycles table under each line. Exits 0 only when every row passed.\n"
+                 "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
+                 "FILE-ROW-BACKEND.fst, with its save file next to it (docs/waves.md).\n");
+    fputs(wm_trace_usage, out);
 }
 
 static double now_seconds(void)
@@ -53,6 +57,7 @@ typedef struct {
     unsigned line;
     bool cycles;
     unsigned long long max_cycles;
+    wm_trace_spec trace; /* path NULL: no dumps */
 } row_ctx;
 
 /* One row on one backend; true if it passed. */
@@ -72,7 +77,18 @@ static bool run_row(const row_ctx *c, const char *name, char **settings_text, si
     FILE *report = fmemopen(detail, sizeof detail - 1, "w");
     bool pass = false;
     wm_layout *layout = wm_layout_load(c->layout_path, settings, n, report ? report : stderr);
-    wm_runner *r = layout ? wm_runner_create(ops, layout) : NULL;
+    wm_runner *r = NULL;
+    if (layout && c->trace.path) {
+        /* FILE.fst -> FILE-ROW-BACKEND.fst */
+        char dump[4096];
+        const size_t stem = strlen(c->trace.path) - 4;
+        snprintf(dump, sizeof dump, "%.*s-%s-%s%s", (int)stem, c->trace.path, name, ops->name, c->trace.path + stem);
+        wm_trace_spec spec = c->trace;
+        spec.path = dump;
+        r = wm_runner_create_traced(ops, layout, &spec);
+    } else if (layout) {
+        r = wm_runner_create(ops, layout);
+    }
     if (r) {
         const wm_run_result res = wm_runner_run(r, c->max_cycles);
         wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
@@ -100,7 +116,11 @@ int wm_cmd_rows(int argc, char **argv)
     size_t nbackends = 0;
     row_ctx c = {0};
     c.max_cycles = DEFAULT_MAX_CYCLES;
+    c.trace = wm_trace_spec_default();
     for (int i = 1; i < argc; i++) {
+        const int traced = wm_trace_option(&c.trace, argc, argv, &i, "rows");
+        if (traced < 0) return 2;
+        if (traced) continue;
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
