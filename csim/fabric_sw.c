@@ -112,7 +112,6 @@ wm_sw_perturbation wm_fabric_sw_perturbation(void) { return current_perturbation
 static sw_fabric *as_sw(wm_fabric *f) { return (sw_fabric *)f; }
 static const sw_fabric *as_sw_const(const wm_fabric *f) { return (const sw_fabric *)f; }
 
-
 /* The neighbour of tile idx at port o, or the sentinel at an edge. */
 static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
 {
@@ -125,6 +124,7 @@ static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
     }
 }
 
+/* Edge links lead to the sentinel, which is never evaluated. */
 static void queue_tile(sw_fabric *s, uint32_t idx)
 {
     if (idx != s->sentinel) set_add(&s->active, idx);
