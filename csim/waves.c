@@ -36,7 +36,8 @@ typedef struct {
 } pe_signals;
 
 struct wm_waves {
-    wm_trace_spec spec;
+    wm_trace_spec spec; /* spec.path is path_copy: callers' strings may not outlive the run */
+    char *path_copy;
     unsigned w, h;
     char (*scope)[NAME_MAX_LEN]; /* w * h */
     pe_signals *pes;
@@ -134,6 +135,13 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
         return NULL;
     }
     wv->spec = s;
+    if (!(wv->path_copy = strdup(s.path))) {
+        free(wv->scope);
+        free(wv);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    wv->spec.path = wv->path_copy;
     wv->w = w;
     wv->h = h;
     for (unsigned y = 0; y < h; y++)
@@ -300,5 +308,6 @@ void wm_waves_destroy(wm_waves *wv)
     free(wv->scope_ptrs);
     free(wv->pes);
     free(wv->scope);
+    free(wv->path_copy);
     free(wv);
 }
