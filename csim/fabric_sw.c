@@ -245,6 +245,37 @@ static const uint64_t credit_bytes_of[32] = {CREDIT_BYTES16(0u), CREDIT_BYTES16(
 
 static uint64_t credit_bytes(unsigned m) { return credit_bytes_of[m & 31u]; }
 
+/* Input i of tile idx is popped at this edge: the buffer moves on, and
+ * for a link input the credit pulse goes to the neighbour's next mailbox.
+ * Each input is popped at most once a cycle, and the heads were read
+ * before any pop, so this can happen as the switch decides. */
+static void pop_input(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
+{
+    if (i == WM_PORT_L) {
+        t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
+        if (--t->tx_cnt == 0) t->held &= (uint8_t)~PORT_L_BIT;
+        return;
+    }
+    t->in_rd[i] = (uint8_t)((t->in_rd[i] + 1u) & (WM_IN_DEPTH - 1u));
+    if (--t->in_cnt[i] == 0) t->held &= (uint8_t)~(1u << i);
+    const uint32_t n = idx + s->step_to[i];
+    s->tiles[n].mail[next].ci |= (uint8_t)(1u << (i ^ 2u));
+    set_add(&s->active, n);
+}
+
+/* A wavelet enters output register o: for a link, the neighbour finds it
+ * in its next mailbox. */
+static void load_output(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned o, uint32_t wavelet, unsigned next)
+{
+    t->od[o] = wavelet;
+    if (o == WM_PORT_L) return;
+    const uint32_t n = idx + s->step_to[o];
+    sw_mail *nm = &s->tiles[n].mail[next];
+    nm->lv |= (uint8_t)(1u << (o ^ 2u));
+    nm->ld[o ^ 2u] = wavelet;
+    set_add(&s->active, n);
+}
+
 /* One tile, one cycle: the combinational cycle of docs/fabric.md, then the
  * edge; the wavelets and credits it sends go to next cycle's mailboxes. */
 static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
@@ -315,7 +346,8 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
                 if (!(hv & (1u << i))) continue;
                 moved |= 1u << o;
                 popped |= 1u << i;
-                t->od[o] = head[i];
+                load_output(s, t, idx, o, head[i], next);
+                pop_input(s, t, idx, i, next);
                 if (--t->own_rem[o] == 0) {
                     t->own_valid &= (uint8_t)~(1u << o);
                     t->owner &= (uint8_t)~(1u << i);
@@ -325,7 +357,8 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
                 const unsigned i = reversed ? rr_pick_reversed(req[o], t->rr[o]) : rr_pick(req[o], t->rr[o]);
                 moved |= 1u << o;
                 popped |= 1u << i;
-                t->od[o] = head[i];
+                load_output(s, t, idx, o, head[i], next);
+                pop_input(s, t, idx, i, next);
                 t->rr[o] = (uint8_t)(i == WM_NPORTS - 1 ? 0 : i + 1);
                 const unsigned len = wm_header_len(head[i]);
                 t->own_idx[o] = (uint8_t)i;
@@ -341,6 +374,7 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         for (unsigned m = hv & ((unsigned)t->drop | offmesh); m; m &= m - 1) {
             const unsigned i = lowest_bit(m);
             popped |= 1u << i;
+            pop_input(s, t, idx, i, next);
             if (t->drop & (1u << i)) {
                 if (--t->drop_rem[i] == 0) t->drop &= (uint8_t)~(1u << i);
             } else {
@@ -355,11 +389,6 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
 
     /* The edge. */
     t->cr = t->cr + credit_bytes(ci) - credit_bytes(moved);
-    for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
-        const unsigned p = lowest_bit(m);
-        t->in_rd[p] = (uint8_t)((t->in_rd[p] + 1u) & (WM_IN_DEPTH - 1u));
-        if (--t->in_cnt[p] == 0) t->held &= (uint8_t)~(1u << p);
-    }
     for (unsigned m = lv; m; m &= m - 1) {
         /* credits guarantee room */
         const unsigned p = lowest_bit(m);
@@ -367,12 +396,10 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         t->in_cnt[p]++;
     }
     t->held |= (uint8_t)lv;
-    const bool tx_accept = t->push_posted && t->tx_cnt < WM_TX_DEPTH;
+    /* Checked against the count before the edge: a pop at this edge, made
+     * above, does not make room for the push. */
+    const bool tx_accept = t->push_posted && t->tx_cnt + ((popped >> WM_PORT_L) & 1u) < WM_TX_DEPTH;
     if (t->push_posted && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
-    if (popped & PORT_L_BIT) {
-        t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
-        if (--t->tx_cnt == 0) t->held &= (uint8_t)~PORT_L_BIT;
-    }
     if (tx_accept) {
         t->tx[(t->tx_rd + t->tx_cnt) & (WM_TX_DEPTH - 1u)] = t->push_data;
         t->tx_cnt++;
@@ -385,21 +412,6 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         s->en_changed[s->nen_changed++] = idx * 2u + t->en_q;
     }
 
-    /* What the neighbours see next cycle. */
-    for (unsigned m = moved & LINK_BITS; m; m &= m - 1) {
-        const unsigned o = lowest_bit(m);
-        const uint32_t n = idx + s->step_to[o];
-        sw_mail *nm = &s->tiles[n].mail[next];
-        nm->lv |= (uint8_t)(1u << (o ^ 2u));
-        nm->ld[o ^ 2u] = t->od[o];
-        queue_tile(s, n);
-    }
-    for (unsigned m = popped & LINK_BITS; m; m &= m - 1) {
-        const unsigned p = lowest_bit(m);
-        const uint32_t n = idx + s->step_to[p];
-        s->tiles[n].mail[next].ci |= (uint8_t)(1u << (p ^ 2u));
-        queue_tile(s, n);
-    }
     if (rx_accept) t->mail[next].ci |= PORT_L_BIT;
     const bool busy = tile_busy(t);
     s->nbusy = s->nbusy + busy - t->busy;
