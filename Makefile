@@ -25,6 +25,8 @@ LDLIBS    := -lz -lpthread -lm
 
 VROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VINC      := $(VROOT)/include
+# GTKWave's FST library, shipped with Verilator: the sw backend's dump writer.
+CPPFLAGS  += -isystem $(VINC)/gtkwave
 
 RTL_DIRS  := -Irtl -Irtl/prim
 RTL_SRC   := $(wildcard rtl/*.v rtl/prim/*.v) rtl/lint.vlt
@@ -53,6 +55,9 @@ TEST_BIN  := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
 
 VTILE_DIR := $(BUILD)/vtile
 VTILE_LIB := $(VTILE_DIR)/Vwm_tile__ALL.a
+# Traced tile variants, picked at run time: a model built with tracing is
+# slower even when it dumps nothing, and FST and VCD need two models.
+VTILE_TRACED := $(BUILD)/vtile_fst/Vwm_tile_fst__ALL.a $(BUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a
 VMESH_DIR := $(BUILD)/vmesh
 VMESH_LIB := $(VMESH_DIR)/Vwm_mesh__ALL.a
 # The Verilated mesh is for the cross-check only: one small, non-square size.
@@ -92,6 +97,15 @@ $(VTILE_LIB): $(RTL_SRC)
 	$(MAKE) --no-print-directory -C $(VTILE_DIR) -f Vwm_tile.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
 	    CXX="$(CXX)" Vwm_tile__ALL.a >/dev/null
 
+$(BUILD)/vtile_fst/Vwm_tile_fst__ALL.a: TRACE_FLAG := --trace-fst
+$(BUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a: TRACE_FLAG := --trace
+$(VTILE_TRACED): $(RTL_SRC)
+	@mkdir -p $(@D)
+	$(VERILATOR) $(VFLAGS) $(TRACE_FLAG) --Mdir $(@D) --prefix $(subst vtile,Vwm_tile,$(notdir $(@D))) \
+	    --top-module wm_tile rtl/lint.vlt rtl/wm_tile.v
+	$(MAKE) --no-print-directory -C $(@D) -f $(subst vtile,Vwm_tile,$(notdir $(@D))).mk OPT_FAST="$(VOPT)" \
+	    OPT_SLOW="$(VOPT)" CXX="$(CXX)" $(notdir $@) >/dev/null
+
 $(VMESH_LIB): $(RTL_SRC)
 	@mkdir -p $(VMESH_DIR)
 	$(VERILATOR) $(VFLAGS) --Mdir $(VMESH_DIR) --prefix Vwm_mesh --top-module wm_mesh \
@@ -108,16 +122,17 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/csim/%.o: csim/%.cpp $(VTILE_LIB) $(VMESH_LIB)
+$(BUILD)/obj/csim/%.o: csim/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
-	    -isystem $(VTILE_DIR) -isystem $(VMESH_DIR) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
+	    -isystem $(VTILE_DIR) -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
+	    -isystem $(VMESH_DIR) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
 
 $(LIBWM): $(LIB_O) $(SHIM_O)
 	@rm -f $@
 	ar rcs $@ $^
 
-MODEL_LIBS := $(LIBWM) $(VTILE_LIB) $(VMESH_LIB) $(VRT_O)
+MODEL_LIBS := $(LIBWM) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O)
 
 $(WAVEMESH): $(BUILD)/obj/csim/main.o $(MODEL_LIBS)
 	$(CXX) -o $@ $< $(MODEL_LIBS) $(LDLIBS)
