@@ -154,11 +154,48 @@ static bool run_refused_accesses(const wm_fabric_ops *ops, wm_fabric *f, unsigne
     return true;
 }
 
+/* Enables that change every few cycles, sometimes on consecutive edges,
+ * while both end PEs of a row stream 5-wavelet messages to each other and
+ * pop every other cycle: the registered enable and its neighbours' copies
+ * must follow every change exactly. */
+static bool run_flickering_enables(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
+                                   wm_regress_results *out)
+{
+    (void)arg;
+    uint64_t lcg = 0x2545f4914f6cdd1dull;
+    unsigned sent[2] = {0, 0};
+    const unsigned ends[2] = {0, w - 1};
+    for (unsigned cycle = 0; cycle < 600; cycle++) {
+        lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+        if (cycle < 500)
+            for (unsigned x = 1; x + 1 < w; x++) ops->set_enable(f, x, 0, ((lcg >> (33 + x)) & 3u) != 0);
+        else if (cycle == 500)
+            for (unsigned x = 1; x + 1 < w; x++) ops->set_enable(f, x, 0, true);
+        for (unsigned k = 0; k < 2; k++) {
+            const wm_pe_status st = ops->pe_status(f, ends[k], 0);
+            if (cycle < 400 && st.tx_count < WM_TX_DEPTH) {
+                const unsigned pos = sent[k] % 5;
+                ops->pe_push(f, ends[k], 0,
+                             pos == 0 ? wm_header(ends[1 - k], 0, 4, sent[k] / 5) : 0x70000000u + sent[k]);
+                sent[k]++;
+            }
+            if (st.rx_count && (cycle & 1u)) {
+                wm_regress_result_pe(out, "popped", ends[k], 0, st.rx_head);
+                ops->pe_pop(f, ends[k], 0);
+            }
+        }
+        ops->step(f);
+    }
+    wm_regress_fabric_state(ops, f, w, h, out);
+    return true;
+}
+
 /* ------------------------------------------------------------ the table */
 
 const wm_regress_scenario wm_regress_corpus[] = {
     {"contention-3x1", 3, 1, run_contention, NULL, true},
     {"refused-accesses-2x1", 2, 1, run_refused_accesses, NULL, true},
+    {"flickering-enables-5x1", 5, 1, run_flickering_enables, NULL, true},
     {"random-1x1-r0.50", 1, 1, run_traffic, &random_1x1, true},
     {"random-8x8-r0.02", 8, 8, run_traffic, &random_8x8_low, true},
     {"random-8x8-r0.10", 8, 8, run_traffic, &random_8x8_mid, true},
