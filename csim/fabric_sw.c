@@ -249,7 +249,7 @@ static uint64_t credit_bytes(unsigned m) { return credit_bytes_of[m & 31u]; }
  * for a link input the credit pulse goes to the neighbour's next mailbox.
  * Each input is popped at most once a cycle, and the heads were read
  * before any pop, so this can happen as the switch decides. */
-static void pop_input(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
+static inline void pop_input(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
 {
     if (i == WM_PORT_L) {
         t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
@@ -265,7 +265,7 @@ static void pop_input(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned i, unsign
 
 /* A wavelet enters output register o: for a link, the neighbour finds it
  * in its next mailbox. */
-static void load_output(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned o, uint32_t wavelet, unsigned next)
+static inline void load_output(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned o, uint32_t wavelet, unsigned next)
 {
     t->od[o] = wavelet;
     if (o == WM_PORT_L) return;
