@@ -19,26 +19,69 @@
  * enable change wakes it. An idle mesh costs nothing, and per-cycle work
  * follows the wavelets that move, not the mesh size. Edge links point at a
  * sentinel tile index that never receives anything.
+ *
+ * Threads: since any order of evaluation gives the same result, a busy
+ * step splits the active set in two at a 64-tile word, and a worker thread
+ * evaluates one part while the calling thread evaluates the other. What
+ * two tiles of a step may both write is kept apart: every mailbox byte has
+ * one writer, and each thread (a lane) has its own active set for the next
+ * step, its own list of enable changes and its own busy count, merged
+ * after the step. The link hook is called after the merge, in (y, x, port)
+ * order, as on one thread.
  */
 #include "fabric.h"
 #include "fabric_sw.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-enum { PORT_L_BIT = 1u << WM_PORT_L, LINK_BITS = 0x0fu };
+enum { PORT_L_BIT = 1u << WM_PORT_L, LINK_BITS = 0x0fu, POSTED_PUSH = 1u, POSTED_POP = 2u, CACHE_LINE = 64 };
 
-/* What arrives at a tile for one cycle. */
+/* What arrives at a tile for one cycle. Each byte has one writer (the
+ * neighbour at that port, or the tile itself for L), so that tiles
+ * evaluated side by side never write the same byte. */
 typedef struct {
-    uint8_t lv;           /* bit p: a wavelet arrives at input p (N..W) */
-    uint8_t ci;           /* bit o: a credit arrives for output o (L: our own RX pop) */
+    uint8_t lv[4];        /* byte p: 1 << p when a wavelet arrives at input p (N..W), else 0 */
+    uint8_t ci[8];        /* byte o: 1 when a credit arrives for output o (L: our own RX pop); 5..7 stay 0 */
     uint32_t ld[4];       /* the arriving wavelets */
 } sw_mail;
 
+/* The arrival mask of a mailbox: the OR of its four bytes. */
+static inline unsigned mail_lv(const sw_mail *m)
+{
+    uint32_t w;
+    memcpy(&w, m->lv, sizeof w);
+    w |= w >> 16;
+    w |= w >> 8;
+    return w & LINK_BITS;
+}
+
+/* The credits of a mailbox, one count per byte: the layout of sw_tile.cr. */
+static inline uint64_t mail_ci(const sw_mail *m)
+{
+    uint64_t w;
+    memcpy(&w, m->ci, sizeof w);
+    return w;
+}
+
+static inline void mail_clear(sw_mail *m)
+{
+    memset(m->lv, 0, sizeof m->lv);
+    memset(m->ci, 0, sizeof m->ci);
+}
+
 /* 256 bytes, four cache lines, in the order an evaluation reads them:
- * mail and control, the link buffers, credits and TX, then RX and the
- * arbitration state. */
+ * mail and the buffer pointers, control and arbitration state, the link
+ * buffers and credits, then TX and RX. What the PE's side reads and
+ * writes every cycle (queue counts, RX head, posted accesses) lives in
+ * per-mesh arrays instead (sw_fabric): a poller of hundreds of PEs then
+ * reads a few dense cache lines, not a line of every tile, and on two
+ * threads, tile lines stay with the thread that evaluates them. */
 typedef struct {
     sw_mail mail[2];               /* by cycle parity */
     uint8_t in_rd[4], in_cnt[4];
@@ -49,23 +92,20 @@ typedef struct {
     uint8_t own_valid;             /* bit o: output o is held by a message */
     uint8_t owner;                 /* bit i: input i holds some output */
     uint8_t drop;                  /* bit i: input i is discarding an off-mesh message */
-    uint8_t busy;                  /* tile_busy(), kept for the busy count */
-    uint8_t push_posted, pop_posted;
-    uint8_t tx_rd, tx_cnt, rx_rd, rx_cnt;
+    uint8_t tx_rd, rx_rd;
     uint8_t errs;                  /* WM_ST_ERR_* bits */
+    uint8_t x, y;
+    uint8_t own_idx[WM_NPORTS];    /* per output: the input holding it */
+    uint8_t rem[WM_NPORTS];        /* per input: data wavelets still to pass (owning) or to discard (dropping) */
+    uint8_t rr[WM_NPORTS];
     uint32_t in[4][WM_IN_DEPTH];   /* link input buffers N..W */
     uint64_t cr;                   /* credits per output, one byte each (0..8: no carries) */
     uint32_t od[WM_NPORTS];        /* output data registers */
     uint32_t tx[WM_TX_DEPTH];
-    uint32_t push_data;            /* the posted push */
     uint32_t rx[WM_RX_DEPTH];
-    uint32_t err_hdr;
-    uint8_t own_idx[WM_NPORTS], own_rem[WM_NPORTS];
-    uint8_t drop_rem[WM_NPORTS];
-    uint8_t rr[WM_NPORTS];
-    uint8_t late_req;              /* WM_SW_LATE_GRANT: the requests seen one cycle ago */
-    uint8_t x, y;
 } sw_tile;
+
+_Static_assert(sizeof(sw_tile) == 4 * CACHE_LINE, "a tile is four cache lines");
 
 /* A set of tile indices, a bit per tile: adding is a store, and walking it
  * visits the tiles in memory order, which is also (y, x) order. Walking
@@ -75,39 +115,111 @@ typedef struct {
     size_t nwords;
 } tile_set;
 
+/* Whole cache lines: two threads fill two sets at once. */
 static void set_init(tile_set *t, size_t n)
 {
     t->nwords = (n + 63) / 64;
-    t->bits = calloc(t->nwords, sizeof *t->bits);
+    const size_t bytes = (t->nwords * sizeof *t->bits + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    t->bits = aligned_alloc(CACHE_LINE, bytes);
+    if (t->bits) memset(t->bits, 0, bytes);
 }
 
 static void set_free(tile_set *t) { free(t->bits); }
 
 static void set_add(tile_set *t, uint32_t idx) { t->bits[idx >> 6] |= 1ull << (idx & 63u); }
 
+/* What one thread writes during a step, besides tiles: its own cache
+ * lines, so the two threads never share one. */
 typedef struct {
+    _Alignas(CACHE_LINE) tile_set next; /* tiles to evaluate in the next step */
+    uint32_t *en_changed; /* tiles whose en_q changed in this step, as index * 2 + new en_q */
+    size_t nen_changed;
+    ptrdiff_t busy_delta; /* change of the count of busy tiles */
+} sw_lane;
+
+typedef struct sw_fabric sw_fabric;
+
+/* The worker thread and its hand-over. The caller posts a step by bumping
+ * go; the worker evaluates its words and sets done to the same number.
+ * Both wait by spinning, then yielding; the worker, idle for long (the
+ * mesh went quiet), sleeps on the condition variable, and the caller
+ * wakes it only when it says so. */
+typedef struct {
+    sw_fabric *s;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    size_t word_begin, word_end;
+    unsigned now, next;
+    _Alignas(CACHE_LINE) atomic_uint go;
+    atomic_bool sleeping;
+    atomic_bool quit;
+    _Alignas(CACHE_LINE) atomic_uint done;
+} sw_worker;
+
+enum {
+    SPIN_ROUNDS = 4000,  /* pause instructions before yielding: a few tens of microseconds */
+    YIELD_ROUNDS = 200,  /* then sched_yield calls before the worker sleeps */
+    LANES = 2
+};
+
+struct sw_fabric {
     unsigned w, h;
     uint8_t last_x, last_y;
     uint64_t cycle;
-    sw_tile *tiles;    /* w * h tiles, then the sentinel */
-    tile_set active;   /* tiles to evaluate in the next step */
-    tile_set proc;     /* tiles being evaluated in this step */
-    uint32_t sentinel; /* w * h: the index edge links point at */
+    sw_tile *tiles;      /* w * h tiles, then the sentinel */
+    uint8_t *tx_count;   /* per tile, TX queue occupancy */
+    uint8_t *rx_count;   /* per tile, RX queue occupancy */
+    uint32_t *rx_head;   /* per tile, the RX queue's oldest wavelet (stale when empty) */
+    uint8_t *posted;     /* per tile, POSTED_PUSH | POSTED_POP: the PE's accesses of this cycle */
+    uint32_t *push_data; /* per tile, the posted push */
+    uint32_t *err_hdr;   /* per tile, the first off-mesh header discarded */
+    tile_set proc;       /* tiles being evaluated in this step */
+    /* Lane 0: the calling thread, and every change made between steps;
+     * lane 1: the worker. */
+    sw_lane lane[LANES];
+    bool lane1_used;     /* lane 1 has next-step tiles to merge */
+    uint32_t sentinel;   /* w * h: the index edge links point at */
     uint32_t step_to[4]; /* index offset to the neighbour at N, E, S, W (mod 2^32) */
-    uint32_t *en_changed; /* tiles whose en_q changed in this step, as index * 2 + new en_q */
-    uint32_t *en_pending; /* those of the previous step: neighbours see them from the next cycle */
-    size_t nen_changed, nen_pending;
-    size_t nbusy;      /* tiles with wavelets in flight */
+    uint32_t *en_pending; /* the enable changes of the previous step: neighbours see them from the next cycle */
+    size_t nen_pending;
+    size_t nbusy;        /* tiles with wavelets in flight */
+    size_t evaluated;    /* tiles evaluated in the last step */
+    uint64_t parallel_steps; /* steps evaluated on two threads */
     wm_link_hook hook;
     void *hook_ctx;
     uint32_t perturb_tile; /* index of the perturbed tile, or UINT32_MAX */
     wm_sw_perturbation perturb;
-} sw_fabric;
+    uint8_t late_req;    /* WM_SW_LATE_GRANT: the requests the perturbed tile saw one cycle ago */
+    wm_sw_threads threads;
+    sw_worker *worker;   /* started by the first parallel step */
+};
 
 static wm_sw_perturbation current_perturbation = {WM_SW_EXACT, 0, 0, 0};
+static wm_sw_threads current_threads = WM_SW_THREADS_ENV;
 
 void wm_fabric_sw_set_perturbation(wm_sw_perturbation p) { current_perturbation = p; }
 wm_sw_perturbation wm_fabric_sw_perturbation(void) { return current_perturbation; }
+
+void wm_fabric_sw_set_threads(wm_sw_threads mode) { current_threads = mode; }
+
+/* The mode for a new fabric; automatic means one thread on one CPU. */
+static bool threads_for_new_fabric(wm_sw_threads *out)
+{
+    *out = current_threads;
+    if (current_threads == WM_SW_THREADS_ENV) {
+        const char *env = getenv("WM_SW_THREADS");
+        if (!env || !*env || !strcmp(env, "0")) *out = WM_SW_THREADS_AUTO;
+        else if (!strcmp(env, "1")) *out = WM_SW_THREADS_ONE;
+        else if (!strcmp(env, "2")) *out = WM_SW_THREADS_TWO;
+        else {
+            fprintf(stderr, "wavemesh: WM_SW_THREADS='%s' is not 0 (automatic), 1 or 2 (threads)\n", env);
+            return false;
+        }
+    }
+    if (*out == WM_SW_THREADS_AUTO && sysconf(_SC_NPROCESSORS_ONLN) < 2) *out = WM_SW_THREADS_ONE;
+    return true;
+}
 
 static sw_fabric *as_sw(wm_fabric *f) { return (sw_fabric *)f; }
 static const sw_fabric *as_sw_const(const wm_fabric *f) { return (const sw_fabric *)f; }
@@ -124,15 +236,34 @@ static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
     }
 }
 
-/* Edge links lead to the sentinel, which is never evaluated. */
+/* Between steps: the change goes into lane 0's set. Edge links lead to
+ * the sentinel, which is never evaluated. */
 static void queue_tile(sw_fabric *s, uint32_t idx)
 {
-    if (idx != s->sentinel) set_add(&s->active, idx);
+    if (idx != s->sentinel) set_add(&s->lane[0].next, idx);
 }
 
 static bool tile_busy(const sw_tile *t)
 {
     return (t->held | t->ov) != 0;
+}
+
+static void sw_free(sw_fabric *s)
+{
+    free(s->tiles);
+    free(s->tx_count);
+    free(s->rx_count);
+    free(s->err_hdr);
+    free(s->rx_head);
+    free(s->posted);
+    free(s->push_data);
+    set_free(&s->proc);
+    for (unsigned k = 0; k < LANES; k++) {
+        set_free(&s->lane[k].next);
+        free(s->lane[k].en_changed);
+    }
+    free(s->en_pending);
+    free(s);
 }
 
 static wm_fabric *sw_create(unsigned w, unsigned h)
@@ -141,29 +272,42 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
         return NULL;
     }
-    sw_fabric *s = calloc(1, sizeof *s);
-    size_t n = (size_t)w * h;
-    if (s) {
-        s->tiles = calloc(n + 1, sizeof *s->tiles);
-        set_init(&s->active, n);
+    wm_sw_threads threads;
+    if (!threads_for_new_fabric(&threads)) return NULL;
+    /* Aligned, so that the lanes' lines hold nothing the other thread reads. */
+    sw_fabric *s = aligned_alloc(CACHE_LINE, sizeof *s);
+    const size_t n = (size_t)w * h;
+    bool ok = s != NULL;
+    if (ok) {
+        memset(s, 0, sizeof *s);
+        /* Tiles on cache-line boundaries: (n + 1) * 256 is a multiple of 64. */
+        s->tiles = aligned_alloc(CACHE_LINE, (n + 1) * sizeof *s->tiles);
+        if (s->tiles) memset(s->tiles, 0, (n + 1) * sizeof *s->tiles);
+        s->tx_count = calloc(n + 1, 1);
+        s->rx_count = calloc(n + 1, 1);
+        s->err_hdr = calloc(n + 1, sizeof *s->err_hdr);
+        s->rx_head = calloc(n + 1, sizeof *s->rx_head);
+        s->posted = calloc(n + 1, 1);
+        s->push_data = calloc(n + 1, sizeof *s->push_data);
         set_init(&s->proc, n);
-        s->en_changed = malloc(n * sizeof *s->en_changed);
-        s->en_pending = malloc(n * sizeof *s->en_pending);
-    }
-    if (!s || !s->tiles || !s->active.bits || !s->proc.bits || !s->en_changed || !s->en_pending) {
-        fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
-        if (s) {
-            free(s->tiles);
-            set_free(&s->active);
-            set_free(&s->proc);
-            free(s->en_changed);
-            free(s->en_pending);
-            free(s);
+        ok = s->tiles && s->tx_count && s->rx_count && s->err_hdr && s->rx_head && s->posted && s->push_data &&
+             s->proc.bits;
+        for (unsigned k = 0; k < LANES; k++) {
+            set_init(&s->lane[k].next, n);
+            s->lane[k].en_changed = malloc(n * sizeof *s->lane[k].en_changed);
+            ok = ok && s->lane[k].next.bits && s->lane[k].en_changed;
         }
+        s->en_pending = malloc(n * sizeof *s->en_pending);
+        ok = ok && s->en_pending;
+    }
+    if (!ok) {
+        fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
+        if (s) sw_free(s);
         return NULL;
     }
     s->w = w;
     s->h = h;
+    s->threads = threads;
     s->sentinel = (uint32_t)n;
     s->step_to[WM_PORT_N] = (uint32_t)0 - w;
     s->step_to[WM_PORT_E] = 1;
@@ -198,16 +342,14 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
     return (wm_fabric *)s;
 }
 
+static void worker_stop(sw_worker *wk);
+
 static void sw_destroy(wm_fabric *f)
 {
     sw_fabric *s = as_sw(f);
     if (!s) return;
-    free(s->tiles);
-    set_free(&s->active);
-    set_free(&s->proc);
-    free(s->en_changed);
-    free(s->en_pending);
-    free(s);
+    if (s->worker) worker_stop(s->worker);
+    sw_free(s);
 }
 
 static void sw_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
@@ -249,73 +391,78 @@ static uint64_t credit_bytes(unsigned m) { return credit_bytes_of[m & 31u]; }
  * for a link input the credit pulse goes to the neighbour's next mailbox.
  * Each input is popped at most once a cycle, and the heads were read
  * before any pop, so this can happen as the switch decides. */
-static inline void pop_input(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
+static inline void pop_input(sw_fabric *s, sw_lane *lane, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
 {
     if (i == WM_PORT_L) {
         t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
-        if (--t->tx_cnt == 0) t->held &= (uint8_t)~PORT_L_BIT;
+        if (--s->tx_count[idx] == 0) t->held &= (uint8_t)~PORT_L_BIT;
         return;
     }
     t->in_rd[i] = (uint8_t)((t->in_rd[i] + 1u) & (WM_IN_DEPTH - 1u));
     if (--t->in_cnt[i] == 0) t->held &= (uint8_t)~(1u << i);
     const uint32_t n = idx + s->step_to[i];
-    s->tiles[n].mail[next].ci |= (uint8_t)(1u << (i ^ 2u));
-    set_add(&s->active, n);
+    s->tiles[n].mail[next].ci[i ^ 2u] = 1;
+    set_add(&lane->next, n);
 }
 
 /* A wavelet enters output register o: for a link, the neighbour finds it
  * in its next mailbox. */
-static inline void load_output(sw_fabric *s, sw_tile *t, uint32_t idx, unsigned o, uint32_t wavelet, unsigned next)
+static inline void load_output(sw_fabric *s, sw_lane *lane, sw_tile *t, uint32_t idx, unsigned o, uint32_t wavelet,
+                               unsigned next)
 {
     t->od[o] = wavelet;
     if (o == WM_PORT_L) return;
     const uint32_t n = idx + s->step_to[o];
     sw_mail *nm = &s->tiles[n].mail[next];
-    nm->lv |= (uint8_t)(1u << (o ^ 2u));
+    nm->lv[o ^ 2u] = (uint8_t)(1u << (o ^ 2u));
     nm->ld[o ^ 2u] = wavelet;
-    set_add(&s->active, n);
+    set_add(&lane->next, n);
 }
 
 /* One tile, one cycle: the combinational cycle of docs/fabric.md, then the
- * edge; the wavelets and credits it sends go to next cycle's mailboxes. */
-static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
+ * edge; the wavelets and credits it sends go to next cycle's mailboxes,
+ * and whatever else it changes beyond its own state goes to its lane. */
+static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, unsigned next)
 {
     sw_tile *t = &s->tiles[idx];
     sw_mail *mail = &t->mail[now];
-    const unsigned lv = mail->lv, ci = mail->ci;
-    mail->lv = mail->ci = 0;
+    const unsigned lv = mail_lv(mail);
+    const uint64_t ci = mail_ci(mail);
+    mail_clear(mail);
     const bool perturbed = idx == s->perturb_tile;
-    const bool posted = t->push_posted | t->pop_posted;
+    const unsigned posted = s->posted[idx];
     const bool en_changes = t->en_q != t->enable_i;
 
     /* Only credits coming back: the common case away from the traffic. */
     if (!(t->held | t->ov | lv | posted | en_changes | perturbed)) {
-        t->cr += credit_bytes(ci);
+        t->cr += ci;
         return;
     }
+    const bool was_busy = tile_busy(t);
 
     /* RX first: it pushes the L register as it stood before the edge,
      * and the router does not look at it. */
-    const bool rx_accept = t->pop_posted && t->rx_cnt > 0;
-    if (t->pop_posted && !rx_accept) t->errs |= WM_ST_ERR_RX_EMPTY;
+    uint8_t *rx_count = &s->rx_count[idx];
+    const bool rx_accept = (posted & POSTED_POP) && *rx_count > 0;
+    if ((posted & POSTED_POP) && !rx_accept) t->errs |= WM_ST_ERR_RX_EMPTY;
     if (rx_accept) {
         t->rx_rd = (uint8_t)((t->rx_rd + 1u) & (WM_RX_DEPTH - 1u));
-        t->rx_cnt--;
+        --*rx_count;
     }
     if (t->ov & PORT_L_BIT) {
-        t->rx[(t->rx_rd + t->rx_cnt) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
-        t->rx_cnt++;
+        t->rx[(t->rx_rd + *rx_count) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
+        ++*rx_count;
     }
+    if (rx_accept | (t->ov & PORT_L_BIT)) s->rx_head[idx] = t->rx[t->rx_rd];
 
     unsigned popped = 0, moved = 0;
     const unsigned hv = t->held;
     if (t->en_q && hv) {
-        uint32_t head[WM_NPORTS];
+        /* Every head, held or not: five loads cost less than a branch each. */
+        const uint32_t head[WM_NPORTS] = {t->in[0][t->in_rd[0]], t->in[1][t->in_rd[1]], t->in[2][t->in_rd[2]],
+                                          t->in[3][t->in_rd[3]], t->tx[t->tx_rd]};
         unsigned req[WM_NPORTS] = {0, 0, 0, 0, 0};
         unsigned offmesh = 0, wanted = t->own_valid;
-        /* Every head, held or not: five loads cost less than a branch each. */
-        for (unsigned i = 0; i < 4; i++) head[i] = t->in[i][t->in_rd[i]];
-        head[WM_PORT_L] = t->tx[t->tx_rd];
         for (unsigned m = hv & ~(unsigned)(t->owner | t->drop); m; m &= m - 1) {
             const unsigned i = lowest_bit(m);
             const unsigned col = wm_header_col(head[i]), row = wm_header_row(head[i]);
@@ -335,8 +482,8 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) {
             const unsigned p = s->perturb.port;
             const unsigned seen = req[p];
-            req[p] &= t->late_req;
-            t->late_req = (uint8_t)seen;
+            req[p] &= s->late_req;
+            s->late_req = (uint8_t)seen;
         }
         for (unsigned mo = wanted & t->ne; mo; mo &= mo - 1) {
             const unsigned o = lowest_bit(mo);
@@ -346,9 +493,9 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
                 if (!(hv & (1u << i))) continue;
                 moved |= 1u << o;
                 popped |= 1u << i;
-                load_output(s, t, idx, o, head[i], next);
-                pop_input(s, t, idx, i, next);
-                if (--t->own_rem[o] == 0) {
+                load_output(s, lane, t, idx, o, head[i], next);
+                pop_input(s, lane, t, idx, i, next);
+                if (--t->rem[i] == 0) {
                     t->own_valid &= (uint8_t)~(1u << o);
                     t->owner &= (uint8_t)~(1u << i);
                 }
@@ -357,38 +504,38 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
                 const unsigned i = reversed ? rr_pick_reversed(req[o], t->rr[o]) : rr_pick(req[o], t->rr[o]);
                 moved |= 1u << o;
                 popped |= 1u << i;
-                load_output(s, t, idx, o, head[i], next);
-                pop_input(s, t, idx, i, next);
+                load_output(s, lane, t, idx, o, head[i], next);
+                pop_input(s, lane, t, idx, i, next);
                 t->rr[o] = (uint8_t)(i == WM_NPORTS - 1 ? 0 : i + 1);
                 const unsigned len = wm_header_len(head[i]);
                 t->own_idx[o] = (uint8_t)i;
-                t->own_rem[o] = (uint8_t)len;
+                t->rem[i] = (uint8_t)len;
                 if (len) {
                     t->own_valid |= (uint8_t)(1u << o);
                     t->owner |= (uint8_t)(1u << i);
                 }
             }
         }
-        if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) t->late_req &= (uint8_t)~popped;
+        if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) s->late_req &= (uint8_t)~popped;
         /* Discarding: the rest of an off-mesh message, or a new off-mesh header. */
         for (unsigned m = hv & ((unsigned)t->drop | offmesh); m; m &= m - 1) {
             const unsigned i = lowest_bit(m);
             popped |= 1u << i;
-            pop_input(s, t, idx, i, next);
+            pop_input(s, lane, t, idx, i, next);
             if (t->drop & (1u << i)) {
-                if (--t->drop_rem[i] == 0) t->drop &= (uint8_t)~(1u << i);
+                if (--t->rem[i] == 0) t->drop &= (uint8_t)~(1u << i);
             } else {
                 const unsigned len = wm_header_len(head[i]);
-                t->drop_rem[i] = (uint8_t)len;
+                t->rem[i] = (uint8_t)len;
                 if (len) t->drop |= (uint8_t)(1u << i);
-                if (!(t->errs & WM_ST_ERR_OFFMESH)) t->err_hdr = head[i];
+                if (!(t->errs & WM_ST_ERR_OFFMESH)) s->err_hdr[idx] = head[i];
                 t->errs |= WM_ST_ERR_OFFMESH;
             }
         }
     }
 
     /* The edge. */
-    t->cr = t->cr + credit_bytes(ci) - credit_bytes(moved);
+    t->cr = t->cr + ci - credit_bytes(moved);
     for (unsigned m = lv; m; m &= m - 1) {
         /* credits guarantee room */
         const unsigned p = lowest_bit(m);
@@ -398,27 +545,172 @@ static void tile_step(sw_fabric *s, uint32_t idx, unsigned now, unsigned next)
     t->held |= (uint8_t)lv;
     /* Checked against the count before the edge: a pop at this edge, made
      * above, does not make room for the push. */
-    const bool tx_accept = t->push_posted && t->tx_cnt + ((popped >> WM_PORT_L) & 1u) < WM_TX_DEPTH;
-    if (t->push_posted && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
+    uint8_t *tx_count = &s->tx_count[idx];
+    const bool tx_accept = (posted & POSTED_PUSH) && *tx_count + ((popped >> WM_PORT_L) & 1u) < WM_TX_DEPTH;
+    if ((posted & POSTED_PUSH) && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
     if (tx_accept) {
-        t->tx[(t->tx_rd + t->tx_cnt) & (WM_TX_DEPTH - 1u)] = t->push_data;
-        t->tx_cnt++;
+        t->tx[(t->tx_rd + *tx_count) & (WM_TX_DEPTH - 1u)] = s->push_data[idx];
+        ++*tx_count;
         t->held |= PORT_L_BIT;
     }
-    t->push_posted = t->pop_posted = 0;
+    if (posted) s->posted[idx] = 0;
     t->ov = (uint8_t)moved;
     if (en_changes) {
         t->en_q = t->enable_i;
-        s->en_changed[s->nen_changed++] = idx * 2u + t->en_q;
+        lane->en_changed[lane->nen_changed++] = idx * 2u + t->en_q;
     }
 
-    if (rx_accept) t->mail[next].ci |= PORT_L_BIT;
+    if (rx_accept) t->mail[next].ci[WM_PORT_L] = 1;
     const bool busy = tile_busy(t);
-    s->nbusy = s->nbusy + busy - t->busy;
-    t->busy = busy;
+    lane->busy_delta += (ptrdiff_t)busy - (ptrdiff_t)was_busy;
     /* Nothing happened: the next evaluation would do nothing again. */
-    const bool changed = (moved | popped | ci | lv) != 0 || posted || en_changes || perturbed;
-    if ((changed && busy) || rx_accept) queue_tile(s, idx);
+    const bool changed = (moved | popped | lv) != 0 || ci != 0 || posted || en_changes || perturbed;
+    if ((changed && busy) || rx_accept) set_add(&lane->next, idx);
+}
+
+/* The tiles of words [begin, end) of the step's set, in ascending order;
+ * returns how many. */
+static size_t evaluate_words(sw_fabric *s, sw_lane *lane, size_t begin, size_t end, unsigned now, unsigned next)
+{
+    size_t count = 0;
+    for (size_t wi = begin; wi < end; wi++) {
+        uint64_t bits = s->proc.bits[wi];
+        if (!bits) continue;
+        count += (size_t)__builtin_popcountll(bits);
+        for (; bits; bits &= bits - 1) tile_step(s, lane, (uint32_t)(64 * wi + (size_t)__builtin_ctzll(bits)), now, next);
+    }
+    return count;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void *worker_main(void *arg)
+{
+    sw_worker *wk = arg;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned go;
+        for (unsigned round = 0;; round++) {
+            go = atomic_load_explicit(&wk->go, memory_order_acquire);
+            if (go != seen) break;
+            if (round < SPIN_ROUNDS) {
+                cpu_relax();
+            } else if (round < SPIN_ROUNDS + YIELD_ROUNDS) {
+                sched_yield();
+            } else {
+                /* Dekker with the caller: it stores go, then reads
+                 * sleeping; we store sleeping, then read go. */
+                pthread_mutex_lock(&wk->lock);
+                atomic_store(&wk->sleeping, true);
+                while (atomic_load(&wk->go) == seen) pthread_cond_wait(&wk->wake, &wk->lock);
+                atomic_store(&wk->sleeping, false);
+                pthread_mutex_unlock(&wk->lock);
+                round = 0;
+            }
+        }
+        seen = go;
+        if (atomic_load_explicit(&wk->quit, memory_order_relaxed)) return NULL;
+        sw_fabric *s = wk->s;
+        evaluate_words(s, &s->lane[1], wk->word_begin, wk->word_end, wk->now, wk->next);
+        atomic_store_explicit(&wk->done, go, memory_order_release);
+    }
+}
+
+static void worker_post(sw_worker *wk)
+{
+    atomic_fetch_add(&wk->go, 1u);
+    if (atomic_load(&wk->sleeping)) {
+        pthread_mutex_lock(&wk->lock);
+        pthread_cond_signal(&wk->wake);
+        pthread_mutex_unlock(&wk->lock);
+    }
+}
+
+static void worker_wait(sw_worker *wk)
+{
+    const unsigned go = atomic_load_explicit(&wk->go, memory_order_relaxed);
+    for (unsigned round = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != go; round++) {
+        if (round < SPIN_ROUNDS) cpu_relax();
+        else sched_yield();
+    }
+}
+
+static sw_worker *worker_start(sw_fabric *s)
+{
+    sw_worker *wk = aligned_alloc(CACHE_LINE, sizeof *wk);
+    if (!wk) return NULL;
+    memset(wk, 0, sizeof *wk);
+    wk->s = s;
+    atomic_init(&wk->go, 0u);
+    atomic_init(&wk->done, 0u);
+    atomic_init(&wk->sleeping, false);
+    atomic_init(&wk->quit, false);
+    if (pthread_mutex_init(&wk->lock, NULL)) {
+        free(wk);
+        return NULL;
+    }
+    if (pthread_cond_init(&wk->wake, NULL)) {
+        pthread_mutex_destroy(&wk->lock);
+        free(wk);
+        return NULL;
+    }
+    if (pthread_create(&wk->thread, NULL, worker_main, wk)) {
+        pthread_cond_destroy(&wk->wake);
+        pthread_mutex_destroy(&wk->lock);
+        free(wk);
+        return NULL;
+    }
+    return wk;
+}
+
+static void worker_stop(sw_worker *wk)
+{
+    atomic_store(&wk->quit, true);
+    worker_post(wk);
+    pthread_join(wk->thread, NULL);
+    pthread_cond_destroy(&wk->wake);
+    pthread_mutex_destroy(&wk->lock);
+    free(wk);
+}
+
+static bool step_goes_parallel(sw_fabric *s)
+{
+    if (s->threads == WM_SW_THREADS_ONE) return false;
+    if (s->threads == WM_SW_THREADS_AUTO && s->evaluated <= WM_SW_PARALLEL_MIN) return false;
+    if (!s->worker && !(s->worker = worker_start(s))) {
+        /* No thread to be had: one thread is as exact, only slower. */
+        s->threads = WM_SW_THREADS_ONE;
+        return false;
+    }
+    return true;
+}
+
+/* The step's words split where half of its tiles lie on either side: the
+ * worker takes the upper part, the calling thread the lower one. */
+static void step_parallel(sw_fabric *s, unsigned now, unsigned next)
+{
+    const uint64_t *bits = s->proc.bits;
+    const size_t nwords = s->proc.nwords;
+    size_t total = 0;
+    for (size_t wi = 0; wi < nwords; wi++) total += (size_t)__builtin_popcountll(bits[wi]);
+    size_t split = 0;
+    for (size_t below = 0; split < nwords && 2 * below < total; split++) below += (size_t)__builtin_popcountll(bits[split]);
+    sw_worker *wk = s->worker;
+    wk->word_begin = split;
+    wk->word_end = nwords;
+    wk->now = now;
+    wk->next = next;
+    worker_post(wk);
+    evaluate_words(s, &s->lane[0], 0, split, now, next);
+    worker_wait(wk);
+    s->lane1_used = true;
+    s->evaluated = total;
+    s->parallel_steps++;
 }
 
 /* A neighbour's en_q decides where a tile may send (ok[] in the spec); the
@@ -438,10 +730,22 @@ static void pass_on_enables(sw_fabric *s)
         }
     }
     uint32_t *done = s->en_pending;
-    s->en_pending = s->en_changed;
-    s->nen_pending = s->nen_changed;
-    s->en_changed = done;
-    s->nen_changed = 0;
+    s->en_pending = s->lane[0].en_changed;
+    s->nen_pending = s->lane[0].nen_changed;
+    s->lane[0].en_changed = done;
+    s->lane[0].nen_changed = 0;
+}
+
+/* What the lanes found, as one thread would have: lane 1's next-step
+ * tiles into the step's set, its counts and enable changes into lane 0's. */
+static void merge_lane1(sw_fabric *s)
+{
+    sw_lane *l0 = &s->lane[0], *l1 = &s->lane[1];
+    l0->busy_delta += l1->busy_delta;
+    l1->busy_delta = 0;
+    memcpy(l0->en_changed + l0->nen_changed, l1->en_changed, l1->nen_changed * sizeof *l1->en_changed);
+    l0->nen_changed += l1->nen_changed;
+    l1->nen_changed = 0;
 }
 
 static void report_links(sw_fabric *s, const tile_set *evaluated)
@@ -465,19 +769,33 @@ static void report_links(sw_fabric *s, const tile_set *evaluated)
 static void sw_step(wm_fabric *f)
 {
     sw_fabric *s = as_sw(f);
-    const tile_set proc = s->active;
-    s->active = s->proc;
+    /* The set to evaluate is lane 0's (and lane 1's, after a parallel
+     * step); the emptied set of the last step takes lane 0's place. */
+    const tile_set proc = s->lane[0].next;
+    s->lane[0].next = s->proc;
     s->proc = proc;
+    if (s->lane1_used) {
+        uint64_t *other = s->lane[1].next.bits;
+        for (size_t wi = 0; wi < proc.nwords; wi++) {
+            proc.bits[wi] |= other[wi];
+            other[wi] = 0;
+        }
+        s->lane1_used = false;
+    }
     const unsigned now = (unsigned)(s->cycle & 1u), next = now ^ 1u;
-    /* Ascending index: memory order, and (y, x) order for the hook. */
-    for (size_t wi = 0; wi < proc.nwords; wi++)
-        for (uint64_t bits = proc.bits[wi]; bits; bits &= bits - 1)
-            tile_step(s, (uint32_t)(64 * wi + (size_t)__builtin_ctzll(bits)), now, next);
-    if (s->nen_pending || s->nen_changed) pass_on_enables(s);
+    if (step_goes_parallel(s)) {
+        step_parallel(s, now, next);
+        merge_lane1(s);
+    } else {
+        s->evaluated = evaluate_words(s, &s->lane[0], 0, proc.nwords, now, next);
+    }
+    s->nbusy = (size_t)((ptrdiff_t)s->nbusy + s->lane[0].busy_delta);
+    s->lane[0].busy_delta = 0;
+    if (s->nen_pending || s->lane[0].nen_changed) pass_on_enables(s);
     s->cycle++;
     /* Only evaluated tiles can hold a wavelet in an output register. */
     if (s->hook) report_links(s, &proc);
-    memset(s->proc.bits, 0, s->proc.nwords * sizeof *s->proc.bits);
+    memset(proc.bits, 0, proc.nwords * sizeof *proc.bits);
 }
 
 static uint64_t sw_cycle(const wm_fabric *f) { return as_sw_const(f)->cycle; }
@@ -486,8 +804,8 @@ static void sw_pe_push(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet)
 {
     sw_fabric *s = as_sw(f);
     const uint32_t idx = (uint32_t)(y * s->w + x);
-    s->tiles[idx].push_posted = 1;
-    s->tiles[idx].push_data = wavelet;
+    s->posted[idx] |= POSTED_PUSH;
+    s->push_data[idx] = wavelet;
     queue_tile(s, idx);
 }
 
@@ -495,23 +813,32 @@ static void sw_pe_pop(wm_fabric *f, unsigned x, unsigned y)
 {
     sw_fabric *s = as_sw(f);
     const uint32_t idx = (uint32_t)(y * s->w + x);
-    s->tiles[idx].pop_posted = 1;
+    s->posted[idx] |= POSTED_POP;
     queue_tile(s, idx);
 }
 
 static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
 {
     const sw_fabric *s = as_sw_const(f);
-    const sw_tile *t = &s->tiles[y * s->w + x];
+    const size_t idx = (size_t)y * s->w + x;
+    const sw_tile *t = &s->tiles[idx];
     wm_pe_status st;
     st.tsc = s->cycle; /* reset at cycle 0, one count per edge */
-    st.rx_head = t->rx[t->rx_rd];
-    st.tx_count = t->tx_cnt;
-    st.rx_count = t->rx_cnt;
+    st.rx_head = s->rx_head[idx];
+    st.tx_count = s->tx_count[idx];
+    st.rx_count = s->rx_count[idx];
     st.status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u));
-    st.err_hdr = t->err_hdr;
+    st.err_hdr = s->err_hdr[idx];
     return st;
 }
+
+wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f)
+{
+    const sw_fabric *s = as_sw_const(f);
+    return (wm_sw_queues){s->tx_count, s->rx_count, s->rx_head};
+}
+
+uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f) { return as_sw_const(f)->parallel_steps; }
 
 static bool sw_quiescent(const wm_fabric *f) { return as_sw_const(f)->nbusy == 0; }
 
@@ -523,7 +850,7 @@ static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
     size_t n = 0;
     for (size_t k = 0; k < ntiles && s->nbusy; k++) {
         const sw_tile *t = &s->tiles[k];
-        if (!t->busy) continue;
+        if (!tile_busy(t)) continue;
         wm_flight place = {.x = t->x, .y = t->y};
         for (unsigned p = 0; p < 4; p++) {
             if (!t->in_cnt[p]) continue;
@@ -534,10 +861,10 @@ static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
             if (n < max) out[n] = place;
             n++;
         }
-        if (t->tx_cnt) {
+        if (s->tx_count[k]) {
             place.place = WM_AT_TX;
             place.port = WM_PORT_L;
-            place.count = t->tx_cnt;
+            place.count = s->tx_count[k];
             place.head = t->tx[t->tx_rd];
             if (n < max) out[n] = place;
             n++;
@@ -618,7 +945,7 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
     out->credit = 0;
     for (unsigned p = 0; p < 4; p++) {
         const uint32_t n = neighbour(s, y * s->w + x, p);
-        if (n != s->sentinel && (s->tiles[n].mail[s->cycle & 1u].ci >> (p ^ 2u) & 1u))
+        if (n != s->sentinel && s->tiles[n].mail[s->cycle & 1u].ci[p ^ 2u])
             out->credit |= (uint8_t)(1u << p);
     }
     for (unsigned p = 0; p < WM_NPORTS; p++) {
@@ -626,9 +953,9 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
         out->owner[p] = (t->own_valid >> p) & 1u ? t->own_idx[p] : 7u;
     }
     for (unsigned p = 0; p < 4; p++) out->in_count[p] = t->in_cnt[p];
-    out->tx_count = t->tx_cnt;
-    out->rx_count = t->rx_cnt;
+    out->tx_count = s->tx_count[y * s->w + x];
+    out->rx_count = s->rx_count[y * s->w + x];
     out->status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u));
-    out->err_hdr = t->err_hdr;
+    out->err_hdr = s->err_hdr[y * s->w + x];
     out->en = t->en_q;
 }

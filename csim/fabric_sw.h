@@ -51,4 +51,41 @@ typedef struct {
 
 void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out);
 
+/* Threads. The tiles of one step are independent (each reads its own
+ * state and the mail of the cycle, and writes its own state and the mail
+ * of the next cycle), so a step can evaluate them on two threads with a
+ * result identical to one thread's, link trace included. Two threads pay
+ * only on a busy mesh: in the automatic mode a step goes parallel when
+ * the step before evaluated more than WM_SW_PARALLEL_MIN tiles and the
+ * machine has two CPUs; small and idle meshes stay on the calling thread
+ * and never start the worker. */
+typedef enum {
+    WM_SW_THREADS_AUTO = 0, /* automatic */
+    WM_SW_THREADS_ONE = 1,  /* every step on the calling thread */
+    WM_SW_THREADS_TWO = 2,  /* every step on two threads, whatever the load (to test the threaded path) */
+    WM_SW_THREADS_ENV = 3   /* the default: as the environment variable WM_SW_THREADS says (0, 1 or 2,
+                               the values above; automatic when unset); creation fails with a message
+                               on any other value */
+} wm_sw_threads;
+
+enum { WM_SW_PARALLEL_MIN = 256 };
+
+/* The mode of the sw fabrics created after the call, until the next. */
+void wm_fabric_sw_set_threads(wm_sw_threads mode);
+
+/* How many steps of f went parallel so far. */
+uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f);
+
+/* Every PE's queues as pe_status reports them (tx_count, rx_count,
+ * rx_head), as arrays indexed y * w + x, so that a driver watching
+ * hundreds of PEs a cycle reads dense bytes instead of a status each.
+ * Valid while the fabric lives; the values change at each step. */
+typedef struct {
+    const uint8_t *tx_count;
+    const uint8_t *rx_count;
+    const uint32_t *rx_head; /* meaningful where rx_count > 0 */
+} wm_sw_queues;
+
+wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f);
+
 #endif

@@ -1,7 +1,7 @@
 /* test_fabric_sw.c: the sw model on its own, against the numbers of
  * docs/fabric.md (the behaviours tests/test_fabric.c checks on every
  * backend are not repeated here), on mesh sizes the rtl backend is too
- * slow for, and its perturbation switch. */
+ * slow for, its perturbation switch, and its two-thread evaluation. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +13,10 @@
 
 #include "fabric.h"
 #include "fabric_sw.h"
+#include "trace.h"
+#include "traffic.h"
+
+#include <unistd.h>
 
 typedef struct {
     wm_link_event ev[64];
@@ -210,6 +214,130 @@ static void test_reversed_arbitration_changes_the_winner(void **state)
     assert_int_equal(first_at_ramp(), wm_header(1, 0, 0, 0xb0));
 }
 
+typedef struct {
+    wm_trace *trace;
+    wm_traffic_result result;
+    uint64_t parallel_steps;
+    wm_pe_status ports[37 * 29];
+    size_t in_flight;
+} busy_run;
+
+/* A 37x29 mesh past saturation: 1073 tiles, so the split between the
+ * threads falls inside a row; off-mesh messages, and two routers switched
+ * off and on again, one in either thread's part. */
+static void run_busy_mesh(wm_sw_threads mode, busy_run *run)
+{
+    enum { W = 37, H = 29 };
+    wm_fabric_sw_set_threads(mode);
+    wm_fabric *f = wm_fabric_sw.create(W, H);
+    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    assert_non_null(f);
+    run->trace = wm_trace_create();
+    assert_non_null(run->trace);
+    wm_fabric_sw.set_link_hook(f, wm_trace_record, run->trace);
+    wm_traffic_config cfg = wm_traffic_config_default();
+    cfg.rate = 0.3;
+    cfg.len = 5;
+    cfg.warmup = 100;
+    cfg.sample = 400;
+    cfg.drain_max = 200;
+    cfg.seed = 7;
+    cfg.offmesh_fraction = 0.02;
+    wm_traffic *t = wm_traffic_create(&cfg, &wm_fabric_sw, f, W, H);
+    assert_non_null(t);
+    for (uint64_t cycle = 0; !wm_traffic_done(t); cycle++) {
+        if (cycle == 150 || cycle == 320) {
+            wm_fabric_sw.set_enable(f, 30, 3, cycle != 150);
+            wm_fabric_sw.set_enable(f, 12, 22, cycle != 150);
+        }
+        wm_traffic_step(t);
+    }
+    run->result = wm_traffic_result_now(t);
+    wm_traffic_destroy(t);
+    for (unsigned k = 0; k < W * H; k++) run->ports[k] = wm_fabric_sw.pe_status(f, k % W, k / W);
+    run->in_flight = wm_fabric_sw.in_flight(f, NULL, 0);
+    run->parallel_steps = wm_fabric_sw_parallel_steps(f);
+    wm_fabric_sw.destroy(f);
+}
+
+static void test_two_threads_give_the_one_thread_trace(void **state)
+{
+    (void)state;
+    static busy_run one, two;
+    run_busy_mesh(WM_SW_THREADS_ONE, &one);
+    run_busy_mesh(WM_SW_THREADS_TWO, &two);
+    assert_int_equal(one.parallel_steps, 0);
+    assert_int_equal(two.parallel_steps, two.result.cycles);
+    assert_true(wm_trace_ok(one.trace) && wm_trace_ok(two.trace));
+    assert_true(wm_trace_event_count(one.trace) > 100000);
+    assert_int_equal(wm_trace_event_count(two.trace), wm_trace_event_count(one.trace));
+    uint64_t cycle = 0;
+    if (wm_trace_first_difference(one.trace, two.trace, &cycle)) fail_msg("traces differ from cycle %llu",
+                                                                          (unsigned long long)cycle);
+    assert_int_equal(two.result.cycles, one.result.cycles);
+    assert_int_equal(two.result.wavelets_popped, one.result.wavelets_popped);
+    assert_int_equal(two.result.messages_arrived, one.result.messages_arrived);
+    assert_int_equal(two.result.offmesh_messages, one.result.offmesh_messages);
+    assert_true(one.result.offmesh_messages > 0);
+    assert_int_equal(two.in_flight, one.in_flight);
+    for (unsigned k = 0; k < 37 * 29; k++) {
+        assert_int_equal(two.ports[k].tx_count, one.ports[k].tx_count);
+        assert_int_equal(two.ports[k].rx_count, one.ports[k].rx_count);
+        assert_int_equal(two.ports[k].rx_head, one.ports[k].rx_head);
+        assert_int_equal(two.ports[k].status, one.ports[k].status);
+        assert_int_equal(two.ports[k].err_hdr, one.ports[k].err_hdr);
+    }
+    wm_trace_destroy(one.trace);
+    wm_trace_destroy(two.trace);
+}
+
+/* Automatic: a mesh of at most WM_SW_PARALLEL_MIN tiles never starts the
+ * worker; a busy larger one does, once its steps evaluate more tiles. */
+static void test_automatic_threads_follow_the_load(void **state)
+{
+    (void)state;
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) skip();
+    wm_fabric_sw_set_threads(WM_SW_THREADS_AUTO);
+    const unsigned sizes[2] = {16, 32};
+    uint64_t parallel[2];
+    for (unsigned k = 0; k < 2; k++) {
+        wm_fabric *f = wm_fabric_sw.create(sizes[k], sizes[k]);
+        assert_non_null(f);
+        wm_traffic_config cfg = wm_traffic_config_default();
+        cfg.rate = 0.3;
+        cfg.warmup = 0;
+        cfg.sample = 300;
+        cfg.drain_max = 0;
+        wm_traffic *t = wm_traffic_create(&cfg, &wm_fabric_sw, f, sizes[k], sizes[k]);
+        assert_non_null(t);
+        wm_traffic_run(t);
+        wm_traffic_destroy(t);
+        parallel[k] = wm_fabric_sw_parallel_steps(f);
+        wm_fabric_sw.destroy(f);
+    }
+    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    assert_int_equal(parallel[0], 0);
+    assert_true(parallel[1] > 100);
+}
+
+/* WM_SW_THREADS is user input: a bad value is a message, not a mode. */
+static void test_bad_thread_setting_is_refused(void **state)
+{
+    (void)state;
+    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    setenv("WM_SW_THREADS", "3", 1);
+    assert_null(wm_fabric_sw.create(4, 4));
+    setenv("WM_SW_THREADS", "2", 1);
+    wm_fabric *f = wm_fabric_sw.create(4, 4);
+    assert_non_null(f);
+    wm_fabric_sw.pe_push(f, 0, 0, wm_header(3, 3, 0, 1));
+    for (unsigned c = 0; c < 20; c++) wm_fabric_sw.step(f);
+    assert_int_equal(wm_fabric_sw.pe_status(f, 3, 3).rx_head, wm_header(3, 3, 0, 1));
+    assert_int_equal(wm_fabric_sw_parallel_steps(f), 20);
+    wm_fabric_sw.destroy(f);
+    unsetenv("WM_SW_THREADS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +348,9 @@ int main(void)
         cmocka_unit_test(test_off_mesh_messages_are_dropped_at_the_source),
         cmocka_unit_test(test_perturbation_specs_parse),
         cmocka_unit_test(test_reversed_arbitration_changes_the_winner),
+        cmocka_unit_test(test_two_threads_give_the_one_thread_trace),
+        cmocka_unit_test(test_automatic_threads_follow_the_load),
+        cmocka_unit_test(test_bad_thread_setting_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
