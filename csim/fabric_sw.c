@@ -387,6 +387,30 @@ static const uint64_t credit_bytes_of[32] = {CREDIT_BYTES16(0u), CREDIT_BYTES16(
 
 static uint64_t credit_bytes(unsigned m) { return credit_bytes_of[m & 31u]; }
 
+/* Bit o: credit counter o (a byte of cr, 0..8) is not zero. OR-ing the
+ * counter's four low bits into bit 0 of its byte, then one multiply
+ * gathers the five bit-0s at bits 40..44 (their partial products land on
+ * distinct bits, so nothing carries into those). */
+static inline unsigned credit_nonzero(uint64_t cr)
+{
+    const uint64_t low = (cr | cr >> 1 | cr >> 2 | cr >> 3) & 0x0101010101ull;
+    const uint64_t gather = (1ull << 40) | (1ull << 33) | (1ull << 26) | (1ull << 19) | (1ull << 12);
+    return (unsigned)((low * gather) >> 40) & 31u;
+}
+
+/* Step 3 of the spec, E if col > x, else W if col < x, else S if row > y,
+ * else N if row < y, else L, from a table indexed by the two signs. */
+static inline unsigned route_of(unsigned col, unsigned row, unsigned x, unsigned y)
+{
+    /* index 4 * sx + sy; sx: 1 when col > x, 2 when col < x; sy likewise */
+    static const uint8_t route_by_signs[11] = {WM_PORT_L, WM_PORT_S, WM_PORT_N, 0,
+                                               WM_PORT_E, WM_PORT_E, WM_PORT_E, 0,
+                                               WM_PORT_W, WM_PORT_W, WM_PORT_W};
+    const unsigned sx = (unsigned)(col > x) | (unsigned)(col < x) << 1;
+    const unsigned sy = (unsigned)(row > y) | (unsigned)(row < y) << 1;
+    return route_by_signs[4 * sx + sy];
+}
+
 /* Input i of tile idx is popped at this edge: the buffer moves on, and
  * for a link input the credit pulse goes to the neighbour's next mailbox.
  * Each input is popped at most once a cycle, and the heads were read
@@ -399,7 +423,8 @@ static inline void pop_input(sw_fabric *s, sw_lane *lane, sw_tile *t, uint32_t i
         return;
     }
     t->in_rd[i] = (uint8_t)((t->in_rd[i] + 1u) & (WM_IN_DEPTH - 1u));
-    if (--t->in_cnt[i] == 0) t->held &= (uint8_t)~(1u << i);
+    t->in_cnt[i]--;
+    t->held &= (uint8_t)~((unsigned)(t->in_cnt[i] == 0) << i);
     const uint32_t n = idx + s->step_to[i];
     s->tiles[n].mail[next].ci[i ^ 2u] = 1;
     set_add(&lane->next, n);
@@ -461,60 +486,57 @@ static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, u
         /* Every head, held or not: five loads cost less than a branch each. */
         const uint32_t head[WM_NPORTS] = {t->in[0][t->in_rd[0]], t->in[1][t->in_rd[1]], t->in[2][t->in_rd[2]],
                                           t->in[3][t->in_rd[3]], t->tx[t->tx_rd]};
-        unsigned req[WM_NPORTS] = {0, 0, 0, 0, 0};
-        unsigned offmesh = 0, wanted = t->own_valid;
-        for (unsigned m = hv & ~(unsigned)(t->owner | t->drop); m; m &= m - 1) {
+        /* Steps 2, 3, 6 for all five inputs without a branch: a loop over
+         * the requesting ones mispredicted its exits and its routes.
+         * reqs bit 5 * o + i: input i requests output o. */
+        const unsigned need = hv & ~(unsigned)(t->owner | t->drop);
+        uint32_t reqs = 0;
+        unsigned offmesh = 0, wanted = 0;
+        const unsigned x = t->x, y = t->y, last_x = s->last_x, last_y = s->last_y;
+        for (unsigned m = need; m; m &= m - 1) {
             const unsigned i = lowest_bit(m);
             const unsigned col = wm_header_col(head[i]), row = wm_header_row(head[i]);
-            if (col > s->last_x || row > s->last_y) {
+            if (col > last_x || row > last_y) {
                 offmesh |= 1u << i;
                 continue;
             }
-            unsigned route;
-            if (col > t->x) route = WM_PORT_E;
-            else if (col < t->x) route = WM_PORT_W;
-            else if (row > t->y) route = WM_PORT_S;
-            else if (row < t->y) route = WM_PORT_N;
-            else route = WM_PORT_L;
-            req[route] |= 1u << i;
+            const unsigned route = route_of(col, row, x, y);
+            reqs |= (uint32_t)1u << (5 * route + i);
             wanted |= 1u << route;
         }
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) {
             const unsigned p = s->perturb.port;
-            const unsigned seen = req[p];
-            req[p] &= s->late_req;
+            const unsigned seen = (reqs >> (5 * p)) & 31u;
+            reqs &= ~((uint32_t)(seen & ~(unsigned)s->late_req) << (5 * p));
+            if (!((reqs >> (5 * p)) & 31u)) wanted &= ~(1u << p);
             s->late_req = (uint8_t)seen;
         }
-        for (unsigned mo = wanted & t->ne; mo; mo &= mo - 1) {
+        /* Step 5 and 7: which outputs move a wavelet, owned or granted. */
+        unsigned owner_has_head = 0;
+#pragma GCC unroll 5
+        for (unsigned o = 0; o < WM_NPORTS; o++) owner_has_head |= ((hv >> t->own_idx[o]) & 1u) << o;
+        const unsigned own_valid = t->own_valid;
+        /* a credit arriving now counts from the next cycle */
+        const unsigned ready = credit_nonzero(t->cr) & ((own_valid & owner_has_head) | (~own_valid & wanted));
+        const bool reversed = perturbed && s->perturb.kind == WM_SW_RR_REVERSE;
+        for (unsigned mo = ready & t->ne; mo; mo &= mo - 1) {
             const unsigned o = lowest_bit(mo);
-            if (((t->cr >> (8 * o)) & 0xffu) == 0) continue; /* a credit arriving now counts from the next cycle */
-            if (t->own_valid & (1u << o)) {
-                const unsigned i = t->own_idx[o];
-                if (!(hv & (1u << i))) continue;
-                moved |= 1u << o;
-                popped |= 1u << i;
-                load_output(s, lane, t, idx, o, head[i], next);
-                pop_input(s, lane, t, idx, i, next);
-                if (--t->rem[i] == 0) {
-                    t->own_valid &= (uint8_t)~(1u << o);
-                    t->owner &= (uint8_t)~(1u << i);
-                }
-            } else if (req[o]) {
-                const bool reversed = perturbed && s->perturb.kind == WM_SW_RR_REVERSE;
-                const unsigned i = reversed ? rr_pick_reversed(req[o], t->rr[o]) : rr_pick(req[o], t->rr[o]);
-                moved |= 1u << o;
-                popped |= 1u << i;
-                load_output(s, lane, t, idx, o, head[i], next);
-                pop_input(s, lane, t, idx, i, next);
-                t->rr[o] = (uint8_t)(i == WM_NPORTS - 1 ? 0 : i + 1);
-                const unsigned len = wm_header_len(head[i]);
-                t->own_idx[o] = (uint8_t)i;
-                t->rem[i] = (uint8_t)len;
-                if (len) {
-                    t->own_valid |= (uint8_t)(1u << o);
-                    t->owner |= (uint8_t)(1u << i);
-                }
-            }
+            const unsigned owned = (t->own_valid >> o) & 1u;
+            /* The owner is the only candidate; rr_pick returns a lone one. */
+            const unsigned cand = owned ? 1u << t->own_idx[o] : (reqs >> (5 * o)) & 31u;
+            const unsigned i = reversed ? rr_pick_reversed(cand, t->rr[o]) : rr_pick(cand, t->rr[o]);
+            moved |= 1u << o;
+            popped |= 1u << i;
+            load_output(s, lane, t, idx, o, head[i], next);
+            pop_input(s, lane, t, idx, i, next);
+            /* Owned: one more data wavelet passed. Granted: the header's. */
+            const unsigned rem = owned ? t->rem[i] - 1u : wm_header_len(head[i]);
+            const unsigned keep = rem != 0;
+            t->rem[i] = (uint8_t)rem;
+            t->own_idx[o] = (uint8_t)i;
+            if (!owned) t->rr[o] = (uint8_t)(i == WM_NPORTS - 1 ? 0 : i + 1);
+            t->own_valid = (uint8_t)((t->own_valid & ~(1u << o)) | keep << o);
+            t->owner = (uint8_t)((t->owner & ~(1u << i)) | keep << i);
         }
         if (perturbed && s->perturb.kind == WM_SW_LATE_GRANT) s->late_req &= (uint8_t)~popped;
         /* Discarding: the rest of an off-mesh message, or a new off-mesh header. */
@@ -536,11 +558,15 @@ static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, u
 
     /* The edge. */
     t->cr = t->cr + ci - credit_bytes(moved);
-    for (unsigned m = lv; m; m &= m - 1) {
-        /* credits guarantee room */
-        const unsigned p = lowest_bit(m);
-        t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)] = mail->ld[p];
-        t->in_cnt[p]++;
+    /* Credits guarantee room. Every buffer writes its tail slot, with the
+     * arriving wavelet or with what the slot holds: no branch per port.
+     * (A full buffer's tail slot is its head, written back unchanged.) */
+#pragma GCC unroll 4
+    for (unsigned p = 0; p < 4; p++) {
+        const uint32_t arrives = 0u - ((lv >> p) & 1u);
+        uint32_t *tail = &t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)];
+        *tail = (mail->ld[p] & arrives) | (*tail & ~arrives);
+        t->in_cnt[p] = (uint8_t)(t->in_cnt[p] + (arrives & 1u));
     }
     t->held |= (uint8_t)lv;
     /* Checked against the count before the edge: a pop at this edge, made
