@@ -21,7 +21,7 @@
  * sentinel tile index that never receives anything.
  *
  * Threads: since any order of evaluation gives the same result, a busy
- * step splits the active set in two at a 64-tile word, and a worker thread
+ * step splits the active set in two halves by index, and a worker thread
  * evaluates one part while the calling thread evaluates the other. What
  * two tiles of a step may both write is kept apart: every mailbox byte has
  * one writer, and each thread (a lane) has its own active set for the next
@@ -149,7 +149,7 @@ typedef struct {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    size_t word_begin, word_end;
+    size_t tile_begin, tile_end;
     unsigned now, next;
     _Alignas(CACHE_LINE) atomic_uint go;
     atomic_bool sleeping;
@@ -594,13 +594,15 @@ static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, u
     if ((changed && busy) || rx_accept) set_add(&lane->next, idx);
 }
 
-/* The tiles of words [begin, end) of the step's set, in ascending order;
- * returns how many. */
-static size_t evaluate_words(sw_fabric *s, sw_lane *lane, size_t begin, size_t end, unsigned now, unsigned next)
+/* The tiles of the step's set with indices in [begin, end), in ascending
+ * order; returns how many. */
+static size_t evaluate_tiles(sw_fabric *s, sw_lane *lane, size_t begin, size_t end, unsigned now, unsigned next)
 {
     size_t count = 0;
-    for (size_t wi = begin; wi < end; wi++) {
+    for (size_t wi = begin / 64; wi < (end + 63) / 64; wi++) {
         uint64_t bits = s->proc.bits[wi];
+        if (wi == begin / 64) bits &= ~0ull << (begin % 64);
+        if (wi == end / 64) bits &= ~(~0ull << (end % 64));
         if (!bits) continue;
         count += (size_t)__builtin_popcountll(bits);
         for (; bits; bits &= bits - 1) tile_step(s, lane, (uint32_t)(64 * wi + (size_t)__builtin_ctzll(bits)), now, next);
@@ -642,7 +644,7 @@ static void *worker_main(void *arg)
         seen = go;
         if (atomic_load_explicit(&wk->quit, memory_order_relaxed)) return NULL;
         sw_fabric *s = wk->s;
-        evaluate_words(s, &s->lane[1], wk->word_begin, wk->word_end, wk->now, wk->next);
+        evaluate_tiles(s, &s->lane[1], wk->tile_begin, wk->tile_end, wk->now, wk->next);
         atomic_store_explicit(&wk->done, go, memory_order_release);
     }
 }
@@ -716,7 +718,7 @@ static bool step_goes_parallel(sw_fabric *s)
     return true;
 }
 
-/* The step's words split where half of its tiles lie on either side: the
+/* The step's set split at the tile with half of its tiles below: the
  * worker takes the upper part, the calling thread the lower one. */
 static void step_parallel(sw_fabric *s, unsigned now, unsigned next)
 {
@@ -724,15 +726,20 @@ static void step_parallel(sw_fabric *s, unsigned now, unsigned next)
     const size_t nwords = s->proc.nwords;
     size_t total = 0;
     for (size_t wi = 0; wi < nwords; wi++) total += (size_t)__builtin_popcountll(bits[wi]);
-    size_t split = 0;
-    for (size_t below = 0; split < nwords && 2 * below < total; split++) below += (size_t)__builtin_popcountll(bits[split]);
+    size_t wi = 0, below = 0;
+    while (wi < nwords && 2 * (below + (size_t)__builtin_popcountll(bits[wi])) <= total)
+        below += (size_t)__builtin_popcountll(bits[wi++]);
+    size_t split = 64 * wi;
+    if (wi < nwords)
+        for (uint64_t rest = bits[wi]; 2 * below < total; rest &= rest - 1, below++)
+            split = 64 * wi + (size_t)__builtin_ctzll(rest) + 1;
     sw_worker *wk = s->worker;
-    wk->word_begin = split;
-    wk->word_end = nwords;
+    wk->tile_begin = split;
+    wk->tile_end = 64 * nwords;
     wk->now = now;
     wk->next = next;
     worker_post(wk);
-    evaluate_words(s, &s->lane[0], 0, split, now, next);
+    evaluate_tiles(s, &s->lane[0], 0, split, now, next);
     worker_wait(wk);
     s->lane1_used = true;
     s->evaluated = total;
@@ -813,7 +820,7 @@ static void sw_step(wm_fabric *f)
         step_parallel(s, now, next);
         merge_lane1(s);
     } else {
-        s->evaluated = evaluate_words(s, &s->lane[0], 0, proc.nwords, now, next);
+        s->evaluated = evaluate_tiles(s, &s->lane[0], 0, 64 * proc.nwords, now, next);
     }
     s->nbusy = (size_t)((ptrdiff_t)s->nbusy + s->lane[0].busy_delta);
     s->lane[0].busy_delta = 0;
