@@ -1,7 +1,10 @@
 #!/bin/sh
 # sw.sh: simulation speed of the sw and rtl backends under synthetic
 # traffic, and the latency / throughput curves of the router. Prints
-# markdown; $WAVEMESH is the CLI. Speed is router-cycles per CPU second.
+# markdown; $WAVEMESH is the CLI. Speed is router-cycles per second: per
+# CPU second on one thread; per wall second where the sw backend may use
+# two threads (a thread waiting for the other spins, and CPU time would
+# count that twice).
 set -e
 W=${WAVEMESH:-build/wavemesh}
 
@@ -15,26 +18,46 @@ col() {
     echo "$1" | cut -d, -f"$2"
 }
 
+# The best of three sw runs in router-cycles per second: "cpu" is the
+# CLI's own figure (column 18), "wall" the same per wall second (column
+# 16, printed to 0.1 ms: runs under 10 ms, too short for that, keep the
+# CPU figure; they are small or idle meshes, on one thread anyway).
+# WM_SW_THREADS as the caller sets it.
+best_sw() {
+    clock=$1
+    shift
+    for k in 1 2 3; do run --backend sw "$@"; done |
+        awk -F, -v clock="$clock" '{ split($2, m, "x"); v = $18;
+                                     if (clock == "wall" && $16 >= 0.01) v = m[1] * m[2] * $9 / $16;
+                                     if (v > best) best = v }
+                                   END { printf "%.0f\n", best }'
+}
+
 SPEED_RUN="--warmup 1000 --cycles 2000 --drain 0 --len 4 --pattern uniform --seed 1"
 echo "Speed: \`wavemesh traffic --backend B --mesh M --rate R $SPEED_RUN\`"
-echo "(3000 cycles; rate 0 is the idle mesh). M router-cycles per CPU second:"
+echo "(3000 cycles; rate 0 is the idle mesh), M router-cycles/s. sw, one thread: \`WM_SW_THREADS=1\`,"
+echo "per CPU second; sw, automatic: the default (two threads while a step evaluates more than 256"
+echo "tiles), per wall second; both the best of 3 runs. rtl: one run, per CPU second."
 echo
-echo "| mesh | rate | sw | rtl | sw / rtl | accepted |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| mesh | rate | sw, one thread | sw, automatic | rtl | sw / rtl | accepted |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for mesh in 8x8 16x16 32x32 64x64; do
     for rate in 0 0.02 0.1; do
-        sw=$(run --backend sw --mesh $mesh --rate $rate $SPEED_RUN)
+        one=$(WM_SW_THREADS=1 best_sw cpu --mesh $mesh --rate $rate $SPEED_RUN)
+        auto=$(WM_SW_THREADS=0 best_sw wall --mesh $mesh --rate $rate $SPEED_RUN)
         rtl=$(run --backend rtl --mesh $mesh --rate $rate $SPEED_RUN)
-        awk -v m=$mesh -v r=$rate -v s="$(col "$sw" 18)" -v t="$(col "$rtl" 18)" -v a="$(col "$sw" 14)" \
-            'BEGIN { printf "| %s | %s | %.1f | %.2f | %.0f | %s |\n", m, r, s / 1e6, t / 1e6, s / t, a }'
+        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" -v t="$(col "$rtl" 18)" -v acc="$(col "$rtl" 14)" \
+            'BEGIN { b = o > a ? o : a;
+                     printf "| %s | %s | %.1f | %.1f | %.2f | %.0f | %s |\n", m, r, o / 1e6, a / 1e6, t / 1e6, b / t, acc }'
     done
 done
 echo
 for mesh in 128x128 256x256; do
     for rate in 0 0.02; do
-        sw=$(run --backend sw --mesh $mesh --rate $rate $SPEED_RUN)
-        awk -v m=$mesh -v r=$rate -v s="$(col "$sw" 18)" \
-            'BEGIN { printf "sw only, %s, rate %s: %.1f M router-cycles/s\n", m, r, s / 1e6 }'
+        one=$(WM_SW_THREADS=1 best_sw cpu --mesh $mesh --rate $rate $SPEED_RUN)
+        auto=$(WM_SW_THREADS=0 best_sw wall --mesh $mesh --rate $rate $SPEED_RUN)
+        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" \
+            'BEGIN { printf "sw only, %s, rate %s: %.1f M router-cycles/s on one thread, %.1f M automatic\n", m, r, o / 1e6, a / 1e6 }'
     done
 done
 echo
