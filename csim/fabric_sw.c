@@ -26,8 +26,10 @@
  * two tiles of a step may both write is kept apart: every mailbox byte has
  * one writer, and each thread (a lane) has its own active set for the next
  * step, its own list of enable changes and its own busy count, merged
- * after the step. The link hook is called after the merge, in (y, x, port)
- * order, as on one thread.
+ * after the step. With a link hook, each lane records the wavelets its
+ * tiles load into output registers, and the hook is called from those
+ * records after the step, lane 0's (the lower tiles) first: (y, x, port)
+ * order, as on one thread, without reading the worker's tiles back.
  */
 #include "fabric.h"
 #include "fabric_sw.h"
@@ -128,6 +130,13 @@ static void set_free(tile_set *t) { free(t->bits); }
 
 static void set_add(tile_set *t, uint32_t idx) { t->bits[idx >> 6] |= 1ull << (idx & 63u); }
 
+/* One wavelet in an output register, as a lane records it. */
+typedef struct {
+    uint16_t x, y;
+    uint8_t port;
+    uint32_t data;
+} sw_event;
+
 /* What one thread writes during a step, besides tiles: its own cache
  * lines, so the two threads never share one. */
 typedef struct {
@@ -135,6 +144,12 @@ typedef struct {
     uint32_t *en_changed; /* tiles whose en_q changed in this step, as index * 2 + new en_q */
     size_t nen_changed;
     ptrdiff_t busy_delta; /* change of the count of busy tiles */
+    /* With a link hook: the wavelets this thread's tiles loaded into
+     * output registers, in evaluation order, for the hook after the step.
+     * Reading them from the tiles instead would pull the worker's tiles
+     * into the calling thread's cache at every step. */
+    sw_event *events;
+    size_t nevents;
 } sw_lane;
 
 typedef struct sw_fabric sw_fabric;
@@ -261,6 +276,7 @@ static void sw_free(sw_fabric *s)
     for (unsigned k = 0; k < LANES; k++) {
         set_free(&s->lane[k].next);
         free(s->lane[k].en_changed);
+        free(s->lane[k].events);
     }
     free(s->en_pending);
     free(s);
@@ -581,6 +597,9 @@ static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, u
     }
     if (posted) s->posted[idx] = 0;
     t->ov = (uint8_t)moved;
+    if (lane->events)
+        for (unsigned m = moved; m; m &= m - 1)
+            lane->events[lane->nevents++] = (sw_event){t->x, t->y, (uint8_t)lowest_bit(m), t->od[lowest_bit(m)]};
     if (en_changes) {
         t->en_q = t->enable_i;
         lane->en_changed[lane->nen_changed++] = idx * 2u + t->en_q;
@@ -781,6 +800,26 @@ static void merge_lane1(sw_fabric *s)
     l1->nen_changed = 0;
 }
 
+/* The lanes' records: lane 0 holds the lower tiles, lane 1 the upper
+ * ones, each in ascending (y, x, port) order. */
+static void report_recorded_links(sw_fabric *s)
+{
+    wm_link_event ev;
+    ev.cycle = s->cycle;
+    for (unsigned k = 0; k < LANES; k++) {
+        sw_lane *lane = &s->lane[k];
+        for (size_t e = 0; e < lane->nevents; e++) {
+            ev.x = lane->events[e].x;
+            ev.y = lane->events[e].y;
+            ev.port = lane->events[e].port;
+            ev.data = lane->events[e].data;
+            s->hook(s->hook_ctx, &ev);
+        }
+        lane->nevents = 0;
+    }
+}
+
+/* Without records (no memory for them): from the evaluated tiles. */
 static void report_links(sw_fabric *s, const tile_set *evaluated)
 {
     wm_link_event ev;
@@ -827,7 +866,8 @@ static void sw_step(wm_fabric *f)
     if (s->nen_pending || s->lane[0].nen_changed) pass_on_enables(s);
     s->cycle++;
     /* Only evaluated tiles can hold a wavelet in an output register. */
-    if (s->hook) report_links(s, &proc);
+    if (s->hook && s->lane[0].events) report_recorded_links(s);
+    else if (s->hook) report_links(s, &proc);
     memset(proc.bits, 0, proc.nwords * sizeof *proc.bits);
 }
 
@@ -916,8 +956,28 @@ static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
 
 static void sw_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
 {
-    as_sw(f)->hook = hook;
-    as_sw(f)->hook_ctx = ctx;
+    sw_fabric *s = as_sw(f);
+    s->hook = hook;
+    s->hook_ctx = ctx;
+    /* Room for every output register of every tile, in either lane;
+     * without a hook, nothing records. */
+    if (!hook) {
+        for (unsigned k = 0; k < LANES; k++) {
+            free(s->lane[k].events);
+            s->lane[k].events = NULL;
+            s->lane[k].nevents = 0;
+        }
+    }
+    for (unsigned k = 0; k < LANES && hook; k++) {
+        if (!s->lane[k].events) s->lane[k].events = malloc((size_t)s->w * s->h * WM_NPORTS * sizeof(sw_event));
+        if (!s->lane[k].events) {
+            for (unsigned j = 0; j < LANES; j++) {
+                free(s->lane[j].events);
+                s->lane[j].events = NULL;
+            }
+            break;
+        }
+    }
 }
 
 const wm_fabric_ops wm_fabric_sw = {

@@ -320,6 +320,33 @@ static void test_automatic_threads_follow_the_load(void **state)
     assert_true(parallel[1] > 100);
 }
 
+/* The hook reports what stands in the output registers at the cycle of
+ * the report, also after it was switched off and on again in between. */
+static void test_link_hook_off_and_on_again(void **state)
+{
+    (void)state;
+    wm_fabric_sw_set_threads(WM_SW_THREADS_TWO);
+    wm_fabric *f = wm_fabric_sw.create(3, 1);
+    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    assert_non_null(f);
+    event_log log = {0};
+    wm_fabric_sw.set_link_hook(f, log_event, &log);
+    const uint32_t h = wm_header(2, 0, 1, 0x42), d = 0xdeadbeefu;
+    for (unsigned cycle = 0; cycle < 12; cycle++) {
+        if (cycle < 2) wm_fabric_sw.pe_push(f, 0, 0, cycle == 0 ? h : d);
+        if (cycle == 3) wm_fabric_sw.set_link_hook(f, NULL, NULL);
+        if (cycle == 5) wm_fabric_sw.set_link_hook(f, log_event, &log);
+        wm_fabric_sw.step(f);
+    }
+    /* Cycles 2 and 3 before, 6 and 7 after the gap of the timing diagram. */
+    assert_int_equal(log.n, 4);
+    assert_event(&log.ev[0], 2, 0, 0, WM_PORT_E, h);
+    assert_event(&log.ev[1], 3, 0, 0, WM_PORT_E, d);
+    assert_event(&log.ev[2], 6, 2, 0, WM_PORT_L, h);
+    assert_event(&log.ev[3], 7, 2, 0, WM_PORT_L, d);
+    wm_fabric_sw.destroy(f);
+}
+
 /* WM_SW_THREADS is user input: a bad value is a message, not a mode. */
 static void test_bad_thread_setting_is_refused(void **state)
 {
@@ -350,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_reversed_arbitration_changes_the_winner),
         cmocka_unit_test(test_two_threads_give_the_one_thread_trace),
         cmocka_unit_test(test_automatic_threads_follow_the_load),
+        cmocka_unit_test(test_link_hook_off_and_on_again),
         cmocka_unit_test(test_bad_thread_setting_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
