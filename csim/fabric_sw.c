@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { PORT_L_BIT = 1u << WM_PORT_L, LINK_BITS = 0x0fu, POSTED_PUSH = 1u, POSTED_POP = 2u, CACHE_LINE = 64 };
@@ -178,6 +179,26 @@ enum {
     LANES = 2
 };
 
+/* Two threads are faster only while the second CPU is free: another job
+ * on it makes the worker wait for its time slice, and a step then costs
+ * more than on one thread. So busy steps take turns: a window of
+ * TRIAL_STEPS on two threads, one on one thread, each timed by the wall
+ * clock from its first step to the step after its last (the caller's work
+ * between steps included), then CHOSEN_STEPS the faster way, then trials
+ * again. Only the speed depends on it; results are the same either way. */
+enum { TRIAL_STEPS = 64, CHOSEN_STEPS = 4096 };
+
+typedef enum { TRY_TWO, TRY_ONE, CHOSEN } sw_choice_phase;
+
+typedef struct {
+    sw_choice_phase phase;
+    unsigned steps;      /* busy steps so far in this window */
+    size_t tiles;        /* tiles they evaluated */
+    double started;      /* wall clock at the window's first step, seconds */
+    double two_rate;     /* tiles per second of the last two-thread trial */
+    bool two_chosen;
+} sw_choice;
+
 struct sw_fabric {
     unsigned w, h;
     uint8_t last_x, last_y;
@@ -208,6 +229,7 @@ struct sw_fabric {
     uint8_t late_req;    /* WM_SW_LATE_GRANT: the requests the perturbed tile saw one cycle ago */
     wm_sw_threads threads;
     sw_worker *worker;   /* started by the first parallel step */
+    sw_choice choice;    /* WM_SW_THREADS_AUTO: which way busy steps go */
 };
 
 static wm_sw_perturbation current_perturbation = {WM_SW_EXACT, 0, 0, 0};
@@ -725,10 +747,44 @@ static void worker_stop(sw_worker *wk)
     free(wk);
 }
 
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Automatic mode: the way this busy step goes, by sw_choice's turns. A
+ * step that is not busy ends the window unmeasured. */
+static bool automatic_goes_parallel(sw_fabric *s)
+{
+    sw_choice *c = &s->choice;
+    if (s->evaluated <= WM_SW_PARALLEL_MIN) {
+        c->steps = 0;
+        return false;
+    }
+    const unsigned length = c->phase == CHOSEN ? CHOSEN_STEPS : TRIAL_STEPS;
+    if (c->steps == length) {
+        const double now = wall_seconds();
+        const double rate = now > c->started ? (double)c->tiles / (now - c->started) : 0.0;
+        if (c->phase == TRY_TWO) c->two_rate = rate;
+        if (c->phase == TRY_ONE) c->two_chosen = c->two_rate > rate;
+        c->phase = c->phase == TRY_TWO ? TRY_ONE : c->phase == TRY_ONE ? CHOSEN : TRY_TWO;
+        c->steps = 0;
+    }
+    if (c->steps == 0) {
+        c->started = wall_seconds();
+        c->tiles = 0;
+    }
+    c->steps++;
+    c->tiles += s->evaluated;
+    return c->phase == TRY_TWO || (c->phase == CHOSEN && c->two_chosen);
+}
+
 static bool step_goes_parallel(sw_fabric *s)
 {
     if (s->threads == WM_SW_THREADS_ONE) return false;
-    if (s->threads == WM_SW_THREADS_AUTO && s->evaluated <= WM_SW_PARALLEL_MIN) return false;
+    if (s->threads == WM_SW_THREADS_AUTO && !automatic_goes_parallel(s)) return false;
     if (!s->worker && !(s->worker = worker_start(s))) {
         /* No thread to be had: one thread is as exact, only slower. */
         s->threads = WM_SW_THREADS_ONE;

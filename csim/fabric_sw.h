@@ -55,10 +55,13 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
  * state and the mail of the cycle, and writes its own state and the mail
  * of the next cycle), so a step can evaluate them on two threads with a
  * result identical to one thread's, link trace included. Two threads pay
- * only on a busy mesh: in the automatic mode a step goes parallel when
- * the step before evaluated more than WM_SW_PARALLEL_MIN tiles and the
- * machine has two CPUs; small and idle meshes stay on the calling thread
- * and never start the worker. */
+ * only on a busy mesh and a free second CPU. In the automatic mode a step
+ * may go parallel when the step before evaluated more than
+ * WM_SW_PARALLEL_MIN tiles and the machine has two CPUs, so small and idle
+ * meshes stay on the calling thread and never start the worker; such busy
+ * steps then time short trial windows on two threads and on one, now and
+ * then, and take the faster way in between (a job on the other CPU makes
+ * two threads slower than one). */
 typedef enum {
     WM_SW_THREADS_AUTO = 0, /* automatic */
     WM_SW_THREADS_ONE = 1,  /* every step on the calling thread */

@@ -292,7 +292,9 @@ static void test_two_threads_give_the_one_thread_trace(void **state)
 }
 
 /* Automatic: a mesh of at most WM_SW_PARALLEL_MIN tiles never starts the
- * worker; a busy larger one does, once its steps evaluate more tiles. */
+ * worker; a busy larger one does, once its steps evaluate more tiles (for
+ * one trial window at least; whether it stays on two threads depends on
+ * the machine's load, which a test does not assert). */
 static void test_automatic_threads_follow_the_load(void **state)
 {
     (void)state;
@@ -317,7 +319,7 @@ static void test_automatic_threads_follow_the_load(void **state)
     }
     wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
     assert_int_equal(parallel[0], 0);
-    assert_true(parallel[1] > 100);
+    assert_true(parallel[1] > 0);
 }
 
 /* The hook reports what stands in the output registers at the cycle of
