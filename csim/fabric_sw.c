@@ -185,10 +185,13 @@ enum {
  * TRIAL_STEPS on two threads, one on one thread, each timed by the wall
  * clock from its first step to the step after its last (the caller's work
  * between steps included), then CHOSEN_STEPS the faster way, then trials
- * again. Only the speed depends on it; results are the same either way. */
-enum { TRIAL_STEPS = 64, CHOSEN_STEPS = 4096 };
+ * again. The very first window runs on two threads untimed: it starts the
+ * worker and touches its memory, which made the first trial several times
+ * slower than the later ones. Only the speed depends on the choice;
+ * results are the same either way. */
+enum { TRIAL_STEPS = 128, CHOSEN_STEPS = 4096 };
 
-typedef enum { TRY_TWO, TRY_ONE, CHOSEN } sw_choice_phase;
+typedef enum { WARM_UP, TRY_TWO, TRY_ONE, CHOSEN } sw_choice_phase;
 
 typedef struct {
     sw_choice_phase phase;
@@ -778,7 +781,7 @@ static bool automatic_goes_parallel(sw_fabric *s)
     }
     c->steps++;
     c->tiles += s->evaluated;
-    return c->phase == TRY_TWO || (c->phase == CHOSEN && c->two_chosen);
+    return c->phase == WARM_UP || c->phase == TRY_TWO || (c->phase == CHOSEN && c->two_chosen);
 }
 
 static bool step_goes_parallel(sw_fabric *s)

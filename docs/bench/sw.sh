@@ -36,8 +36,9 @@ best_sw() {
 SPEED_RUN="--warmup 1000 --cycles 2000 --drain 0 --len 4 --pattern uniform --seed 1"
 echo "Speed: \`wavemesh traffic --backend B --mesh M --rate R $SPEED_RUN\`"
 echo "(3000 cycles; rate 0 is the idle mesh), M router-cycles/s. sw, one thread: \`WM_SW_THREADS=1\`,"
-echo "per CPU second; sw, automatic: the default (two threads while a step evaluates more than 256"
-echo "tiles), per wall second; both the best of 3 runs. rtl: one run, per CPU second."
+echo "per CPU second; sw, automatic: the default (two threads for steps that evaluate more than 256"
+echo "tiles, while they are the faster way), per wall second; both the best of 3 runs. rtl: one run,"
+echo "per CPU second."
 echo
 echo "| mesh | rate | sw, one thread | sw, automatic | rtl | sw / rtl | accepted |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
