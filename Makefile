@@ -41,7 +41,7 @@ VFLAGS    += -O3                        # Verilator's own optimisations
 VFLAGS    += --x-assign fast
 VFLAGS    += $(RTL_DIRS)
 
-DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick
+DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/main.c,$(wildcard csim/*.c))
@@ -82,6 +82,8 @@ check-tools:
 	command -v gtkwave >/dev/null || missing="$$missing gtkwave"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v xvfb-run >/dev/null || missing="$$missing xvfb"; \
+	command -v xwininfo >/dev/null || missing="$$missing x11-utils"; \
+	command -v bc >/dev/null || missing="$$missing bc"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
