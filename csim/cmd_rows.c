@@ -134,12 +134,9 @@ int wm_cmd_rows(int argc, char **argv)
         } else if (!strcmp(argv[i], "--cycles")) {
             c.cycles = true;
         } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
-            char *end;
-            c.max_cycles = strtoull(argv[++i], &end, 0);
-            if (*end || !c.max_cycles) {
-                fprintf(stderr, "wavemesh rows: --max-cycles %s: expected a positive integer\n", argv[i]);
-                return 2;
-            }
+            unsigned long long v;
+            if (!wm_arg_positive("rows", "--max-cycles", argv[++i], &v)) return 2;
+            c.max_cycles = v;
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {

@@ -48,12 +48,9 @@ int wm_cmd_run(int argc, char **argv)
             }
             nsettings++;
         } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
-            char *end;
-            max_cycles = strtoull(argv[++i], &end, 0);
-            if (*end || !max_cycles) {
-                fprintf(stderr, "wavemesh run: --max-cycles %s: expected a positive integer\n", argv[i]);
-                return 2;
-            }
+            unsigned long long v;
+            if (!wm_arg_positive("run", "--max-cycles", argv[++i], &v)) return 2;
+            max_cycles = v;
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {

@@ -1,6 +1,9 @@
 /* commands.c: the subcommand table. One line per subcommand. */
 #include "commands.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <stddef.h>
 
 int wm_cmd_selftest(int argc, char **argv);
@@ -25,3 +28,14 @@ const wm_command wm_commands[] = {
     {"wavediff", wm_cmd_wavediff, "compare two dumps (FST or VCD) signal by signal, first difference"},
     {NULL, NULL, NULL},
 };
+
+bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out)
+{
+    char *end;
+    *out = strtoull(s, &end, 0);
+    if (*end || !*s || !*out || *s == '-') {
+        fprintf(stderr, "wavemesh %s: %s %s: expected a positive integer\n", cmd, opt, s);
+        return false;
+    }
+    return true;
+}

@@ -6,11 +6,17 @@
 #ifndef WM_COMMANDS_H
 #define WM_COMMANDS_H
 
+#include <stdbool.h>
+
 typedef struct {
     const char *name;
     int (*main)(int argc, char **argv);
     const char *summary;
 } wm_command;
+
+/* Parse the value s of option opt of subcommand cmd as a positive integer
+ * into *out; false, with a message naming both, when it is not one. */
+bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out);
 
 /* The table, terminated by a NULL name (csim/commands.c). */
 extern const wm_command wm_commands[];
