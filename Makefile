@@ -44,11 +44,11 @@ VFLAGS    += $(RTL_DIRS)
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc
 
 # ---------------------------------------------------------------- sources
-CSIM_C    := $(filter-out csim/main.c,$(wildcard csim/*.c))
+CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
 SW_C      := $(shell find sw -name '*.c' 2>/dev/null)
 LIB_C     := $(CSIM_C) $(SW_C)
 LIB_O     := $(LIB_C:%.c=$(BUILD)/obj/%.o)
-SHIM_CPP  := $(wildcard csim/*.cpp)
+SHIM_CPP  := $(wildcard csim/fabric/*.cpp)
 SHIM_O    := $(SHIM_CPP:%.cpp=$(BUILD)/obj/%.o)
 TEST_C    := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
@@ -124,7 +124,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/csim/%.o: csim/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB)
+$(BUILD)/obj/csim/fabric/%.o: csim/fabric/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
 	    -isystem $(VTILE_DIR) -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
@@ -134,9 +134,9 @@ $(LIBWM): $(LIB_O) $(SHIM_O)
 	@rm -f $@
 	ar rcs $@ $^
 
-MODEL_LIBS := $(LIBWM) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O)
+MODEL_LIBS  = $(LIBWM) $(CORE_LIBS) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O)
 
-$(WAVEMESH): $(BUILD)/obj/csim/main.o $(MODEL_LIBS)
+$(WAVEMESH): $(BUILD)/obj/csim/cli/main.o $(MODEL_LIBS)
 	$(CXX) -o $@ $< $(MODEL_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(MODEL_LIBS)
@@ -158,6 +158,7 @@ lint: check-tools
 test: check-tools
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory check-layers
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -167,6 +168,16 @@ test: check-tools
 	if $(WAVEMESH) regress --quick; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: regress --quick"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
+
+# The layer rule of csim/README.md, and proof that the check fires: a copy
+# of csim/ with one upward include must be refused.
+.PHONY: check-layers
+check-layers:
+	@sh tests/check_layers.sh .
+	@rm -rf $(BUILD)/layers-fault && mkdir -p $(BUILD)/layers-fault && cp -r csim $(BUILD)/layers-fault/
+	@echo '#include "cli/commands.h"' >> $(BUILD)/layers-fault/csim/fabric/fabric_backend.c
+	@if sh tests/check_layers.sh $(BUILD)/layers-fault >/dev/null; then \
+	    echo "check-layers: an upward include went unnoticed"; exit 1; fi
 
 # The main job: the seed's tutorial and tworow rows (and the exercises) on
 # both backends, each PASS line followed by its per-leaf cycles table; then
@@ -220,3 +231,8 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- the PE core
+# rtl/core/ Verilated alone (the reference of the ISS) and its C++ shim.
+CORE_LIBS :=
+# ---------------------------------------------------------------- end of the PE core

@@ -7,7 +7,7 @@
 // data), the credit returned for the input buffer and its occupancy, the
 // wormhole owner of each output, the PE's queues and the error flags. It has
 // no outputs and no logic, so it costs nothing in a model built without
-// tracing. The sw backend writes these same names (csim/waves_sw.c), so one
+// tracing. The sw backend writes these same names (csim/waves/waves_sw.c), so one
 // GTKWave save file shows either dump.
 //
 // An owner is the input holding the output: 0..3 = N, E, S, W, 4 = the PE's

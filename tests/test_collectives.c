@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "layout.h"
-#include "runner.h"
-#include "scan_check.h"
-#include "tree.h"
-#include "waves_read.h"
+#include "run/layout.h"
+#include "run/runner.h"
+#include "run/scan_check.h"
+#include "run/tree.h"
+#include "waves/waves_read.h"
 
 static const char *const backend_names[] = {"rtl", "sw"};
 enum { NBACKENDS = 2, MAX_LEAVES = 128 };

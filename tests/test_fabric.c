@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "fabric.h"
+#include "fabric/fabric.h"
 
 /* ------------------------------------------------------------ harness */
 

@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "fabric.h"
-#include "fabric_sw.h"
-#include "trace.h"
-#include "traffic.h"
+#include "fabric/fabric.h"
+#include "fabric/fabric_sw.h"
+#include "fabric/trace.h"
+#include "traffic/traffic.h"
 
 #include <unistd.h>
 

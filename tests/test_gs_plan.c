@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "crystal/plan.h"
-#include "crystal/plan_exec.h"
+#include "gs/plan_exec.h"
 #include "gs/generate.h"
 #include "gs/reference.h"
 

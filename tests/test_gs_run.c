@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "crystal/plan.h"
-#include "fabric.h"
+#include "fabric/fabric.h"
 #include "gs/generate.h"
 #include "gs/job.h"
 

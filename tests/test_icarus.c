@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "fabric.h"
+#include "fabric/fabric.h"
 
 enum { W = 4, H = 3, N = W * H, NMSG = 6, CYCLES = 400, MAX_LINES = 4096, LINE = 48 };
 

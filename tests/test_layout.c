@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "layout.h"
+#include "run/layout.h"
 
 /* Parse text; returns the layout (or NULL) and the error text in *err. */
 static wm_layout *parse(const char *text, const wm_setting *set, size_t n, char **err)

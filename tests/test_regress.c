@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "fabric.h"
-#include "fabric_sw.h"
-#include "regress.h"
-#include "trace.h"
+#include "fabric/fabric.h"
+#include "fabric/fabric_sw.h"
+#include "regress/regress.h"
+#include "fabric/trace.h"
 
 static const wm_regress_scenario *scenario(const char *name)
 {

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "layout.h"
-#include "runner.h"
+#include "run/layout.h"
+#include "run/runner.h"
 
 static const char *const backend_names[] = {"rtl", "sw"};
 enum { NBACKENDS = 2 };

@@ -20,14 +20,14 @@
 
 #include <cmocka.h>
 
-#include "fabric.h"
-#include "fabric_sw.h"
-#include "layout.h"
-#include "runner.h"
-#include "traffic.h"
-#include "wavediff.h"
-#include "waves.h"
-#include "waves_read.h"
+#include "fabric/fabric.h"
+#include "fabric/fabric_sw.h"
+#include "run/layout.h"
+#include "run/runner.h"
+#include "traffic/traffic.h"
+#include "waves/wavediff.h"
+#include "waves/waves.h"
+#include "waves/waves_read.h"
 
 static const char *const LAYOUT = "sw/collectives/bench.layout";
 

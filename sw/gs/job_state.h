@@ -5,7 +5,7 @@
 #ifndef WM_GS_JOB_STATE_H
 #define WM_GS_JOB_STATE_H
 
-#include "job.h"
+#include "gs/job.h"
 #include "reduce.h"
 #include "xfer.h"
 

@@ -3,7 +3,7 @@
 #include "gs_kernel.h"
 
 #include "job_state.h"
-#include "scheduler.h"
+#include "run/scheduler.h"
 
 const wm_kernel_param wm_gs_params[] = {
     {"RANK", true, 0},

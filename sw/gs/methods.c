@@ -3,7 +3,7 @@
  * reduction: at the destination, ascending origin rank (reduce.h). */
 #include "job_state.h"
 
-#include "scheduler.h"
+#include "run/scheduler.h"
 
 #include <stdlib.h>
 #include <string.h>

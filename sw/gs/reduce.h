@@ -11,7 +11,7 @@
 #ifndef WM_GS_REDUCE_H
 #define WM_GS_REDUCE_H
 
-#include "schedule.h"
+#include "gs/schedule.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* xfer.c: transfers between ranks over the firmware port (see xfer.h). */
 #include "xfer.h"
 
-#include "fabric.h"
-#include "scheduler.h"
+#include "fabric/fabric.h"
+#include "run/scheduler.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,200 @@
+/* cmd_rows.c: `wavemesh rows FILE`, the seed's test.rc: each row runs a layout
+ * with its settings and passes when every kernel returned and the results
+ * equal the reference loop of scan_check.h.
+ *
+ * A rows file has `layout PATH` lines (relative to the rows file; each holds
+ * for the rows after it) and `row NAME [PARAM=VALUE]...` lines. */
+#include "cli/commands.h"
+#include "run/runner.h"
+#include "waves/waves.h"
+#include "run/scan_check.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_SETTINGS = 64, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096 };
+#define DEFAULT_MAX_CYCLES 10000000ull
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: wavemesh rows FILE [--backend rtl|sw]... [--cycles] [--max-cycles N]\n"
+                 "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
+                 "lines) on each backend given (default rtl), checks the results against the\n"
+                 "reference loop, and prints one line per row and backend:\n"
+                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]\n"
+                 "SUITE is the name of the directory holding FILE. --cycles adds the leaves'\n"
+                 "cycles table under each line. Exits 0 only when every row passed.\n"
+                 "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
+                 "FILE-ROW-BACKEND.fst, with its save file next to it (docs/waves.md).\n");
+    fputs(wm_trace_usage, out);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The directory name holding path, e.g. "collectives" for sw/collectives/test.rows. */
+static void suite_of(const char *path, char *buf, size_t size, char *dir, size_t dirsize)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    snprintf(dir, dirsize, "%.*s", (int)dlen, slash ? path : ".");
+    if (!slash) dir[0] = '.', dir[1] = '\0';
+    const char *base = strrchr(dir, '/');
+    snprintf(buf, size, "%s", base ? base + 1 : dir);
+    if (!strcmp(buf, ".")) snprintf(buf, size, "rows");
+}
+
+typedef struct {
+    const char *suite;
+    const char *layout_path;
+    const char *rows_path;
+    unsigned line;
+    bool cycles;
+    unsigned long long max_cycles;
+    wm_trace_spec trace; /* path NULL: no dumps */
+} row_ctx;
+
+/* One row on one backend; true if it passed. */
+static bool run_row(const row_ctx *c, const char *name, char **settings_text, size_t n, const wm_fabric_ops *ops)
+{
+    wm_setting settings[MAX_SETTINGS];
+    char copies[MAX_SETTINGS][128];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(copies[i], sizeof copies[i], "%s", settings_text[i]);
+        if (!wm_setting_parse(copies[i], &settings[i])) {
+            fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, c->line, settings_text[i]);
+            return false;
+        }
+    }
+    const double t0 = now_seconds();
+    char detail[8192] = "";
+    FILE *report = fmemopen(detail, sizeof detail - 1, "w");
+    bool pass = false;
+    wm_layout *layout = wm_layout_load(c->layout_path, settings, n, report ? report : stderr);
+    wm_runner *r = NULL;
+    if (layout && c->trace.path) {
+        /* FILE.fst -> FILE-ROW-BACKEND.fst */
+        char dump[4096];
+        const size_t stem = strlen(c->trace.path) - 4;
+        snprintf(dump, sizeof dump, "%.*s-%s-%s%s", (int)stem, c->trace.path, name, ops->name, c->trace.path + stem);
+        wm_trace_spec spec = c->trace;
+        spec.path = dump;
+        r = wm_runner_create_traced(ops, layout, &spec);
+    } else if (layout) {
+        r = wm_runner_create(ops, layout);
+    }
+    if (r) {
+        const wm_run_result res = wm_runner_run(r, c->max_cycles);
+        wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
+        const size_t wrong = wm_scan_check(layout, wm_runner_sched(r), report);
+        pass = res == WM_RUN_DONE && wrong == 0;
+    }
+    if (report) fclose(report);
+    const double secs = now_seconds() - t0;
+    const int minutes = (int)(secs / 60);
+    printf("%s : %d:%05.2f %s %s [", c->suite, minutes, secs - 60.0 * minutes, pass ? "PASS" : "FAIL", name);
+    for (size_t i = 0; i < n; i++) printf(" %s", settings_text[i]);
+    printf(" BACKEND=%s ]\n", ops->name);
+    if (!pass) fputs(detail, stdout);
+    if (r && c->cycles) wm_runner_print_cycles(r, name, stdout);
+    fflush(stdout);
+    wm_runner_destroy(r);
+    wm_layout_destroy(layout);
+    return pass;
+}
+
+int wm_cmd_rows(int argc, char **argv)
+{
+    const char *path = NULL;
+    const wm_fabric_ops *backends[MAX_BACKENDS];
+    size_t nbackends = 0;
+    row_ctx c = {0};
+    c.max_cycles = DEFAULT_MAX_CYCLES;
+    c.trace = wm_trace_spec_default();
+    for (int i = 1; i < argc; i++) {
+        const int traced = wm_trace_option(&c.trace, argc, argv, &i, "rows");
+        if (traced < 0) return 2;
+        if (traced) continue;
+        if (!strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            const wm_fabric_ops *ops = wm_fabric_backend(argv[++i]);
+            if (!ops || nbackends == MAX_BACKENDS) {
+                fprintf(stderr, "wavemesh rows: unknown backend '%s' (rtl or sw)\n", argv[i]);
+                return 2;
+            }
+            backends[nbackends++] = ops;
+        } else if (!strcmp(argv[i], "--cycles")) {
+            c.cycles = true;
+        } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
+            unsigned long long v;
+            if (!wm_arg_positive("rows", "--max-cycles", argv[++i], &v)) return 2;
+            c.max_cycles = v;
+        } else if (argv[i][0] != '-' && !path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "wavemesh rows: unexpected argument '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return 2;
+    }
+    if (!nbackends) backends[nbackends++] = wm_fabric_backend("rtl");
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char suite[128], dir[1024], layout_path[2048] = "";
+    suite_of(path, suite, sizeof suite, dir, sizeof dir);
+    c.suite = suite;
+    c.rows_path = path;
+    c.layout_path = layout_path;
+    char line[LINE_MAX_CHARS];
+    unsigned failed = 0, rows = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *tok[MAX_SETTINGS + 2], *save = NULL;
+        size_t n = 0;
+        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < MAX_SETTINGS + 2; t = strtok_r(NULL, " \t\r\n", &save))
+            tok[n++] = t;
+        if (!n) continue;
+        c.line = lineno;
+        if (!strcmp(tok[0], "layout") && n == 2) {
+            if (tok[1][0] == '/')
+                snprintf(layout_path, sizeof layout_path, "%s", tok[1]);
+            else
+                snprintf(layout_path, sizeof layout_path, "%s/%s", dir, tok[1]);
+        } else if (!strcmp(tok[0], "row") && n >= 2) {
+            if (!layout_path[0]) {
+                fprintf(stderr, "%s:%u: a row before any `layout PATH` line\n", path, lineno);
+                failed++;
+                continue;
+            }
+            for (size_t b = 0; b < nbackends; b++) {
+                rows++;
+                if (!run_row(&c, tok[1], tok + 2, n - 2, backends[b])) failed++;
+            }
+        } else {
+            fprintf(stderr, "%s:%u: expected `layout PATH` or `row NAME [PARAM=VALUE]...`\n", path, lineno);
+            failed++;
+        }
+    }
+    fclose(f);
+    if (!rows) {
+        fprintf(stderr, "%s: no rows\n", path);
+        return 1;
+    }
+    return failed ? 1 : 0;
+}

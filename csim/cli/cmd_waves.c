@@ -1,0 +1,95 @@
+/* cmd_waves.c: `wavemesh waves LAYOUT -o FILE.gtkw`, a GTKWave save file
+ * that groups a dump of the layout's runs by instance name. */
+#include "cli/commands.h"
+#include "run/layout.h"
+#include "waves/waves_gtkw.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_SETTINGS = 64 };
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--set NAME=VALUE]...\n"
+                 "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
+                 "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
+                 "and its results, then each link port's valid, data (headers decoded), credit,\n"
+                 "occupancy and wormhole owner, the PE's queues and error flags; then the tiles\n"
+                 "without a kernel (tile_X_Y). Translate filter files FILE-state.txt,\n"
+                 "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
+                 "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
+                 "on run, rows and traffic writes such a save file next to every dump.\n"
+                 "--overview keeps, per instance, the firmware signals and the data of the\n"
+                 "ramp and of the four links: a few instances to a screen.\n");
+}
+
+int wm_cmd_waves(int argc, char **argv)
+{
+    const char *layout_path = NULL, *out = NULL, *dump = NULL;
+    wm_setting settings[MAX_SETTINGS];
+    size_t nsettings = 0;
+    bool overview = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--overview")) {
+            overview = true;
+        } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+            dump = argv[++i];
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+            if (nsettings == MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
+                fprintf(stderr, "wavemesh waves: --set %s: expected NAME=INTEGER\n", argv[i]);
+                return 2;
+            }
+            nsettings++;
+        } else if (argv[i][0] != '-' && !layout_path) {
+            layout_path = argv[i];
+        } else {
+            fprintf(stderr, "wavemesh waves: unexpected argument '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!layout_path || !out) {
+        usage(stderr);
+        return 2;
+    }
+    wm_layout *layout = wm_layout_load(layout_path, settings, nsettings, stderr);
+    if (!layout) return 1;
+    const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
+    const size_t n = wm_layout_count(layout);
+    wm_gtkw_group *groups = calloc((size_t)w * h + n, sizeof *groups);
+    char (*names)[32] = calloc((size_t)w * h, sizeof *names);
+    bool *placed = calloc((size_t)w * h, sizeof *placed);
+    if (!groups || !names || !placed) {
+        fprintf(stderr, "wavemesh waves: out of memory\n");
+        return 1;
+    }
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        const wm_instance *in = wm_layout_instance(layout, i);
+        wm_gtkw_group *g = &groups[ng++];
+        g->scope = in->name;
+        g->has_pe = true;
+        g->exports = in->kernel->exports;
+        for (const char *const *e = in->kernel->exports; e && *e; e++) g->nexports++;
+        placed[in->y * w + in->x] = true;
+    }
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            if (placed[y * w + x]) continue;
+            snprintf(names[y * w + x], sizeof names[0], "tile_%u_%u", x, y);
+            groups[ng++].scope = names[y * w + x];
+        }
+    }
+    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng) : wm_gtkw_write(out, dump, groups, ng);
+    free(groups);
+    free(names);
+    free(placed);
+    wm_layout_destroy(layout);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,471 @@
+// fabric_rtl.cpp: the rtl backend, the Verilated wm_tile W x H times.
+//
+// The tile is Verilated once; the mesh size is a run-time argument. Each
+// step copies every tile's outputs (all of them flops, docs/fabric.md) into
+// its neighbours' inputs, then clocks every tile: exactly what the wires of
+// rtl/mesh.v do, without Verilating a flattened mesh (655 s to build a
+// 32x32 one, measured). This thin C++ layer exposes the C table
+// wm_fabric_rtl; everything above it is C11.
+//
+// Dumps (csim/fabric/fabric_rtl.h): the tiles inside the traced rectangle are
+// instances of a model Verilated with tracing, the others of the untraced
+// one. All three classes have the same ports, so each tile is reached
+// through a Tile, a table of pointers to its ports, which costs what the
+// Verilated class's own port references cost.
+#include "fabric/fabric.h"
+#include "fabric/fabric_rtl.h"
+
+#include "Vwm_tile.h"
+#include "Vwm_tile_fst.h"
+#include "Vwm_tile_vcd.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#include "verilated_vcd_c.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Posted {
+    uint32_t data;
+    bool push, pop;
+};
+
+// One link port of a tile, indexed by wm_port N..W.
+struct LinkPorts {
+    CData *valid_i, *credit_o, *en_i, *valid_o, *credit_i;
+    IData *data_i, *data_o;
+};
+
+struct Tile {
+    CData *clk_i, *rst_ni, *x_i, *y_i, *last_x_i, *last_y_i, *enable_i, *en_o;
+    LinkPorts link[4];
+    CData *pe_push_i, *pe_pop_i, *pe_tx_count_o, *pe_rx_count_o, *pe_status_o, *ramp_valid_o;
+    IData *pe_data_i, *pe_rx_head_o, *err_hdr_o, *ramp_data_o;
+    QData *pe_tsc_o;
+    SData *in_count_o;
+    VlWide<5> *in_head_o;
+    VerilatedModel *model;
+    void (*eval)(VerilatedModel *);
+    void (*finish)(VerilatedModel *);
+};
+
+template <class M> void eval_model(VerilatedModel *m) { static_cast<M *>(m)->eval(); }
+template <class M> void finish_model(VerilatedModel *m)
+{
+    static_cast<M *>(m)->final();
+    delete static_cast<M *>(m);
+}
+
+template <class M> Tile bind_tile(M *m)
+{
+    Tile t;
+    t.clk_i = &m->clk_i;
+    t.rst_ni = &m->rst_ni;
+    t.x_i = &m->x_i;
+    t.y_i = &m->y_i;
+    t.last_x_i = &m->last_x_i;
+    t.last_y_i = &m->last_y_i;
+    t.enable_i = &m->enable_i;
+    t.en_o = &m->en_o;
+    t.link[WM_PORT_N] = {&m->north_valid_i, &m->north_credit_o, &m->north_en_i, &m->north_valid_o,
+                         &m->north_credit_i, &m->north_data_i, &m->north_data_o};
+    t.link[WM_PORT_E] = {&m->east_valid_i, &m->east_credit_o, &m->east_en_i, &m->east_valid_o,
+                         &m->east_credit_i, &m->east_data_i, &m->east_data_o};
+    t.link[WM_PORT_S] = {&m->south_valid_i, &m->south_credit_o, &m->south_en_i, &m->south_valid_o,
+                         &m->south_credit_i, &m->south_data_i, &m->south_data_o};
+    t.link[WM_PORT_W] = {&m->west_valid_i, &m->west_credit_o, &m->west_en_i, &m->west_valid_o,
+                         &m->west_credit_i, &m->west_data_i, &m->west_data_o};
+    t.pe_push_i = &m->pe_push_i;
+    t.pe_pop_i = &m->pe_pop_i;
+    t.pe_tx_count_o = &m->pe_tx_count_o;
+    t.pe_rx_count_o = &m->pe_rx_count_o;
+    t.pe_status_o = &m->pe_status_o;
+    t.ramp_valid_o = &m->ramp_valid_o;
+    t.pe_data_i = &m->pe_data_i;
+    t.pe_rx_head_o = &m->pe_rx_head_o;
+    t.err_hdr_o = &m->err_hdr_o;
+    t.ramp_data_o = &m->ramp_data_o;
+    t.pe_tsc_o = &m->pe_tsc_o;
+    t.in_count_o = &m->in_count_o;
+    t.in_head_o = &m->in_head_o;
+    t.model = m;
+    t.eval = eval_model<M>;
+    t.finish = finish_model<M>;
+    return t;
+}
+
+// Values in C memory dumped beside the tiles: Verilator's trace writer
+// takes any source that registers the callbacks a Verilated model does.
+struct ExtraSignals {
+    std::vector<wm_rtl_extra_signal> sig;
+    std::vector<std::string> prefix; // the scope with Verilator's ' ' separator
+    std::vector<uint32_t> offset;    // code offset of each signal
+    uint32_t base = 0;
+};
+
+void declare(VerilatedFst *tp, uint32_t code, const char *name, unsigned bits)
+{
+    if (bits == 1) tp->declBit(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1);
+    else if (bits <= 32) tp->declBus(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1, (int)bits - 1, 0);
+    else tp->declQuad(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1, (int)bits - 1, 0);
+}
+
+void declare(VerilatedVcd *tp, uint32_t code, const char *name, unsigned bits)
+{
+    if (bits == 1) tp->declBit(code, name, false, -1);
+    else if (bits <= 32) tp->declBus(code, name, false, -1, (int)bits - 1, 0);
+    else tp->declQuad(code, name, false, -1, (int)bits - 1, 0);
+}
+
+template <class T> void extra_init(void *userp, T *tp, uint32_t code)
+{
+    ExtraSignals *x = static_cast<ExtraSignals *>(userp);
+    x->base = code;
+    tp->scopeEscape(' ');
+    for (size_t i = 0; i < x->sig.size(); i++) {
+        tp->pushNamePrefix(x->prefix[i]);
+        declare(tp, code + x->offset[i], x->sig[i].name, x->sig[i].bits);
+        tp->popNamePrefix(1);
+    }
+    tp->scopeEscape('.');
+}
+
+template <class B> void extra_dump(void *userp, B *bufp, bool full)
+{
+    ExtraSignals *x = static_cast<ExtraSignals *>(userp);
+    uint32_t *oldp = bufp->oldp(x->base);
+    for (size_t i = 0; i < x->sig.size(); i++) {
+        const wm_rtl_extra_signal &sg = x->sig[i];
+        const uint64_t v = *sg.value;
+        uint32_t *op = oldp + x->offset[i];
+        if (sg.bits == 1) full ? bufp->fullBit(op, (CData)(v & 1u)) : bufp->chgBit(op, (CData)(v & 1u));
+        else if (sg.bits <= 32) full ? bufp->fullIData(op, (IData)v, (int)sg.bits) : bufp->chgIData(op, (IData)v, (int)sg.bits);
+        else full ? bufp->fullQData(op, (QData)v, (int)sg.bits) : bufp->chgQData(op, (QData)v, (int)sg.bits);
+    }
+}
+template <class B> void extra_full(void *userp, B *bufp) { extra_dump(userp, bufp, true); }
+template <class B> void extra_chg(void *userp, B *bufp) { extra_dump(userp, bufp, false); }
+
+template <class C> void register_extra(C *tfp, ExtraSignals *x)
+{
+    using Trace = typename std::remove_pointer<decltype(tfp->spTrace())>::type;
+    tfp->spTrace()->addInitCb(&extra_init<Trace>, x);
+    tfp->spTrace()->addFullCb(&extra_full<typename Trace::Buffer>, x);
+    tfp->spTrace()->addChgCb(&extra_chg<typename Trace::Buffer>, x);
+}
+
+struct RtlFabric {
+    unsigned w, h;
+    uint64_t cycle;
+    VerilatedContext ctx;
+    std::vector<Tile> tiles;
+    std::vector<Posted> posted;
+    wm_link_hook hook;
+    void *hook_ctx;
+    std::unique_ptr<VerilatedFstC> fst;
+    std::unique_ptr<VerilatedVcdC> vcd;
+    ExtraSignals extra;
+};
+
+RtlFabric *as_rtl(wm_fabric *f) { return reinterpret_cast<RtlFabric *>(f); }
+const RtlFabric *as_rtl(const wm_fabric *f) { return reinterpret_cast<const RtlFabric *>(f); }
+
+Tile *tile_at(RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[(size_t)y * r->w + x]; }
+const Tile *tile_at(const RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[(size_t)y * r->w + x]; }
+
+// Drive link input p of t from the output facing it of neighbour n.
+void wire_link(Tile *t, unsigned p, const Tile *n)
+{
+    const LinkPorts &from = n->link[p ^ 2u]; // N<->S, E<->W
+    LinkPorts &to = t->link[p];
+    *to.valid_i = *from.valid_o;
+    *to.data_i = *from.data_o;
+    *to.credit_i = *from.credit_o;
+    *to.en_i = *n->en_o;
+}
+
+// Drive tile (x, y)'s link inputs from its neighbours' current outputs.
+void wire_inputs(RtlFabric *r, unsigned x, unsigned y)
+{
+    Tile *t = tile_at(r, x, y);
+    if (y > 0) wire_link(t, WM_PORT_N, tile_at(r, x, y - 1));
+    if (y + 1 < r->h) wire_link(t, WM_PORT_S, tile_at(r, x, y + 1));
+    if (x > 0) wire_link(t, WM_PORT_W, tile_at(r, x - 1, y));
+    if (x + 1 < r->w) wire_link(t, WM_PORT_E, tile_at(r, x + 1, y));
+}
+
+void clock(Tile &t)
+{
+    *t.clk_i = 0;
+    t.eval(t.model);
+    *t.clk_i = 1;
+    t.eval(t.model);
+}
+
+bool inside(const wm_rtl_trace *tr, unsigned x, unsigned y)
+{
+    return tr && x >= tr->x0 && x <= tr->x1 && y >= tr->y0 && y <= tr->y1;
+}
+
+// A new tile model: traced when (x, y) lies in the traced rectangle.
+Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
+{
+    if (!inside(tr, x, y)) return bind_tile(new Vwm_tile(&r->ctx, "tile"));
+    const char *scope = tr->tile_scope[(size_t)y * r->w + x];
+    if (tr->vcd) {
+        Vwm_tile_vcd *m = new Vwm_tile_vcd(&r->ctx, scope);
+        m->trace(r->vcd.get(), 99);
+        return bind_tile(m);
+    }
+    Vwm_tile_fst *m = new Vwm_tile_fst(&r->ctx, scope);
+    m->trace(r->fst.get(), 99);
+    return bind_tile(m);
+}
+
+wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr)
+{
+    if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
+        fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
+        return nullptr;
+    }
+    RtlFabric *r = new (std::nothrow) RtlFabric();
+    if (!r) return nullptr;
+    r->w = w;
+    r->h = h;
+    r->cycle = 0;
+    r->hook = nullptr;
+    r->hook_ctx = nullptr;
+    if (tr) {
+        r->ctx.traceEverOn(true);
+        if (tr->vcd) r->vcd.reset(new VerilatedVcdC);
+        else r->fst.reset(new VerilatedFstC);
+    }
+    r->tiles.reserve((size_t)w * h);
+    r->posted.assign((size_t)w * h, Posted{0, false, false});
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            Tile t = make_tile(r, tr, x, y);
+            *t.x_i = (uint8_t)x;
+            *t.y_i = (uint8_t)y;
+            *t.last_x_i = (uint8_t)(w - 1);
+            *t.last_y_i = (uint8_t)(h - 1);
+            *t.enable_i = 1;
+            *t.rst_ni = 0;
+            r->tiles.push_back(t);
+        }
+    }
+    // One reset edge; edge inputs stay tied to 0 for ever.
+    for (Tile &t : r->tiles) clock(t);
+    for (Tile &t : r->tiles) *t.rst_ni = 1;
+    return reinterpret_cast<wm_fabric *>(r);
+}
+
+wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr); }
+
+void trace_close(RtlFabric *r)
+{
+    if (r->fst) r->fst->close();
+    if (r->vcd) r->vcd->close();
+}
+
+void rtl_destroy(wm_fabric *f)
+{
+    RtlFabric *r = as_rtl(f);
+    if (!r) return;
+    trace_close(r);
+    for (Tile &t : r->tiles) t.finish(t.model);
+    r->fst.reset();
+    r->vcd.reset();
+    delete r;
+}
+
+void rtl_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
+{
+    *tile_at(as_rtl(f), x, y)->enable_i = on ? 1 : 0;
+}
+
+void rtl_step(wm_fabric *f)
+{
+    RtlFabric *r = as_rtl(f);
+    const unsigned w = r->w, h = r->h;
+    // Phase 1: every input from the outputs as they stand (no tile has been
+    // clocked yet, so all of them are this cycle's values).
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            wire_inputs(r, x, y);
+            Posted &p = r->posted[(size_t)y * w + x];
+            Tile *t = tile_at(r, x, y);
+            *t->pe_push_i = p.push;
+            *t->pe_data_i = p.data;
+            *t->pe_pop_i = p.pop;
+            p.push = p.pop = false;
+        }
+    }
+    // Phase 2: the edge.
+    for (Tile &t : r->tiles) clock(t);
+    r->cycle++;
+    if (r->hook) {
+        wm_link_event ev;
+        ev.cycle = r->cycle;
+        for (unsigned y = 0; y < h; y++) {
+            for (unsigned x = 0; x < w; x++) {
+                const Tile *t = tile_at(r, x, y);
+                const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
+                                                  *t->link[3].valid_o, *t->ramp_valid_o};
+                const uint32_t data[WM_NPORTS] = {*t->link[0].data_o, *t->link[1].data_o, *t->link[2].data_o,
+                                                  *t->link[3].data_o, *t->ramp_data_o};
+                ev.x = (uint16_t)x;
+                ev.y = (uint16_t)y;
+                for (unsigned p = 0; p < WM_NPORTS; p++) {
+                    if (!valid[p]) continue;
+                    ev.port = (uint8_t)p;
+                    ev.data = data[p];
+                    r->hook(r->hook_ctx, &ev);
+                }
+            }
+        }
+    }
+}
+
+uint64_t rtl_cycle(const wm_fabric *f) { return as_rtl(f)->cycle; }
+
+void rtl_pe_push(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet)
+{
+    Posted &p = as_rtl(f)->posted[(size_t)y * as_rtl(f)->w + x];
+    p.push = true;
+    p.data = wavelet;
+}
+
+void rtl_pe_pop(wm_fabric *f, unsigned x, unsigned y)
+{
+    as_rtl(f)->posted[(size_t)y * as_rtl(f)->w + x].pop = true;
+}
+
+wm_pe_status rtl_pe_status(const wm_fabric *f, unsigned x, unsigned y)
+{
+    const Tile *t = tile_at(as_rtl(f), x, y);
+    wm_pe_status s;
+    s.tsc = *t->pe_tsc_o;
+    s.rx_head = *t->pe_rx_head_o;
+    s.tx_count = *t->pe_tx_count_o;
+    s.rx_count = *t->pe_rx_count_o;
+    s.status = *t->pe_status_o;
+    s.err_hdr = *t->err_hdr_o;
+    return s;
+}
+
+bool rtl_quiescent(const wm_fabric *f)
+{
+    for (const Tile &t : as_rtl(f)->tiles)
+        if (*t.pe_status_o & WM_ST_BUSY) return false;
+    return true;
+}
+
+size_t rtl_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
+{
+    const RtlFabric *r = as_rtl(f);
+    size_t n = 0;
+    auto add = [&](unsigned x, unsigned y, unsigned place, unsigned port, unsigned count, uint32_t head) {
+        if (n < max) {
+            out[n].x = (uint16_t)x;
+            out[n].y = (uint16_t)y;
+            out[n].place = (uint8_t)place;
+            out[n].port = (uint8_t)port;
+            out[n].count = (uint8_t)count;
+            out[n].head = head;
+        }
+        n++;
+    };
+    for (unsigned y = 0; y < r->h; y++) {
+        for (unsigned x = 0; x < r->w; x++) {
+            const Tile *t = tile_at(r, x, y);
+            if (!(*t->pe_status_o & WM_ST_BUSY)) continue;
+            for (unsigned p = 0; p < 4; p++) {
+                unsigned c = (*t->in_count_o >> (3 * p)) & 7u;
+                if (c) add(x, y, WM_AT_INPUT, p, c, (*t->in_head_o)[p]);
+            }
+            if (*t->pe_tx_count_o) add(x, y, WM_AT_TX, WM_PORT_L, *t->pe_tx_count_o, (*t->in_head_o)[4]);
+            const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
+                                              *t->link[3].valid_o, *t->ramp_valid_o};
+            const uint32_t data[WM_NPORTS] = {*t->link[0].data_o, *t->link[1].data_o, *t->link[2].data_o,
+                                              *t->link[3].data_o, *t->ramp_data_o};
+            for (unsigned p = 0; p < WM_NPORTS; p++)
+                if (valid[p]) add(x, y, WM_AT_OUTPUT, p, 1, data[p]);
+        }
+    }
+    return n;
+}
+
+void rtl_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
+{
+    as_rtl(f)->hook = hook;
+    as_rtl(f)->hook_ctx = ctx;
+}
+
+} // namespace
+
+extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace)
+{
+    if (trace->x0 > trace->x1 || trace->y0 > trace->y1 || trace->x1 >= w || trace->y1 >= h) {
+        fprintf(stderr, "wavemesh: traced tiles %u,%u:%u,%u are not inside the %ux%u mesh\n", trace->x0, trace->y0,
+                trace->x1, trace->y1, w, h);
+        return nullptr;
+    }
+    wm_fabric *f = create(w, h, trace);
+    if (!f) return nullptr;
+    RtlFabric *r = as_rtl(f);
+    ExtraSignals &x = r->extra;
+    uint32_t offset = 0;
+    for (size_t i = 0; i < trace->nextra; i++) {
+        const wm_rtl_extra_signal &sg = trace->extra[i];
+        std::string prefix = sg.scope;
+        for (char &c : prefix)
+            if (c == '.') c = ' ';
+        x.sig.push_back(sg);
+        x.prefix.push_back(prefix + ' ');
+        x.offset.push_back(offset);
+        offset += sg.bits > 32 ? 2 : 1;
+    }
+    if (!x.sig.empty()) {
+        if (r->vcd) register_extra(r->vcd.get(), &x);
+        else register_extra(r->fst.get(), &x);
+    }
+    // One dump time unit is one cycle.
+    if (r->vcd) {
+        r->vcd->set_time_unit("1ns");
+        r->vcd->set_time_resolution("1ns");
+        r->vcd->open(trace->path);
+    } else {
+        r->fst->set_time_unit("1ns");
+        r->fst->set_time_resolution("1ns");
+        r->fst->open(trace->path);
+    }
+    if (!(r->vcd ? r->vcd->isOpen() : r->fst->isOpen())) {
+        fprintf(stderr, "wavemesh: cannot write the dump %s\n", trace->path);
+        rtl_destroy(f);
+        return nullptr;
+    }
+    return f;
+}
+
+extern "C" void wm_fabric_rtl_dump(wm_fabric *f)
+{
+    RtlFabric *r = as_rtl(f);
+    if (r->fst) r->fst->dump(r->cycle);
+    if (r->vcd) r->vcd->dump(r->cycle);
+}
+
+extern "C" void wm_fabric_rtl_trace_close(wm_fabric *f) { trace_close(as_rtl(f)); }
+
+extern "C" const wm_fabric_ops wm_fabric_rtl = {
+    "rtl",          rtl_create,        rtl_destroy,   rtl_set_enable, rtl_step,
+    rtl_cycle,      rtl_pe_push,       rtl_pe_pop,    rtl_pe_status,  rtl_quiescent,
+    rtl_in_flight,  rtl_set_link_hook,
+};

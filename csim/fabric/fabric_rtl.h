@@ -1,0 +1,57 @@
+/* fabric_rtl.h: what the rtl backend offers beyond the ops table: dumps.
+ *
+ * Verilator writes the dump. A model built with tracing is slower even when
+ * it dumps nothing, so the tile is Verilated three times (no trace, FST,
+ * VCD) and a traced fabric uses a traced model only for the tiles inside its
+ * rectangle: the rest run exactly as in an untraced fabric. What a tile
+ * dumps is rtl/wm_waves.v, under the top scope the caller names (a layout
+ * instance such as "l0", or "tile_X_Y"). Extra signals, the firmware's state
+ * and results, are values in C memory that Verilator dumps beside the
+ * tiles' signals through the same writer.
+ *
+ * Time in the dump is the fabric cycle, 1 ns per cycle: the caller dumps
+ * once per cycle, after the edge, at the cycles it wants.
+ */
+#ifndef WM_FABRIC_RTL_H
+#define WM_FABRIC_RTL_H
+
+#include "fabric/fabric.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One signal the dump takes from C memory. */
+typedef struct {
+    const char *scope;     /* dot-separated, e.g. "l0.fw" */
+    const char *name;      /* e.g. "state" */
+    unsigned bits;         /* 1..64 */
+    const uint64_t *value; /* read at every dump */
+} wm_rtl_extra_signal;
+
+typedef struct {
+    const char *path;               /* the dump file */
+    bool vcd;                       /* VCD, else FST */
+    unsigned x0, y0, x1, y1;        /* the tiles dumped, corners included */
+    const char *const *tile_scope;  /* w * h top-scope names, row-major */
+    const wm_rtl_extra_signal *extra;
+    size_t nextra;
+} wm_rtl_trace;
+
+/* A w x h rtl fabric at cycle 0 whose dump is open (nothing written yet).
+ * NULL with a message on stderr naming the path if it cannot be made. */
+wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace);
+/* Write the current cycle's values into the dump. */
+void wm_fabric_rtl_dump(wm_fabric *f);
+/* Finish the dump file now; destroy() also does it. */
+void wm_fabric_rtl_trace_close(wm_fabric *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,94 @@
+/* fabric_sw.h: what the sw backend offers beyond the ops table.
+ *
+ * The sw backend (wm_fabric_sw, declared in fabric.h) is a pure-C model of
+ * the tile written from docs/fabric.md. The regression compares it with the
+ * rtl backend wavelet for wavelet; to prove that comparison can fail, the
+ * model can be made deliberately wrong in one tile. A perturbation applies
+ * to the sw fabrics created after it is set, until it is set back to
+ * WM_SW_EXACT. It is a test instrument, never a mode of use.
+ */
+#ifndef WM_FABRIC_SW_H
+#define WM_FABRIC_SW_H
+
+#include "fabric/fabric.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    WM_SW_EXACT = 0,     /* the model as specified */
+    WM_SW_RR_REVERSE,    /* tile (x, y): every arbiter scans RR, RR-1, ... instead of RR, RR+1, ... */
+    WM_SW_LATE_GRANT     /* tile (x, y), output port: a header is granted one cycle after it could be */
+} wm_sw_perturbation_kind;
+
+typedef struct {
+    wm_sw_perturbation_kind kind;
+    unsigned x, y;
+    unsigned port; /* wm_port, for WM_SW_LATE_GRANT */
+} wm_sw_perturbation;
+
+void wm_fabric_sw_set_perturbation(wm_sw_perturbation p);
+wm_sw_perturbation wm_fabric_sw_perturbation(void);
+
+/* Parses "rr-reverse:X,Y" or "late-grant:X,Y,PORT" (PORT is N, E, S, W or
+ * L) into *out. On a malformed text, false with the reason in err. */
+bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *err, size_t err_size);
+
+/* A tile as rtl/wm_waves.v shows it, for dumps from the sw backend
+ * (csim/waves/waves_sw.c): the same values the rtl tile dumps. */
+typedef struct {
+    uint8_t out_valid;            /* bit p: output register p (N..W, L) holds a wavelet */
+    uint32_t out_data[WM_NPORTS]; /* the registers; they keep their value when not valid */
+    uint8_t credit;               /* bits N..W: credit pulse returned for that input buffer */
+    uint8_t owner[WM_NPORTS];     /* the input holding each output, 0..4; 7 when free */
+    uint8_t in_count[4];          /* input buffer occupancy, N..W */
+    uint8_t tx_count, rx_count;
+    uint8_t status;               /* WM_ST_* */
+    uint32_t err_hdr;
+    uint8_t en;                   /* the registered enable */
+} wm_sw_tile_view;
+
+void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out);
+
+/* Threads. The tiles of one step are independent (each reads its own
+ * state and the mail of the cycle, and writes its own state and the mail
+ * of the next cycle), so a step can evaluate them on two threads with a
+ * result identical to one thread's, link trace included. Two threads pay
+ * only on a busy mesh and a free second CPU. In the automatic mode a step
+ * may go parallel when the step before evaluated more than
+ * WM_SW_PARALLEL_MIN tiles and the machine has two CPUs, so small and idle
+ * meshes stay on the calling thread and never start the worker; such busy
+ * steps then time short trial windows on two threads and on one, now and
+ * then, and take the faster way in between (a job on the other CPU makes
+ * two threads slower than one). */
+typedef enum {
+    WM_SW_THREADS_AUTO = 0, /* automatic */
+    WM_SW_THREADS_ONE = 1,  /* every step on the calling thread */
+    WM_SW_THREADS_TWO = 2,  /* every step on two threads, whatever the load (to test the threaded path) */
+    WM_SW_THREADS_ENV = 3   /* the default: as the environment variable WM_SW_THREADS says (0, 1 or 2,
+                               the values above; automatic when unset); creation fails with a message
+                               on any other value */
+} wm_sw_threads;
+
+enum { WM_SW_PARALLEL_MIN = 256 };
+
+/* The mode of the sw fabrics created after the call, until the next. */
+void wm_fabric_sw_set_threads(wm_sw_threads mode);
+
+/* How many steps of f went parallel so far. */
+uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f);
+
+/* Every PE's queues as pe_status reports them (tx_count, rx_count,
+ * rx_head), as arrays indexed y * w + x, so that a driver watching
+ * hundreds of PEs a cycle reads dense bytes instead of a status each.
+ * Valid while the fabric lives; the values change at each step. */
+typedef struct {
+    const uint8_t *tx_count;
+    const uint8_t *rx_count;
+    const uint32_t *rx_head; /* meaningful where rx_count > 0 */
+} wm_sw_queues;
+
+wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f);
+
+#endif

@@ -1,0 +1,79 @@
+/* job.h: one gs_op(sum) on the fabric, end to end.
+ *
+ * A job takes a schedule and a method, lays the ranks out on a W x H grid
+ * of PEs (rank_layout.h), fills every dof with wm_gs_initial_value, runs
+ * the method's setup (the crystal plan's symbolic pass, as messages on the
+ * fabric) and then, as a separate run on the same fabric, one gs_op; it
+ * counts the cycles, messages and wavelet-hops of the gs_op alone and
+ * compares the result with the reference bit for bit.
+ *
+ * Methods (docs/crystal.md):
+ *   pairwise  every rank sends one transfer to each peer directly
+ *   crystal   the setup-phase crystal router: records [dest, origin, len,
+ *             payload] routed in ceil(log2 P) bisection stages, each stage's
+ *             size negotiated over the fabric
+ *   plan      the crystal plan: symbolic pass in the setup run, then a
+ *             fixed sequence of sends and receives of known size
+ * All three reduce at the destination in ascending origin rank order. */
+#ifndef WM_GS_JOB_H
+#define WM_GS_JOB_H
+
+#include "crystal/pairing.h"
+#include "crystal/plan.h"
+#include "fabric/fabric.h"
+#include "gs/rank_grid.h"
+#include "gs/schedule.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { WM_GS_PAIRWISE = 0, WM_GS_CRYSTAL = 1, WM_GS_PLAN = 2 } wm_gs_method;
+
+bool wm_gs_method_parse(const char *name, wm_gs_method *method);
+const char *wm_gs_method_name(wm_gs_method method);
+
+typedef struct {
+    unsigned w, h;          /* the rank grid; P = w * h */
+    wm_rank_order order;
+    wm_gs_method method;
+    wm_pairing pairing;
+    const wm_fabric_ops *backend;
+    uint64_t max_cycles;    /* per run; 0: a generous default */
+} wm_gs_config;
+
+typedef struct {
+    uint64_t setup_cycles;  /* the plan's symbolic pass (0 for the others) */
+    uint64_t op_cycles;     /* one gs_op, first cycle to last kernel done */
+    uint64_t messages;      /* sent during the gs_op */
+    uint64_t wavelets;      /* pushed during the gs_op, headers included */
+    uint64_t wavelet_hops;  /* wavelets leaving a router towards a neighbour */
+    unsigned active_stages; /* most stages any one rank was active in */
+    unsigned stages_used;   /* bisection stages active on some rank */
+    uint64_t checksum;      /* wm_gs_checksum of the result */
+    bool matches_reference; /* bit for bit */
+} wm_gs_result;
+
+typedef struct wm_gs_job wm_gs_job;
+
+/* A job over schedule s (which must outlive it and have w*h ranks). NULL,
+ * with a message to err, if the schedule fails its check or the grid does
+ * not fit a mesh. */
+wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FILE *err);
+void wm_gs_job_destroy(wm_gs_job *j);
+
+/* Setup and one gs_op. False, with the scheduler's diagnosis or the
+ * mismatch to err, if a run does not finish. */
+bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
+/* The same on a fabric the caller made (of the grid's size, at any cycle,
+ * quiescent). count_hops sets the fabric's link hook for the run; without
+ * it wavelet_hops stays 0 and a hook the caller set is left alone. */
+bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
+                      FILE *err);
+
+/* After a run: the values, and for the plan method the plan rank built on
+ * the fabric (NULL otherwise). */
+float *const *wm_gs_job_values(const wm_gs_job *j);
+const wm_cr_plan *wm_gs_job_plan(const wm_gs_job *j, unsigned rank);
+
+#endif

@@ -1,0 +1,78 @@
+/* regress.h: lockstep regression of one backend against another.
+ *
+ * A scenario drives one fabric through the ops table, cycle by cycle, and
+ * may return result words (counters, timestamps, status bits). The runner
+ * runs it on the expected backend (rtl) and on the backend under test (sw),
+ * records both link-event traces (trace.h), and passes the scenario when
+ * every wavelet stood in the same output register at the same cycle and
+ * every result word is equal. Otherwise it reports the first divergence:
+ * cycle, tile, port, the expected and the observed wavelet, or the first
+ * result word that differs.
+ *
+ * Adding a scenario (a firmware one, say):
+ *   1. In your own file, write a function of type wm_regress_fn. It gets a
+ *      fresh fabric at cycle 0 with the trace hook already set (do not set
+ *      another hook), drives it only through ops, and records whatever
+ *      should agree with wm_regress_result / wm_regress_result_pe;
+ *      wm_regress_fabric_state records every PE's port and the wavelets
+ *      in flight, a good last step. It must be deterministic: the same
+ *      inputs on the same backend give the same run. It returns false,
+ *      after a message on stderr, only when it could not run at all.
+ *   2. Declare it in your header and append one line to wm_regress_corpus
+ *      in csim/regress/regress_corpus.c: {name, w, h, function, argument, quick}.
+ *      Keep the `quick` ones short: `make test` runs them on the rtl
+ *      backend, at about 2-5 M router-cycles per second.
+ */
+#ifndef WM_REGRESS_H
+#define WM_REGRESS_H
+
+#include "fabric/fabric.h"
+#include "fabric/trace.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wm_regress_results wm_regress_results;
+
+/* Record a named result word (name: a string that outlives the run). */
+void wm_regress_result(wm_regress_results *r, const char *name, uint64_t value);
+/* The same, for PE (x, y). */
+void wm_regress_result_pe(wm_regress_results *r, const char *name, unsigned x, unsigned y, uint64_t value);
+/* Every PE's port (status, counts, RX head, err_hdr, tsc), quiescence and
+ * the places of the wavelets in flight. */
+void wm_regress_fabric_state(const wm_fabric_ops *ops, const wm_fabric *f, unsigned w, unsigned h,
+                             wm_regress_results *r);
+
+typedef bool (*wm_regress_fn)(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
+                              wm_regress_results *out);
+
+typedef struct {
+    const char *name;
+    unsigned w, h;
+    wm_regress_fn run;
+    const void *arg;  /* handed to run as is */
+    bool quick;       /* part of `wavemesh regress --quick` and `make test` */
+} wm_regress_scenario;
+
+/* The corpus, terminated by an entry with a NULL name (regress_corpus.c). */
+extern const wm_regress_scenario wm_regress_corpus[];
+/* The scenario called name, or NULL. */
+const wm_regress_scenario *wm_regress_find(const char *name);
+
+typedef struct {
+    bool passed;
+    bool could_not_run;      /* a backend failed to create or run it */
+    bool diverged;           /* the link traces differ at `first` */
+    wm_divergence first;
+    bool result_differs;     /* traces agree, a result word does not */
+    uint64_t cycles;         /* of the expected run */
+    uint64_t events;         /* link events of the expected run */
+    char line[400];          /* the report line, "PASS name ..." or "FAIL name ..." */
+} wm_regress_report;
+
+/* Runs s on both backends and compares; the report says how it went. */
+void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected, const wm_fabric_ops *got,
+                    wm_regress_report *rep);
+
+#endif

@@ -1,0 +1,729 @@
+/* layout.c: the layout parser and its checks (format: docs/layouts.md).
+ *
+ * One pass reads the lines, keeping those of the selected placement; the
+ * checks that need the whole file (coordinates of instances named later,
+ * the region, the paths) run at the end. Every error is printed with its
+ * file and line, and parsing goes on so that one run shows all of them. */
+#include "run/layout.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_TOKENS = 256 };
+
+/* A kernel parameter as written: a number, or another instance's x or y. */
+typedef struct {
+    char *name;
+    int64_t value;
+    char *ref;      /* instance name, or NULL for a plain value */
+    bool ref_y;     /* .y rather than .x */
+} raw_param;
+
+typedef struct {
+    char *name;
+    const wm_kernel *kernel;
+    unsigned line;
+    raw_param *raw;
+    size_t nraw;
+    wm_param_value *params;
+    size_t nparams;
+    bool placed;
+    int64_t x, y;
+    unsigned at_line;
+} instance;
+
+typedef struct {
+    char *name;
+    int64_t x, y;
+    unsigned line;
+} position;
+
+typedef struct {
+    bool all;
+    int64_t x, y, w, h;
+    unsigned line;
+} rect;
+
+/* Names to indices, open addressing: layouts of 8191 instances would
+ * otherwise spend seconds in linear searches. */
+typedef struct {
+    size_t *slot; /* index + 1, 0 for empty */
+    size_t cap, count;
+} name_index;
+
+struct wm_layout {
+    const char *path;
+    FILE *err;
+    unsigned errors;
+    wm_param_value *lparams;
+    size_t nlparams;
+    instance *inst;
+    size_t ninst;
+    name_index inst_index;
+    wm_instance *pub;
+    position *at;
+    size_t nat;
+    name_index at_index;
+    rect *rects;
+    size_t nrects;
+    bool have_mesh;
+    unsigned w, h, mesh_line;
+    char *placement;
+    unsigned placement_line;
+    bool *enabled;
+    /* placements seen, for the message when none is selected */
+    char *placements_seen;
+};
+
+static void error_at(wm_layout *l, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void error_at(wm_layout *l, unsigned line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (line)
+        fprintf(l->err, "%s:%u: ", l->path, line);
+    else
+        fprintf(l->err, "%s: ", l->path);
+    vfprintf(l->err, fmt, ap);
+    fputc('\n', l->err);
+    va_end(ap);
+    l->errors++;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Grow *arr (of *n elements of size sz) by one zeroed element. */
+static void *push_back(void *arrp, size_t *n, size_t sz)
+{
+    void **arr = arrp;
+    void *grown = realloc(*arr, (*n + 1) * sz);
+    if (!grown) {
+        fprintf(stderr, "wavemesh: out of memory\n");
+        exit(1);
+    }
+    *arr = grown;
+    memset((char *)grown + *n * sz, 0, sz);
+    return (char *)grown + (*n)++ * sz;
+}
+
+static bool parse_int(const char *s, int64_t *v)
+{
+    if (!*s) return false;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 0);
+    if (errno || *end) return false;
+    *v = x;
+    return true;
+}
+
+static bool valid_name(const char *s);
+
+bool wm_setting_parse(char *text, wm_setting *out)
+{
+    char *eq = strchr(text, '=');
+    if (!eq) return false;
+    *eq = '\0';
+    if (!valid_name(text) || !parse_int(eq + 1, &out->value)) {
+        *eq = '=';
+        return false;
+    }
+    out->name = text;
+    return true;
+}
+
+static bool valid_name(const char *s)
+{
+    if (!isalpha((unsigned char)*s) && *s != '_') return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_') return false;
+    return true;
+}
+
+static const wm_param_value *find_lparam(const wm_layout *l, const char *name)
+{
+    for (size_t i = 0; i < l->nlparams; i++)
+        if (!strcmp(l->lparams[i].name, name)) return &l->lparams[i];
+    return NULL;
+}
+
+/* A number or $PARAM. */
+static bool eval_scalar(wm_layout *l, unsigned line, const char *tok, int64_t *v)
+{
+    if (tok[0] == '$') {
+        const wm_param_value *p = find_lparam(l, tok + 1);
+        if (!p) {
+            error_at(l, line, "unknown layout parameter '%s' (declare it with `param %s VALUE` first)", tok + 1,
+                     tok + 1);
+            return false;
+        }
+        *v = p->value;
+        return true;
+    }
+    if (!parse_int(tok, v)) {
+        error_at(l, line, "'%s' is not a number or a $parameter", tok);
+        return false;
+    }
+    return true;
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The index of name, given how to read the name of index i; or -1. */
+static long index_find(const name_index *ix, const char *name, const char *(*name_of)(const wm_layout *, size_t),
+                       const wm_layout *l)
+{
+    if (!ix->cap) return -1;
+    for (size_t k = hash_name(name) & (ix->cap - 1);; k = (k + 1) & (ix->cap - 1)) {
+        if (!ix->slot[k]) return -1;
+        if (!strcmp(name_of(l, ix->slot[k] - 1), name)) return (long)(ix->slot[k] - 1);
+    }
+}
+
+static void index_add(name_index *ix, size_t i, const char *(*name_of)(const wm_layout *, size_t), const wm_layout *l)
+{
+    if (2 * (ix->count + 1) > ix->cap) {
+        name_index bigger = {NULL, ix->cap ? 2 * ix->cap : 64, 0};
+        bigger.slot = calloc(bigger.cap, sizeof *bigger.slot);
+        if (!bigger.slot) {
+            fprintf(stderr, "wavemesh: out of memory\n");
+            exit(1);
+        }
+        for (size_t k = 0; k < ix->cap; k++)
+            if (ix->slot[k]) index_add(&bigger, ix->slot[k] - 1, name_of, l);
+        free(ix->slot);
+        *ix = bigger;
+    }
+    size_t k = hash_name(name_of(l, i)) & (ix->cap - 1);
+    while (ix->slot[k]) k = (k + 1) & (ix->cap - 1);
+    ix->slot[k] = i + 1;
+    ix->count++;
+}
+
+static const char *inst_name(const wm_layout *l, size_t i) { return l->inst[i].name; }
+static const char *at_name(const wm_layout *l, size_t i) { return l->at[i].name; }
+
+static instance *find_inst(wm_layout *l, const char *name)
+{
+    const long i = index_find(&l->inst_index, name, inst_name, l);
+    return i < 0 ? NULL : &l->inst[i];
+}
+
+static const position *find_at(const wm_layout *l, const char *name)
+{
+    const long i = index_find(&l->at_index, name, at_name, l);
+    return i < 0 ? NULL : &l->at[i];
+}
+
+static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
+{
+    if (n < 3) {
+        error_at(l, line, "usage: pe INSTANCE KERNEL [PARAM=VALUE]...");
+        return;
+    }
+    if (!valid_name(tok[1])) {
+        error_at(l, line, "'%s' is not a valid instance name", tok[1]);
+        return;
+    }
+    instance *dup = find_inst(l, tok[1]);
+    if (dup) {
+        error_at(l, line, "instance %s is already defined at line %u", tok[1], dup->line);
+        return;
+    }
+    const wm_kernel *k = wm_kernel_find(tok[2]);
+    if (!k) {
+        error_at(l, line, "unknown kernel '%s'", tok[2]);
+        return;
+    }
+    instance *in = push_back(&l->inst, &l->ninst, sizeof *l->inst);
+    in->name = dup_str(tok[1]);
+    in->kernel = k;
+    in->line = line;
+    index_add(&l->inst_index, l->ninst - 1, inst_name, l);
+    for (size_t i = 3; i < n; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq || eq == tok[i] || !eq[1]) {
+            error_at(l, line, "'%s' is not PARAM=VALUE", tok[i]);
+            continue;
+        }
+        *eq = '\0';
+        const char *key = tok[i], *val = eq + 1;
+        const wm_kernel_param *kp = k->params;
+        while (kp->name && strcmp(kp->name, key)) kp++;
+        if (!kp->name) {
+            error_at(l, line, "kernel %s has no parameter %s", k->name, key);
+            continue;
+        }
+        bool twice = false;
+        for (size_t r = 0; r < in->nraw; r++) twice |= !strcmp(in->raw[r].name, key);
+        if (twice) {
+            error_at(l, line, "parameter %s is given twice", key);
+            continue;
+        }
+        raw_param rp = {0};
+        const char *dot = strrchr(val, '.');
+        if (dot && (!strcmp(dot, ".x") || !strcmp(dot, ".y")) && val[0] != '$') {
+            rp.ref = dup_str(val);
+            rp.ref[dot - val] = '\0';
+            rp.ref_y = dot[1] == 'y';
+        } else if (!eval_scalar(l, line, val, &rp.value)) {
+            continue;
+        }
+        rp.name = dup_str(key);
+        *(raw_param *)push_back(&in->raw, &in->nraw, sizeof *in->raw) = rp;
+    }
+}
+
+static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *in_block, bool *selected)
+{
+    const char *kw = tok[0];
+    if (!strcmp(kw, "placement")) {
+        if (*in_block) {
+            error_at(l, line, "placement inside a placement (missing `end`)");
+            return;
+        }
+        int64_t want = 0;
+        char *eq = n == 4 ? strchr(tok[3], '=') : NULL;
+        if (n != 4 || strcmp(tok[2], "when") || !eq) {
+            error_at(l, line, "usage: placement NAME when PARAM=VALUE");
+            *in_block = true;
+            *selected = false;
+            return;
+        }
+        *eq = '\0';
+        *in_block = true;
+        *selected = false;
+        const wm_param_value *p = find_lparam(l, tok[3]);
+        if (!p) {
+            error_at(l, line, "unknown layout parameter '%s'", tok[3]);
+            return;
+        }
+        if (!eval_scalar(l, line, eq + 1, &want)) return;
+        size_t seen = l->placements_seen ? strlen(l->placements_seen) : 0;
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s%s (%s=%" PRId64 ")", seen ? ", " : "", tok[1], tok[3], want);
+        char *grown = realloc(l->placements_seen, seen + strlen(buf) + 1);
+        if (grown) {
+            l->placements_seen = grown;
+            strcpy(grown + seen, buf);
+        }
+        if (p->value != want) return;
+        if (l->placement) {
+            error_at(l, line, "placement %s is selected too, but %s (line %u) already is", tok[1], l->placement,
+                     l->placement_line);
+            return;
+        }
+        l->placement = dup_str(tok[1]);
+        l->placement_line = line;
+        *selected = true;
+        return;
+    }
+    if (!strcmp(kw, "end")) {
+        if (!*in_block) error_at(l, line, "`end` without `placement`");
+        *in_block = false;
+        *selected = false;
+        return;
+    }
+    if (*in_block && !*selected) return;
+    if (!strcmp(kw, "param")) {
+        int64_t v;
+        if (n != 3 || !valid_name(tok[1])) {
+            error_at(l, line, "usage: param NAME DEFAULT");
+            return;
+        }
+        if (find_lparam(l, tok[1])) {
+            error_at(l, line, "layout parameter %s is declared twice", tok[1]);
+            return;
+        }
+        if (!eval_scalar(l, line, tok[2], &v)) return;
+        wm_param_value *p = push_back(&l->lparams, &l->nlparams, sizeof *l->lparams);
+        p->name = dup_str(tok[1]);
+        p->value = v;
+    } else if (!strcmp(kw, "mesh")) {
+        int64_t w, h;
+        if (n != 3) {
+            error_at(l, line, "usage: mesh WIDTH HEIGHT");
+            return;
+        }
+        if (!eval_scalar(l, line, tok[1], &w) || !eval_scalar(l, line, tok[2], &h)) return;
+        if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
+            error_at(l, line, "mesh %" PRId64 "x%" PRId64 " is outside 1x1..%dx%d", w, h, WM_MESH_MAX,
+                     WM_MESH_MAX);
+            return;
+        }
+        if (l->have_mesh) {
+            error_at(l, line, "a second mesh line (the first is line %u)", l->mesh_line);
+            return;
+        }
+        l->have_mesh = true;
+        l->w = (unsigned)w;
+        l->h = (unsigned)h;
+        l->mesh_line = line;
+    } else if (!strcmp(kw, "region")) {
+        rect r = {0};
+        r.line = line;
+        if (n == 2 && !strcmp(tok[1], "all")) {
+            r.all = true;
+        } else if (n == 5) {
+            if (!eval_scalar(l, line, tok[1], &r.x) || !eval_scalar(l, line, tok[2], &r.y) ||
+                !eval_scalar(l, line, tok[3], &r.w) || !eval_scalar(l, line, tok[4], &r.h))
+                return;
+        } else {
+            error_at(l, line, "usage: region all | region X Y WIDTH HEIGHT");
+            return;
+        }
+        *(rect *)push_back(&l->rects, &l->nrects, sizeof *l->rects) = r;
+    } else if (!strcmp(kw, "at")) {
+        position p = {0};
+        if (n != 4 || !valid_name(tok[1])) {
+            error_at(l, line, "usage: at INSTANCE X Y");
+            return;
+        }
+        const position *placed = find_at(l, tok[1]);
+        if (placed) {
+            error_at(l, line, "instance %s is already placed at line %u", tok[1], placed->line);
+            return;
+        }
+        if (!eval_scalar(l, line, tok[2], &p.x) || !eval_scalar(l, line, tok[3], &p.y)) return;
+        p.name = dup_str(tok[1]);
+        p.line = line;
+        *(position *)push_back(&l->at, &l->nat, sizeof *l->at) = p;
+        index_add(&l->at_index, l->nat - 1, at_name, l);
+    } else if (!strcmp(kw, "pe")) {
+        parse_pe(l, line, tok, n);
+    } else {
+        error_at(l, line, "unknown statement '%s' (param, placement, end, mesh, region, at, pe)", kw);
+    }
+}
+
+/* The region as a bitmap; rectangles are clipped to the mesh. */
+static void build_region(wm_layout *l)
+{
+    l->enabled = calloc((size_t)l->w * l->h, sizeof *l->enabled);
+    if (!l->enabled) exit(1);
+    for (size_t i = 0; i < l->nrects; i++) {
+        const rect *r = &l->rects[i];
+        int64_t x0 = r->all ? 0 : r->x, y0 = r->all ? 0 : r->y;
+        int64_t x1 = r->all ? l->w : r->x + r->w, y1 = r->all ? l->h : r->y + r->h;
+        if (!r->all && (r->w < 1 || r->h < 1 || x0 < 0 || y0 < 0 || x1 > l->w || y1 > l->h)) {
+            error_at(l, r->line, "region %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " is not inside the %ux%u mesh",
+                     r->x, r->y, r->w, r->h, l->w, l->h);
+            continue;
+        }
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++) l->enabled[y * l->w + x] = true;
+    }
+}
+
+/* The first router on the X-then-Y path from a to b outside the region. */
+static bool path_leaves_region(const wm_layout *l, unsigned ax, unsigned ay, unsigned bx, unsigned by, unsigned *ox,
+                               unsigned *oy)
+{
+    unsigned x = ax, y = ay;
+    for (;;) {
+        if (!l->enabled[(size_t)y * l->w + x]) {
+            *ox = x;
+            *oy = y;
+            return true;
+        }
+        if (x != bx)
+            x = x < bx ? x + 1 : x - 1;
+        else if (y != by)
+            y = y < by ? y + 1 : y - 1;
+        else
+            return false;
+    }
+}
+
+static void resolve(wm_layout *l)
+{
+    if (!l->have_mesh) {
+        error_at(l, 0, "no `mesh WIDTH HEIGHT` line%s%s", l->placement ? " in placement " : "",
+                 l->placement ? l->placement : "");
+        return;
+    }
+    build_region(l);
+    /* Coordinates. */
+    for (size_t i = 0; i < l->nat; i++) {
+        const position *p = &l->at[i];
+        instance *in = find_inst(l, p->name);
+        if (!in) {
+            error_at(l, p->line, "`at` for %s, which no `pe` line defines", p->name);
+            continue;
+        }
+        if (p->x < 0 || p->y < 0 || p->x >= l->w || p->y >= l->h) {
+            error_at(l, p->line, "%s at (%" PRId64 ",%" PRId64 ") is off the %ux%u mesh", p->name, p->x, p->y, l->w,
+                     l->h);
+            continue;
+        }
+        in->placed = true;
+        in->x = p->x;
+        in->y = p->y;
+        in->at_line = p->line;
+    }
+    /* which instance holds each PE, index + 1 */
+    size_t *occupant = calloc((size_t)l->w * l->h, sizeof *occupant);
+    if (!occupant) exit(1);
+    for (size_t i = 0; i < l->ninst; i++) {
+        instance *in = &l->inst[i];
+        if (!in->placed) {
+            if (!find_at(l, in->name))
+                error_at(l, in->line, "instance %s has no `at INSTANCE X Y` line%s%s", in->name,
+                         l->placement ? " in placement " : "", l->placement ? l->placement : "");
+            continue;
+        }
+        size_t *cell = &occupant[(size_t)in->y * l->w + (size_t)in->x];
+        if (*cell) {
+            const instance *o = &l->inst[*cell - 1];
+            error_at(l, in->at_line, "two kernels on PE (%" PRId64 ",%" PRId64 "): %s (%s) and %s (%s, line %u)",
+                     in->x, in->y, in->name, in->kernel->name, o->name, o->kernel->name, o->at_line);
+        } else {
+            *cell = i + 1;
+        }
+    }
+    free(occupant);
+    if (l->errors) return;
+    /* Parameters: every one of the kernel's, references resolved. */
+    for (size_t i = 0; i < l->ninst; i++) {
+        instance *in = &l->inst[i];
+        size_t np = 0;
+        while (in->kernel->params[np].name) np++;
+        in->params = calloc(np ? np : 1, sizeof *in->params);
+        if (!in->params) exit(1);
+        in->nparams = np;
+        for (size_t k = 0; k < np; k++) {
+            const wm_kernel_param *kp = &in->kernel->params[k];
+            in->params[k].name = kp->name;
+            in->params[k].value = kp->fallback;
+            const raw_param *rp = NULL;
+            for (size_t r = 0; r < in->nraw; r++)
+                if (!strcmp(in->raw[r].name, kp->name)) rp = &in->raw[r];
+            if (!rp) {
+                if (kp->required)
+                    error_at(l, in->line, "%s (kernel %s) is missing parameter %s", in->name, in->kernel->name,
+                             kp->name);
+                continue;
+            }
+            if (!rp->ref) {
+                in->params[k].value = rp->value;
+                continue;
+            }
+            const instance *target = find_inst(l, rp->ref);
+            if (!target) {
+                error_at(l, in->line, "%s=%s.%c refers to unknown instance %s", kp->name, rp->ref,
+                         rp->ref_y ? 'y' : 'x', rp->ref);
+                continue;
+            }
+            in->params[k].value = rp->ref_y ? target->y : target->x;
+        }
+    }
+    /* Paths: every instance to every instance its parameters name. */
+    for (size_t i = 0; i < l->ninst; i++) {
+        const instance *in = &l->inst[i];
+        for (size_t r = 0; r < in->nraw; r++) {
+            const raw_param *rp = &in->raw[r];
+            if (!rp->ref) continue;
+            bool seen = false;
+            for (size_t q = 0; q < r; q++) seen |= in->raw[q].ref && !strcmp(in->raw[q].ref, rp->ref);
+            const instance *t = find_inst(l, rp->ref);
+            if (seen || !t) continue;
+            unsigned ox, oy;
+            if (path_leaves_region(l, (unsigned)in->x, (unsigned)in->y, (unsigned)t->x, (unsigned)t->y, &ox, &oy))
+                error_at(l, in->line,
+                         "the path from %s (%" PRId64 ",%" PRId64 ") to %s (%" PRId64 ",%" PRId64
+                         ") leaves the message-passing region at (%u,%u)",
+                         in->name, in->x, in->y, t->name, t->x, t->y, ox, oy);
+        }
+    }
+}
+
+static void free_layout(wm_layout *l)
+{
+    for (size_t i = 0; i < l->nlparams; i++) free((char *)l->lparams[i].name);
+    free(l->lparams);
+    for (size_t i = 0; i < l->ninst; i++) {
+        instance *in = &l->inst[i];
+        for (size_t r = 0; r < in->nraw; r++) {
+            free(in->raw[r].name);
+            free(in->raw[r].ref);
+        }
+        free(in->raw);
+        free(in->params);
+        free(in->name);
+    }
+    free(l->inst);
+    free(l->inst_index.slot);
+    free(l->at_index.slot);
+    free(l->pub);
+    for (size_t i = 0; i < l->nat; i++) free(l->at[i].name);
+    free(l->at);
+    free(l->rects);
+    free(l->placement);
+    free(l->enabled);
+    free(l->placements_seen);
+    free(l);
+}
+
+wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting *settings, size_t nsettings,
+                           FILE *err)
+{
+    wm_layout *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->path = path;
+    l->err = err;
+    char *copy = dup_str(text);
+    if (!copy) {
+        free(l);
+        return NULL;
+    }
+    bool in_block = false, selected = false;
+    unsigned block_line = 0, line = 0;
+    bool settings_applied = false;
+    char *save = NULL;
+    /* Split by hand rather than strtok on "\n" so empty lines keep their
+     * numbers. */
+    for (char *s = copy; s; line++) {
+        char *nl = strchr(s, '\n');
+        if (nl) *nl = '\0';
+        char *hash = strchr(s, '#');
+        if (hash) *hash = '\0';
+        char *tok[MAX_TOKENS];
+        size_t n = 0;
+        for (char *t = strtok_r(s, " \t\r", &save); t && n < MAX_TOKENS; t = strtok_r(NULL, " \t\r", &save))
+            tok[n++] = t;
+        s = nl ? nl + 1 : NULL;
+        if (!n) continue;
+        /* --set applies as soon as the parameters are declared, i.e. before
+         * the first statement that is not a param line. */
+        if (strcmp(tok[0], "param") && !settings_applied) {
+            settings_applied = true;
+            for (size_t i = 0; i < nsettings; i++) {
+                wm_param_value *p = (wm_param_value *)find_lparam(l, settings[i].name);
+                if (p)
+                    p->value = settings[i].value;
+                else
+                    error_at(l, 0, "--set %s: the layout declares no parameter %s before its first statement",
+                             settings[i].name, settings[i].name);
+            }
+        }
+        if (!strcmp(tok[0], "param") && settings_applied) {
+            error_at(l, line + 1, "param lines come first, before any other statement");
+            continue;
+        }
+        if (!strcmp(tok[0], "placement")) block_line = line + 1;
+        parse_line(l, line + 1, tok, n, &in_block, &selected);
+    }
+    if (!settings_applied) {
+        for (size_t i = 0; i < nsettings; i++) {
+            wm_param_value *p = (wm_param_value *)find_lparam(l, settings[i].name);
+            if (p)
+                p->value = settings[i].value;
+            else
+                error_at(l, 0, "--set %s: the layout declares no parameter %s", settings[i].name, settings[i].name);
+        }
+    }
+    free(copy);
+    if (in_block) error_at(l, block_line, "placement without `end`");
+    if (l->placements_seen && !l->placement && !l->errors) {
+        fprintf(err, "%s: no placement is selected by the parameters; placements: %s\n", path, l->placements_seen);
+        l->errors++;
+    }
+    if (!l->errors) resolve(l);
+    if (l->errors) {
+        free_layout(l);
+        return NULL;
+    }
+    l->pub = calloc(l->ninst ? l->ninst : 1, sizeof *l->pub);
+    if (!l->pub) exit(1);
+    for (size_t i = 0; i < l->ninst; i++) {
+        const instance *in = &l->inst[i];
+        l->pub[i] = (wm_instance){in->name, in->kernel, (unsigned)in->x, (unsigned)in->y, in->line, in->nparams,
+                                  in->params};
+    }
+    l->path = NULL;
+    l->err = NULL;
+    return l;
+}
+
+wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        fprintf(err, "%s: out of memory\n", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    wm_layout *l = wm_layout_parse(buf, path, settings, nsettings, err);
+    free(buf);
+    return l;
+}
+
+void wm_layout_destroy(wm_layout *l)
+{
+    if (l) free_layout(l);
+}
+
+unsigned wm_layout_width(const wm_layout *l) { return l->w; }
+unsigned wm_layout_height(const wm_layout *l) { return l->h; }
+const char *wm_layout_placement(const wm_layout *l) { return l->placement ? l->placement : ""; }
+bool wm_layout_enabled(const wm_layout *l, unsigned x, unsigned y)
+{
+    return x < l->w && y < l->h && l->enabled[(size_t)y * l->w + x];
+}
+size_t wm_layout_count(const wm_layout *l) { return l->ninst; }
+const wm_instance *wm_layout_instance(const wm_layout *l, size_t i) { return &l->pub[i]; }
+
+const wm_instance *wm_layout_find(const wm_layout *l, const char *name)
+{
+    const long i = index_find(&l->inst_index, name, inst_name, l);
+    return i < 0 ? NULL : &l->pub[i];
+}
+
+bool wm_instance_param(const wm_instance *inst, const char *name, int64_t *value)
+{
+    for (size_t i = 0; i < inst->nparams; i++) {
+        if (!strcmp(inst->params[i].name, name)) {
+            *value = inst->params[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+size_t wm_layout_param_count(const wm_layout *l) { return l->nlparams; }
+const wm_param_value *wm_layout_param(const wm_layout *l, size_t i) { return &l->lparams[i]; }

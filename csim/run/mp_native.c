@@ -1,0 +1,57 @@
+/* mp.c: the firmware API over the scheduler's port primitives, with the
+ * library's own work charged by the cost model of mp.h. */
+#include "mp.h"
+
+#include "fabric/fabric.h"
+#include "run/scheduler.h"
+
+uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+{
+    wm_sched_charge(mp, WM_COST_HEADER);
+    if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
+        wm_sched_fault(mp, "header to (%lld,%lld): coordinates outside 0..%d", (long long)col, (long long)row,
+                       WM_MESH_MAX - 1);
+    if (len > WM_LEN_MAX) wm_sched_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
+    return wm_header((unsigned)col, (unsigned)row, len, tag);
+}
+
+void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
+{
+    const unsigned len = wm_header_len(header);
+    wm_sched_charge(mp, WM_COST_SEND_CALL + WM_COST_SEND_WAVELET);
+    wm_sched_push(mp, header);
+    for (unsigned i = 0; i < len; i++) {
+        wm_sched_charge(mp, WM_COST_SEND_WAVELET);
+        wm_sched_push(mp, data[i]);
+    }
+}
+
+uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
+{
+    wm_sched_charge(mp, WM_COST_RECV_CALL);
+    const uint32_t header = wm_sched_pop_header(mp);
+    wm_sched_charge(mp, WM_COST_RECV_WAVELET);
+    const unsigned len = wm_header_len(header);
+    for (unsigned i = 0; i < len; i++) {
+        const uint32_t w = wm_sched_pop(mp);
+        wm_sched_charge(mp, WM_COST_RECV_WAVELET);
+        if (i < max) data[i] = w;
+    }
+    if (len > max) wm_sched_fault(mp, "received a message of %u data wavelets, expected at most %u", len, max);
+    return header;
+}
+
+uint64_t wm_mp_tsc(wm_mp *mp) { return wm_sched_tsc(mp); }
+
+void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
+{
+    unsigned tx_count;
+    wm_sched_queues(mp, &tx_count, rx_count);
+    *tx_room = WM_TX_DEPTH - tx_count;
+}
+
+void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
+
+int64_t wm_mp_param(wm_mp *mp, const char *name) { return wm_sched_param(mp, name); }
+
+void wm_mp_export(wm_mp *mp, const char *name, int64_t value) { wm_sched_export(mp, name, value); }

@@ -1,0 +1,42 @@
+/* runner.h: a layout run end to end, shared by `run`, `rows`, the tests and
+ * the benchmarks: a fabric of the layout's size with its message-passing
+ * region, the scheduler over it, and the results printed as
+ * `instance.symbol = value` plus the seed's per-leaf cycles table. */
+#ifndef WM_RUNNER_H
+#define WM_RUNNER_H
+
+#include "fabric/fabric.h"
+#include "run/layout.h"
+#include "run/scheduler.h"
+#include "waves/waves.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct wm_runner wm_runner;
+
+/* NULL (with a message on stderr) if the fabric cannot be made. */
+wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout);
+/* The same with a waves dump when trace->path is set (csim/waves/waves.h): tiles
+ * named after their instances, each kernel's state and exports. */
+wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace);
+/* Close the dump, if any; false after a message on stderr. */
+bool wm_runner_finish(wm_runner *r);
+void wm_runner_destroy(wm_runner *r);
+wm_run_result wm_runner_run(wm_runner *r, uint64_t max_cycles);
+wm_sched *wm_runner_sched(wm_runner *r);
+wm_fabric *wm_runner_fabric(wm_runner *r);
+
+/* Every export, one `instance.symbol = value` line, in layout order. */
+void wm_runner_print_results(const wm_runner *r, FILE *out);
+
+/* The instances that exported t0 and t1 (the leaves), in layout order, with
+ * t1 - t0: the cycles from the leaf's send to the arrival of its prefix.
+ * Returns how many, filling at most max of names and cycles. */
+size_t wm_runner_leaf_cycles(const wm_runner *r, const char **names, int64_t *cycles, size_t max);
+/* The largest t1: the cycle the last prefix arrived; -1 if none. */
+int64_t wm_runner_last_prefix(const wm_runner *r);
+/* The table: a line of names and a line of cycles, labelled. */
+void wm_runner_print_cycles(const wm_runner *r, const char *label, FILE *out);
+
+#endif

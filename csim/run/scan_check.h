@@ -1,0 +1,26 @@
+/* scan_check.h: the independent reference for the collectives' results.
+ *
+ * The leaves are the instances l0..l{P-1} with a VAL parameter; the
+ * reference is a plain loop over their values (32-bit wrap-around, as the
+ * wavelets): leaf i's excl is the sum of the values before it, incl adds its
+ * own, and every instance that exports total (the root, the chain's last
+ * PE) must hold the sum of all. A layout with a root must export root.total. */
+#ifndef WM_SCAN_CHECK_H
+#define WM_SCAN_CHECK_H
+
+#include "run/layout.h"
+#include "run/scheduler.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* excl, incl: n each; *total the sum. Wraps like 32-bit wavelets. */
+void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total);
+
+/* Compares a finished run with the reference; prints one line per wrong or
+ * missing value to report (may be NULL) and returns how many there were
+ * (a layout without leaves counts as one). */
+size_t wm_scan_check(const wm_layout *l, const wm_sched *s, FILE *report);
+
+#endif

@@ -1,0 +1,507 @@
+/* scheduler.c: one cycle loop, one coroutine per kernel (see scheduler.h).
+ *
+ * A coroutine is started once with makecontext and switched afterwards with
+ * _setjmp/_longjmp, which make no system call: swapcontext costs about 2 us
+ * a round trip here (it sets the signal mask), 40x more. _longjmp onto
+ * another stack aborts under _FORTIFY_SOURCE, hence the #undef. */
+#undef _FORTIFY_SOURCE
+#include "run/scheduler.h"
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+enum {
+    STACK_BYTES = 64 * 1024,   /* kernels are small: a few frames deep */
+    STALL_WINDOW = 64,         /* cycles between two snapshots of a stall */
+    FAULT_TEXT = 200
+};
+
+typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
+
+struct wm_mp {
+    wm_sched *s;
+    size_t index;
+    const wm_instance *inst;
+    jmp_buf jb;
+    char *stack_map; /* guard page + stack */
+    wait_kind wait;
+    bool pop_is_header;
+    uint64_t ready;  /* earliest cycle of the next port access */
+    uint32_t push_data;
+    uint32_t popped;
+    uint64_t tsc_read;
+    uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
+    wm_pe_state state;
+    unsigned headers_received;
+    wm_export *exports;
+    size_t nexports, cap_exports;
+    char fault[FAULT_TEXT];
+};
+
+struct wm_sched {
+    const wm_fabric_ops *ops;
+    wm_fabric *f;
+    const wm_layout *layout;
+    size_t n;
+    wm_mp *pes;
+    size_t *live; /* indices of kernels still running, in layout order */
+    size_t nlive;
+    jmp_buf jb;
+    uint64_t cycle;
+    wm_sched_observer obs;
+    void *obs_ctx;
+    size_t page;
+    /* stall detection: two snapshots of the wavelets in flight */
+    unsigned idle_cycles;
+    wm_flight *snap, *prev_snap;
+    size_t snap_n, prev_snap_n, snap_cap;
+};
+
+static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
+{
+    if (mp->state == st) return;
+    mp->state = st;
+    if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
+}
+
+static void co_entry(unsigned hi, unsigned lo)
+{
+    wm_mp *mp = (wm_mp *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+    if (!_setjmp(mp->jb)) _longjmp(mp->s->jb, 1);
+    mp->inst->kernel->run(mp);
+    mp->wait = WAIT_NONE; /* the scheduler reports DONE */
+    _longjmp(mp->s->jb, 1);
+}
+
+static bool start_coroutine(wm_sched *s, wm_mp *mp)
+{
+    const size_t bytes = s->page + STACK_BYTES;
+    mp->stack_map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mp->stack_map == MAP_FAILED) {
+        mp->stack_map = NULL;
+        return false;
+    }
+    /* The lowest page stays unmapped so an overflow faults instead of
+     * silently writing into the next kernel's stack. */
+    mprotect(mp->stack_map, s->page, PROT_NONE);
+    ucontext_t uc;
+    if (getcontext(&uc) != 0) return false;
+    uc.uc_stack.ss_sp = mp->stack_map + s->page;
+    uc.uc_stack.ss_size = STACK_BYTES;
+    uc.uc_link = NULL;
+    const uintptr_t p = (uintptr_t)mp;
+    makecontext(&uc, (void (*)(void))co_entry, 2, (unsigned)(p >> 32), (unsigned)(p & 0xffffffffu));
+    if (!_setjmp(s->jb)) setcontext(&uc);
+    return true;
+}
+
+wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout)
+{
+    wm_sched *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->ops = ops;
+    s->f = f;
+    s->layout = layout;
+    s->page = (size_t)sysconf(_SC_PAGESIZE);
+    s->n = wm_layout_count(layout);
+    s->pes = calloc(s->n ? s->n : 1, sizeof *s->pes);
+    s->live = calloc(s->n ? s->n : 1, sizeof *s->live);
+    if (!s->pes || !s->live) {
+        wm_sched_destroy(s);
+        return NULL;
+    }
+    s->cycle = ops->cycle(f);
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        mp->s = s;
+        mp->index = i;
+        mp->inst = wm_layout_instance(layout, i);
+        mp->wait = WAIT_START;
+        mp->ready = s->cycle;
+        mp->state = WM_PE_RUNNING;
+        if (!start_coroutine(s, mp)) {
+            fprintf(stderr, "wavemesh: cannot make a stack for kernel %zu of %zu\n", i, s->n);
+            wm_sched_destroy(s);
+            return NULL;
+        }
+        s->live[s->nlive++] = i;
+    }
+    return s;
+}
+
+void wm_sched_destroy(wm_sched *s)
+{
+    if (!s) return;
+    for (size_t i = 0; s->pes && i < s->n; i++) {
+        if (s->pes[i].stack_map) munmap(s->pes[i].stack_map, s->page + STACK_BYTES);
+        free(s->pes[i].exports);
+    }
+    free(s->pes);
+    free(s->live);
+    free(s->snap);
+    free(s->prev_snap);
+    free(s);
+}
+
+void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
+{
+    if (obs)
+        s->obs = *obs;
+    else
+        memset(&s->obs, 0, sizeof s->obs);
+    s->obs_ctx = ctx;
+}
+
+static void resume(wm_sched *s, wm_mp *mp)
+{
+    if (!_setjmp(s->jb)) _longjmp(mp->jb, 1);
+}
+
+static void yield(wm_mp *mp)
+{
+    if (!_setjmp(mp->jb)) _longjmp(mp->s->jb, 1);
+}
+
+/* Give kernel mp the current cycle: perform its pending access if the port
+ * allows it now, and let it run to its next one. Returns true if it used
+ * the port. */
+static bool serve(wm_sched *s, wm_mp *mp)
+{
+    const uint64_t c = s->cycle;
+    bool acted = false;
+    for (;;) {
+        if (mp->wait == WAIT_START) {
+            resume(s, mp);
+            continue;
+        }
+        if (mp->wait == WAIT_NONE) {
+            set_state(s, mp, mp->fault[0] ? WM_PE_FAULT : WM_PE_DONE);
+            return acted;
+        }
+        if (c < mp->ready) {
+            set_state(s, mp, WM_PE_COMPUTING);
+            return acted;
+        }
+        if (acted) return acted; /* one access per cycle */
+        const unsigned x = mp->inst->x, y = mp->inst->y;
+        const wm_pe_status st = s->ops->pe_status(s->f, x, y);
+        switch (mp->wait) {
+        case WAIT_PUSH:
+            if (st.tx_count >= WM_TX_DEPTH) {
+                set_state(s, mp, WM_PE_BLOCKED_SEND);
+                return false;
+            }
+            s->ops->pe_push(s->f, x, y, mp->push_data);
+            break;
+        case WAIT_POP:
+            if (st.rx_count == 0) {
+                set_state(s, mp, WM_PE_BLOCKED_RECV);
+                return false;
+            }
+            mp->popped = st.rx_head;
+            if (mp->pop_is_header) mp->headers_received++;
+            s->ops->pe_pop(s->f, x, y);
+            break;
+        case WAIT_TSC:
+            mp->tsc_read = st.tsc;
+            break;
+        case WAIT_QUEUES:
+            mp->tx_read = st.tx_count;
+            mp->rx_read = st.rx_count;
+            break;
+        case WAIT_START:
+        case WAIT_NONE:
+            break;
+        }
+        acted = true;
+        mp->ready = c + 1;
+        set_state(s, mp, WM_PE_RUNNING);
+        resume(s, mp);
+    }
+}
+
+static int flight_cmp(const wm_flight *a, const wm_flight *b)
+{
+    if (a->x != b->x) return a->x - b->x;
+    if (a->y != b->y) return a->y - b->y;
+    if (a->place != b->place) return a->place - b->place;
+    if (a->port != b->port) return a->port - b->port;
+    if (a->count != b->count) return a->count - b->count;
+    return a->head < b->head ? -1 : a->head > b->head;
+}
+
+/* Take a snapshot of the wavelets in flight; true if it equals the last. */
+static bool snapshot_unchanged(wm_sched *s)
+{
+    size_t n = s->ops->in_flight(s->f, s->snap, s->snap_cap);
+    if (n > s->snap_cap) {
+        size_t cap = n * 2;
+        wm_flight *a = realloc(s->snap, cap * sizeof *a), *b;
+        if (a) s->snap = a;
+        b = realloc(s->prev_snap, cap * sizeof *b);
+        if (b) s->prev_snap = b;
+        if (!a || !b) return false;
+        s->snap_cap = cap;
+        s->prev_snap_n = (size_t)-1; /* cannot compare with a truncated one */
+        n = s->ops->in_flight(s->f, s->snap, s->snap_cap);
+    }
+    bool same = n == s->prev_snap_n;
+    for (size_t i = 0; same && i < n; i++) same = flight_cmp(&s->snap[i], &s->prev_snap[i]) == 0;
+    wm_flight *t = s->prev_snap;
+    s->prev_snap = s->snap;
+    s->snap = t;
+    s->prev_snap_n = n;
+    return same;
+}
+
+wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
+{
+    s->prev_snap_n = (size_t)-1;
+    for (;;) {
+        s->cycle = s->ops->cycle(s->f);
+        bool acted = false, faulted = false;
+        size_t blocked_recv = 0, blocked = 0, kept = 0;
+        for (size_t k = 0; k < s->nlive; k++) {
+            wm_mp *mp = &s->pes[s->live[k]];
+            if (serve(s, mp)) acted = true;
+            if (mp->state == WM_PE_FAULT) faulted = true;
+            if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) continue;
+            if (mp->state == WM_PE_BLOCKED_RECV) blocked_recv++;
+            if (mp->state == WM_PE_BLOCKED_RECV || mp->state == WM_PE_BLOCKED_SEND) blocked++;
+            s->live[kept++] = s->live[k];
+        }
+        s->nlive = kept;
+        if (faulted) return WM_RUN_FAULT;
+        if (s->nlive == 0) return WM_RUN_DONE;
+        if (!acted && blocked_recv == s->nlive && s->ops->quiescent(s->f)) return WM_RUN_DEADLOCK;
+        if (!acted && blocked == s->nlive) {
+            if (++s->idle_cycles % STALL_WINDOW == 0 && snapshot_unchanged(s)) return WM_RUN_STALLED;
+        } else {
+            s->idle_cycles = 0;
+            s->prev_snap_n = (size_t)-1;
+        }
+        if (s->cycle >= max_cycles) return WM_RUN_MAX_CYCLES;
+        s->ops->step(s->f);
+        if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+    }
+}
+
+uint64_t wm_sched_cycle(const wm_sched *s) { return s->cycle; }
+
+const char *wm_pe_state_name(wm_pe_state st)
+{
+    switch (st) {
+    case WM_PE_RUNNING: return "running";
+    case WM_PE_COMPUTING: return "computing";
+    case WM_PE_BLOCKED_SEND: return "blocked on send";
+    case WM_PE_BLOCKED_RECV: return "blocked on receive";
+    case WM_PE_DONE: return "done";
+    case WM_PE_FAULT: return "fault";
+    }
+    return "?";
+}
+
+static const char *const port_names[WM_NPORTS] = {"N", "E", "S", "W", "L"};
+
+static void report_pe(const wm_mp *mp, bool deadlocked, FILE *out)
+{
+    const wm_instance *in = mp->inst;
+    fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
+    switch (mp->state) {
+    case WM_PE_BLOCKED_RECV:
+        if (mp->pop_is_header)
+            fprintf(out, "blocked on receive: waits for message %u%s", mp->headers_received + 1,
+                    deadlocked ? ", which nobody has sent" : "");
+        else
+            fprintf(out, "blocked on receive: waits for a data wavelet of message %u", mp->headers_received);
+        break;
+    case WM_PE_BLOCKED_SEND:
+        fprintf(out, "blocked on send: its TX queue is full");
+        break;
+    case WM_PE_COMPUTING:
+        fprintf(out, "computing until cycle %" PRIu64, mp->ready);
+        break;
+    case WM_PE_FAULT:
+        fprintf(out, "fault: %s", mp->fault);
+        break;
+    default:
+        fprintf(out, "%s", wm_pe_state_name(mp->state));
+        break;
+    }
+    fputc('\n', out);
+}
+
+/* The router a wavelet at (x, y) moves to next if it is the header h. */
+static bool next_router(unsigned x, unsigned y, uint32_t h, unsigned *nx, unsigned *ny)
+{
+    const unsigned col = wm_header_col(h), row = wm_header_row(h);
+    *nx = x;
+    *ny = y;
+    if (col > x) (*nx)++;
+    else if (col < x) (*nx)--;
+    else if (row > y) (*ny)++;
+    else if (row < y) (*ny)--;
+    else return false;
+    return true;
+}
+
+static void report_flights(const wm_sched *s, const char *how, FILE *out)
+{
+    const size_t n = s->ops->in_flight(s->f, NULL, 0);
+    wm_flight *fl = calloc(n ? n : 1, sizeof *fl);
+    if (!fl) return;
+    s->ops->in_flight(s->f, fl, n);
+    for (size_t i = 0; i < n; i++) {
+        const wm_flight *p = &fl[i];
+        const char *place = p->place == WM_AT_TX ? "TX queue" : p->place == WM_AT_INPUT ? "input" : "output";
+        fprintf(out, "  %u wavelet(s) %s at (%u,%u) %s", p->count, how, p->x, p->y, place);
+        if (p->place != WM_AT_TX) fprintf(out, " %s", port_names[p->port]);
+        fprintf(out, ", oldest %08" PRIx32, p->head);
+        unsigned nx, ny;
+        if (p->place != WM_AT_OUTPUT && next_router(p->x, p->y, p->head, &nx, &ny) &&
+            nx < wm_layout_width(s->layout) && ny < wm_layout_height(s->layout)) {
+            fprintf(out, " (as a header: to (%u,%u), next router (%u,%u)", wm_header_col(p->head),
+                    wm_header_row(p->head), nx, ny);
+            if (!wm_layout_enabled(s->layout, nx, ny)) fprintf(out, ", outside the message-passing region");
+            if (!wm_layout_enabled(s->layout, p->x, p->y))
+                fprintf(out, "; router (%u,%u) itself is outside the region", p->x, p->y);
+            fputc(')', out);
+        }
+        fputc('\n', out);
+    }
+    free(fl);
+}
+
+void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
+{
+    switch (r) {
+    case WM_RUN_DONE:
+        return;
+    case WM_RUN_DEADLOCK:
+        fprintf(out, "deadlock at cycle %" PRIu64 ": the fabric is quiescent and every live kernel waits for a message\n",
+                s->cycle);
+        break;
+    case WM_RUN_STALLED:
+        fprintf(out, "stalled at cycle %" PRIu64 ": every live kernel is blocked and no wavelet has moved for %u cycles\n",
+                s->cycle, STALL_WINDOW);
+        break;
+    case WM_RUN_FAULT:
+        fprintf(out, "firmware fault at cycle %" PRIu64 "\n", s->cycle);
+        break;
+    case WM_RUN_MAX_CYCLES:
+        fprintf(out, "cycle limit reached at cycle %" PRIu64 " with %zu kernel(s) still running\n", s->cycle,
+                s->nlive);
+        break;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const wm_mp *mp = &s->pes[i];
+        if (mp->state != WM_PE_DONE) report_pe(mp, r == WM_RUN_DEADLOCK, out);
+    }
+    if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
+    if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
+}
+
+size_t wm_sched_pe_count(const wm_sched *s) { return s->n; }
+const wm_instance *wm_sched_pe_instance(const wm_sched *s, size_t pe) { return s->pes[pe].inst; }
+wm_pe_state wm_sched_pe_state(const wm_sched *s, size_t pe) { return s->pes[pe].state; }
+
+const wm_export *wm_sched_pe_exports(const wm_sched *s, size_t pe, size_t *count)
+{
+    *count = s->pes[pe].nexports;
+    return s->pes[pe].exports;
+}
+
+bool wm_sched_result(const wm_sched *s, const char *instance, const char *name, int64_t *value)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const wm_mp *mp = &s->pes[i];
+        if (strcmp(mp->inst->name, instance)) continue;
+        for (size_t e = 0; e < mp->nexports; e++) {
+            if (!strcmp(mp->exports[e].name, name)) {
+                *value = mp->exports[e].value;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------- kernel side */
+
+void wm_sched_push(wm_mp *mp, uint32_t wavelet)
+{
+    mp->wait = WAIT_PUSH;
+    mp->push_data = wavelet;
+    yield(mp);
+}
+
+static uint32_t pop(wm_mp *mp, bool header)
+{
+    mp->wait = WAIT_POP;
+    mp->pop_is_header = header;
+    yield(mp);
+    return mp->popped;
+}
+
+uint32_t wm_sched_pop(wm_mp *mp) { return pop(mp, false); }
+uint32_t wm_sched_pop_header(wm_mp *mp) { return pop(mp, true); }
+
+uint64_t wm_sched_tsc(wm_mp *mp)
+{
+    mp->wait = WAIT_TSC;
+    yield(mp);
+    return mp->tsc_read;
+}
+
+void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
+{
+    mp->wait = WAIT_QUEUES;
+    yield(mp);
+    *tx_count = mp->tx_read;
+    *rx_count = mp->rx_read;
+}
+
+void wm_sched_charge(wm_mp *mp, unsigned cycles) { mp->ready += cycles; }
+
+int64_t wm_sched_param(wm_mp *mp, const char *name)
+{
+    int64_t v = 0;
+    if (!wm_instance_param(mp->inst, name, &v))
+        wm_sched_fault(mp, "kernel %s reads parameter %s, which it does not declare", mp->inst->kernel->name, name);
+    return v;
+}
+
+void wm_sched_export(wm_mp *mp, const char *name, int64_t value)
+{
+    size_t e = 0;
+    while (e < mp->nexports && strcmp(mp->exports[e].name, name)) e++;
+    if (e == mp->nexports) {
+        if (mp->nexports == mp->cap_exports) {
+            size_t cap = mp->cap_exports ? 2 * mp->cap_exports : 8;
+            wm_export *grown = realloc(mp->exports, cap * sizeof *grown);
+            if (!grown) wm_sched_fault(mp, "out of memory exporting %s", name);
+            mp->exports = grown;
+            mp->cap_exports = cap;
+        }
+        mp->nexports++;
+    }
+    mp->exports[e] = (wm_export){name, value, mp->s->cycle};
+    if (mp->s->obs.on_export) mp->s->obs.on_export(mp->s->obs_ctx, mp->index, mp->s->cycle, name, value);
+}
+
+void wm_sched_fault(wm_mp *mp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mp->fault, sizeof mp->fault, fmt, ap);
+    va_end(ap);
+    if (!mp->fault[0]) snprintf(mp->fault, sizeof mp->fault, "fault");
+    mp->wait = WAIT_NONE;
+    _longjmp(mp->s->jb, 1);
+}

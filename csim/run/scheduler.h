@@ -1,0 +1,91 @@
+/* scheduler.h: the cycle loop that runs one kernel per PE over a fabric.
+ *
+ * Each kernel is a coroutine running straight-line C; it gives the CPU back
+ * only at a firmware-port access (push, pop, timestamp read), and is
+ * resumed only in a cycle where that access can happen: its compute charge
+ * has elapsed and its queue has room or data. One access takes one cycle.
+ * The loop is the same for every backend (it uses only the ops table) and
+ * deterministic: PEs are visited in layout order, every cycle.
+ *
+ * A run ends when every kernel has returned, or is diagnosed: a deadlock
+ * (the fabric is quiescent and every live kernel waits for a message), a
+ * stall (every live kernel is blocked and wavelets sit still in the fabric,
+ * e.g. at a disabled router), a firmware fault, or the cycle limit. */
+#ifndef WM_SCHEDULER_H
+#define WM_SCHEDULER_H
+
+#include "fabric/fabric.h"
+#include "run/layout.h"
+#include "mp.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct wm_sched wm_sched;
+
+typedef enum {
+    WM_PE_RUNNING = 0,      /* accessing the port this cycle, or not started */
+    WM_PE_COMPUTING,        /* a compute charge is elapsing */
+    WM_PE_BLOCKED_SEND,     /* TX queue full */
+    WM_PE_BLOCKED_RECV,     /* RX queue empty */
+    WM_PE_DONE,             /* the kernel returned */
+    WM_PE_FAULT             /* the firmware library stopped the kernel */
+} wm_pe_state;
+
+typedef enum {
+    WM_RUN_DONE = 0,    /* every kernel returned */
+    WM_RUN_DEADLOCK,    /* quiescent fabric, every live kernel waits to receive */
+    WM_RUN_STALLED,     /* every live kernel blocked, wavelets not moving */
+    WM_RUN_FAULT,       /* a kernel faulted */
+    WM_RUN_MAX_CYCLES   /* the cycle limit was reached */
+} wm_run_result;
+
+typedef struct {
+    const char *name;
+    int64_t value;
+    uint64_t cycle; /* when it was exported */
+} wm_export;
+
+/* What an observer (the waves writer) sees; any member may be NULL. */
+typedef struct {
+    void (*on_state)(void *ctx, size_t pe, uint64_t cycle, wm_pe_state state);
+    void (*on_export)(void *ctx, size_t pe, uint64_t cycle, const char *name, int64_t value);
+    void (*on_cycle)(void *ctx, uint64_t cycle); /* after each step */
+} wm_sched_observer;
+
+/* One coroutine per instance of the layout, on fabric f of backend ops,
+ * whose size and region the caller set from the layout. NULL on failure. */
+wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout);
+void wm_sched_destroy(wm_sched *s);
+void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx);
+
+/* Run until the end or max_cycles fabric cycles. */
+wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
+/* Why the run ended, one line per blocked PE or stuck wavelet. */
+void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out);
+uint64_t wm_sched_cycle(const wm_sched *s);
+
+/* PEs with a kernel, in layout order. */
+size_t wm_sched_pe_count(const wm_sched *s);
+const wm_instance *wm_sched_pe_instance(const wm_sched *s, size_t pe);
+wm_pe_state wm_sched_pe_state(const wm_sched *s, size_t pe);
+const wm_export *wm_sched_pe_exports(const wm_sched *s, size_t pe, size_t *count);
+/* instance.name's value; false when it was never exported. */
+bool wm_sched_result(const wm_sched *s, const char *instance, const char *name, int64_t *value);
+const char *wm_pe_state_name(wm_pe_state st);
+
+/* The port primitives under csim/run/mp_native.c; called from inside a kernel only. */
+void wm_sched_push(wm_mp *mp, uint32_t wavelet);
+uint32_t wm_sched_pop(wm_mp *mp);
+uint32_t wm_sched_pop_header(wm_mp *mp); /* the same, counted as a message */
+uint64_t wm_sched_tsc(wm_mp *mp);
+/* Both queues' occupancy, read through the port (one cycle), so a kernel
+ * can interleave sending and receiving instead of blocking on either. */
+void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
+void wm_sched_charge(wm_mp *mp, unsigned cycles);
+int64_t wm_sched_param(wm_mp *mp, const char *name);
+void wm_sched_export(wm_mp *mp, const char *name, int64_t value);
+/* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */
+_Noreturn void wm_sched_fault(wm_mp *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,487 @@
+/* traffic.c: the synthetic traffic generator and its measurement.
+ *
+ * Creation: a Bernoulli process per PE is the same as geometric gaps
+ * between its messages, so each PE's next creation cycle is drawn once and
+ * kept in a min-heap; a cycle costs nothing for the PEs that create
+ * nothing. Sources with queued messages and destinations with wavelets on
+ * their way are kept in lists, so idle PEs are never polled.
+ *
+ * Latency without per-message bookkeeping at the destination: bit 0 of the
+ * header tag marks a sampled message. Wormhole keeps a message contiguous
+ * in the destination's RX queue, so the destination can tell each tail.
+ * The sum of the tails' pop cycles minus the sum of the creation cycles,
+ * over the sampled messages, is their total latency once all have arrived.
+ */
+#include "traffic/traffic.h"
+
+#include "fabric/fabric_sw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG_SAMPLED = 1u };
+
+typedef struct {
+    uint64_t created;
+    uint32_t seq;
+    uint8_t dst_x, dst_y;
+    uint8_t sampled, offmesh;
+} message;
+
+typedef struct {
+    message *q;         /* ring of queued messages, the head being sent */
+    uint32_t head, count, cap;
+    uint32_t sent;      /* wavelets of the head message already pushed */
+    uint32_t seq;       /* messages created here so far */
+    uint8_t listed;
+} source;
+
+typedef struct {
+    uint64_t expect;    /* wavelets pushed towards this PE and not yet popped */
+    uint32_t rem;       /* data wavelets of the current message still to come */
+    uint8_t sampled;    /* the current message is a sampled one */
+    uint8_t listed;
+} dest;
+
+struct wm_traffic {
+    wm_traffic_config cfg;
+    const wm_fabric_ops *ops;
+    wm_fabric *f;
+    unsigned w, h;
+    size_t n;
+    uint64_t rng[4];
+    double log_no_create; /* log(1 - p), p = rate / len */
+    bool creates;
+    uint64_t *heap_time;  /* per heap slot: the node's next creation cycle */
+    uint32_t *heap_node;
+    size_t heap_n;
+    source *src;
+    dest *dst;
+    uint32_t *src_list, *dst_list;
+    size_t nsrc, ndst;
+    /* The sw backend's queue arrays: a byte read per listed PE instead of
+     * a pe_status call. NULL arrays on other backends. */
+    wm_sw_queues queues;
+    uint64_t now;
+    uint64_t sample_begin, sample_end;
+    uint64_t sample_messages, sample_arrived;
+    uint64_t sample_created_wavelets, sample_popped_wavelets;
+    uint64_t sample_created_sum, sample_arrival_sum;
+    uint64_t messages_created, messages_arrived, wavelets_popped, offmesh_messages;
+};
+
+/* xoshiro256** seeded by splitmix64: fast, and the same stream on every
+ * machine for a given seed. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t v, int k) { return (v << k) | (v >> (64 - k)); }
+
+static uint64_t rng_next(uint64_t s[4])
+{
+    const uint64_t result = rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, 1). */
+static double rng_unit(uint64_t s[4]) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+
+/* Uniform in 0..n-1. */
+static uint32_t rng_below(uint64_t s[4], uint32_t n) { return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32); }
+
+/* Cycles from one creation to the next: geometric, at least 1. */
+static uint64_t creation_gap(wm_traffic *t)
+{
+    if (t->log_no_create == -INFINITY) return 1;
+    const double u = 1.0 - rng_unit(t->rng); /* in (0, 1] */
+    const double gap = floor(log(u) / t->log_no_create);
+    return gap >= 1e15 ? (uint64_t)1e15 : 1 + (uint64_t)gap;
+}
+
+static bool heap_less(const wm_traffic *t, size_t a, size_t b)
+{
+    if (t->heap_time[a] != t->heap_time[b]) return t->heap_time[a] < t->heap_time[b];
+    return t->heap_node[a] < t->heap_node[b];
+}
+
+static void heap_swap(wm_traffic *t, size_t a, size_t b)
+{
+    const uint64_t tm = t->heap_time[a];
+    const uint32_t nd = t->heap_node[a];
+    t->heap_time[a] = t->heap_time[b];
+    t->heap_node[a] = t->heap_node[b];
+    t->heap_time[b] = tm;
+    t->heap_node[b] = nd;
+}
+
+static void heap_sift_down(wm_traffic *t, size_t i)
+{
+    for (;;) {
+        size_t best = i, l = 2 * i + 1, r = l + 1;
+        if (l < t->heap_n && heap_less(t, l, best)) best = l;
+        if (r < t->heap_n && heap_less(t, r, best)) best = r;
+        if (best == i) return;
+        heap_swap(t, i, best);
+        i = best;
+    }
+}
+
+wm_traffic_config wm_traffic_config_default(void)
+{
+    wm_traffic_config c;
+    memset(&c, 0, sizeof c);
+    c.pattern = WM_PATTERN_UNIFORM;
+    c.rate = 0.1;
+    c.len = 4;
+    c.warmup = 1000;
+    c.sample = 1000;
+    c.drain_max = 10000;
+    c.seed = 1;
+    c.pop_interval = 1;
+    c.hotspot_fraction = 0.2;
+    c.hotspot_x = c.hotspot_y = UINT32_MAX; /* the centre of the mesh */
+    return c;
+}
+
+bool wm_traffic_config_check(const wm_traffic_config *c, unsigned w, unsigned h, char *err, size_t err_size)
+{
+    if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX)
+        snprintf(err, err_size, "mesh %ux%u is outside 1x1..%ux%u", w, h, WM_MESH_MAX, WM_MESH_MAX);
+    else if (!(c->rate >= 0.0 && c->rate <= 1.0))
+        snprintf(err, err_size, "rate %g is outside 0..1 wavelets per node per cycle", c->rate);
+    else if (c->len < 1 || c->len > WM_LEN_MAX + 1)
+        snprintf(err, err_size, "message length %u is outside 1..%u wavelets", c->len, WM_LEN_MAX + 1);
+    else if (c->sample < 1)
+        snprintf(err, err_size, "the sample period needs at least one cycle");
+    else if (c->pop_interval < 1)
+        snprintf(err, err_size, "pop interval %u: PEs must pop at least once every N cycles, N >= 1", c->pop_interval);
+    else if ((unsigned)c->pattern > WM_PATTERN_HOTSPOT)
+        snprintf(err, err_size, "unknown traffic pattern %d", (int)c->pattern);
+    else if (!(c->hotspot_fraction >= 0.0 && c->hotspot_fraction <= 1.0))
+        snprintf(err, err_size, "hotspot fraction %g is outside 0..1", c->hotspot_fraction);
+    else if (!(c->offmesh_fraction >= 0.0 && c->offmesh_fraction <= 1.0))
+        snprintf(err, err_size, "off-mesh fraction %g is outside 0..1", c->offmesh_fraction);
+    else if (c->offmesh_fraction > 0.0 && w == WM_MESH_MAX && h == WM_MESH_MAX)
+        snprintf(err, err_size, "a %ux%u mesh leaves no address beyond its edge", w, h);
+    else if (c->pattern == WM_PATTERN_HOTSPOT && c->hotspot_x != UINT32_MAX &&
+             (c->hotspot_x >= w || c->hotspot_y >= h))
+        snprintf(err, err_size, "hotspot (%u,%u) is outside the %ux%u mesh", c->hotspot_x, c->hotspot_y, w, h);
+    else
+        return true;
+    return false;
+}
+
+wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f, unsigned w,
+                              unsigned h)
+{
+    char err[160];
+    if (!wm_traffic_config_check(cfg, w, h, err, sizeof err)) {
+        fprintf(stderr, "wavemesh: traffic: %s\n", err);
+        return NULL;
+    }
+    wm_traffic *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->cfg = *cfg;
+    if (t->cfg.hotspot_x == UINT32_MAX || t->cfg.hotspot_y == UINT32_MAX) {
+        t->cfg.hotspot_x = w / 2;
+        t->cfg.hotspot_y = h / 2;
+    }
+    t->ops = ops;
+    t->f = f;
+    t->w = w;
+    t->h = h;
+    t->n = (size_t)w * h;
+    if (ops == &wm_fabric_sw) t->queues = wm_fabric_sw_queues(f);
+    uint64_t seed = cfg->seed;
+    for (int i = 0; i < 4; i++) t->rng[i] = splitmix64(&seed);
+    t->heap_time = malloc(t->n * sizeof *t->heap_time);
+    t->heap_node = malloc(t->n * sizeof *t->heap_node);
+    t->src = calloc(t->n, sizeof *t->src);
+    t->dst = calloc(t->n, sizeof *t->dst);
+    t->src_list = malloc(t->n * sizeof *t->src_list);
+    t->dst_list = malloc(t->n * sizeof *t->dst_list);
+    if (!t->heap_time || !t->heap_node || !t->src || !t->dst || !t->src_list || !t->dst_list) {
+        fprintf(stderr, "wavemesh: traffic: out of memory for a %ux%u mesh\n", w, h);
+        wm_traffic_destroy(t);
+        return NULL;
+    }
+    t->sample_begin = cfg->warmup;
+    t->sample_end = cfg->warmup + cfg->sample;
+    const double p = cfg->rate / cfg->len;
+    t->creates = p > 0.0;
+    t->log_no_create = p >= 1.0 ? -INFINITY : log1p(-p);
+    if (t->creates) {
+        for (size_t i = 0; i < t->n; i++) {
+            t->heap_node[i] = (uint32_t)i;
+            t->heap_time[i] = creation_gap(t) - 1;
+        }
+        t->heap_n = t->n;
+        for (size_t i = t->n / 2; i-- > 0;) heap_sift_down(t, i);
+    }
+    return t;
+}
+
+void wm_traffic_destroy(wm_traffic *t)
+{
+    if (!t) return;
+    if (t->src)
+        for (size_t i = 0; i < t->n; i++) free(t->src[i].q);
+    free(t->heap_time);
+    free(t->heap_node);
+    free(t->src);
+    free(t->dst);
+    free(t->src_list);
+    free(t->dst_list);
+    free(t);
+}
+
+static void pick_destination(wm_traffic *t, uint32_t node, message *m)
+{
+    const unsigned x = node % t->w, y = node / t->w;
+    unsigned dx, dy;
+    if (t->cfg.pattern == WM_PATTERN_TRANSPOSE) {
+        dx = y % t->w;
+        dy = x % t->h;
+    } else if (t->cfg.pattern == WM_PATTERN_BITCOMP) {
+        dx = t->w - 1 - x;
+        dy = t->h - 1 - y;
+    } else if (t->cfg.pattern == WM_PATTERN_HOTSPOT && rng_unit(t->rng) < t->cfg.hotspot_fraction) {
+        dx = t->cfg.hotspot_x;
+        dy = t->cfg.hotspot_y;
+    } else {
+        const uint32_t d = rng_below(t->rng, (uint32_t)t->n);
+        dx = d % t->w;
+        dy = d / t->w;
+    }
+    m->offmesh = 0;
+    if (t->cfg.offmesh_fraction > 0.0 && rng_unit(t->rng) < t->cfg.offmesh_fraction) {
+        m->offmesh = 1;
+        if (t->w < WM_MESH_MAX) dx = t->w + rng_below(t->rng, WM_MESH_MAX - t->w);
+        else dy = t->h + rng_below(t->rng, WM_MESH_MAX - t->h);
+    }
+    m->dst_x = (uint8_t)dx;
+    m->dst_y = (uint8_t)dy;
+}
+
+static void list_source(wm_traffic *t, uint32_t node)
+{
+    if (t->src[node].listed) return;
+    t->src[node].listed = 1;
+    t->src_list[t->nsrc++] = node;
+}
+
+static void list_dest(wm_traffic *t, uint32_t node)
+{
+    if (t->dst[node].listed) return;
+    t->dst[node].listed = 1;
+    t->dst_list[t->ndst++] = node;
+}
+
+static bool enqueue(source *s, const message *m)
+{
+    if (s->count == s->cap) {
+        const uint32_t cap = s->cap ? 2 * s->cap : 4;
+        message *q = malloc(cap * sizeof *q);
+        if (!q) return false;
+        for (uint32_t k = 0; k < s->count; k++) q[k] = s->q[(s->head + k) % s->cap];
+        free(s->q);
+        s->q = q;
+        s->head = 0;
+        s->cap = cap;
+    }
+    s->q[(s->head + s->count) % s->cap] = *m;
+    s->count++;
+    return true;
+}
+
+static void create_messages(wm_traffic *t)
+{
+    while (t->heap_n && t->heap_time[0] == t->now) {
+        const uint32_t node = t->heap_node[0];
+        source *s = &t->src[node];
+        message m;
+        m.created = t->now;
+        m.seq = s->seq++;
+        pick_destination(t, node, &m);
+        m.sampled = !m.offmesh && t->now >= t->sample_begin && t->now < t->sample_end;
+        if (enqueue(s, &m)) {
+            list_source(t, node);
+            t->messages_created++;
+            if (m.offmesh) t->offmesh_messages++;
+            if (t->now >= t->sample_begin && t->now < t->sample_end) t->sample_created_wavelets += t->cfg.len;
+            if (m.sampled) {
+                t->sample_messages++;
+                t->sample_created_sum += m.created;
+            }
+        } else {
+            fprintf(stderr, "wavemesh: traffic: out of memory for the source queue of PE (%u,%u)\n", node % t->w,
+                    node / t->w);
+        }
+        t->heap_time[0] += creation_gap(t);
+        heap_sift_down(t, 0);
+    }
+}
+
+/* Data wavelet k of a message: who sent it, which one, which position. */
+static uint32_t data_wavelet(uint32_t node, uint32_t seq, uint32_t k)
+{
+    uint64_t x = ((uint64_t)node << 40) ^ ((uint64_t)seq << 9) ^ k;
+    return (uint32_t)splitmix64(&x);
+}
+
+static void push_sources(wm_traffic *t)
+{
+    for (size_t k = 0; k < t->nsrc;) {
+        const uint32_t node = t->src_list[k];
+        source *s = &t->src[node];
+        const unsigned x = node % t->w, y = node / t->w;
+        const unsigned tx_count =
+            t->queues.tx_count ? t->queues.tx_count[node] : t->ops->pe_status(t->f, x, y).tx_count;
+        if (tx_count < WM_TX_DEPTH) {
+            const message *m = &s->q[s->head];
+            const uint32_t wavelet = s->sent == 0
+                                         ? wm_header(m->dst_x, m->dst_y, t->cfg.len - 1,
+                                                     ((m->seq << 1) & 0xfeu) | (m->sampled ? TAG_SAMPLED : 0u))
+                                         : data_wavelet(node, m->seq, s->sent);
+            t->ops->pe_push(t->f, x, y, wavelet);
+            if (!m->offmesh) {
+                const uint32_t d = (uint32_t)m->dst_y * t->w + m->dst_x;
+                t->dst[d].expect++;
+                list_dest(t, d);
+            }
+            if (++s->sent == t->cfg.len) {
+                s->sent = 0;
+                s->head = (s->head + 1) % s->cap;
+                s->count--;
+            }
+        }
+        if (s->count == 0) {
+            s->listed = 0;
+            t->src_list[k] = t->src_list[--t->nsrc];
+        } else {
+            k++;
+        }
+    }
+}
+
+static void pop_destinations(wm_traffic *t)
+{
+    const bool in_sample = t->now >= t->sample_begin && t->now < t->sample_end;
+    for (size_t k = 0; k < t->ndst;) {
+        const uint32_t node = t->dst_list[k];
+        dest *d = &t->dst[node];
+        const unsigned x = node % t->w, y = node / t->w;
+        /* The test for the usual interval 1 skips a division per PE. */
+        if (t->cfg.pop_interval == 1 || (t->now + node) % t->cfg.pop_interval == 0) {
+            wm_pe_status st;
+            if (t->queues.rx_count) {
+                st.rx_count = t->queues.rx_count[node];
+                st.rx_head = t->queues.rx_head[node];
+            } else {
+                st = t->ops->pe_status(t->f, x, y);
+            }
+            if (st.rx_count) {
+                t->ops->pe_pop(t->f, x, y);
+                d->expect--;
+                t->wavelets_popped++;
+                if (in_sample) t->sample_popped_wavelets++;
+                bool tail;
+                if (d->rem == 0) {
+                    d->rem = wm_header_len(st.rx_head);
+                    d->sampled = (wm_header_tag(st.rx_head) & TAG_SAMPLED) != 0;
+                    tail = d->rem == 0;
+                } else {
+                    tail = --d->rem == 0;
+                }
+                if (tail) {
+                    t->messages_arrived++;
+                    if (d->sampled) {
+                        t->sample_arrived++;
+                        t->sample_arrival_sum += t->now;
+                    }
+                }
+            }
+        }
+        if (d->expect == 0) {
+            d->listed = 0;
+            t->dst_list[k] = t->dst_list[--t->ndst];
+        } else {
+            k++;
+        }
+    }
+}
+
+void wm_traffic_step(wm_traffic *t)
+{
+    if (t->creates) create_messages(t);
+    push_sources(t);
+    pop_destinations(t);
+    t->ops->step(t->f);
+    t->now++;
+}
+
+bool wm_traffic_done(const wm_traffic *t)
+{
+    if (t->now < t->sample_end) return false;
+    return t->sample_arrived == t->sample_messages || t->now >= t->sample_end + t->cfg.drain_max;
+}
+
+wm_traffic_result wm_traffic_result_now(const wm_traffic *t)
+{
+    wm_traffic_result r;
+    memset(&r, 0, sizeof r);
+    r.cycles = t->now;
+    r.sample_messages = t->sample_messages;
+    r.sample_arrived = t->sample_arrived;
+    r.messages_created = t->messages_created;
+    r.messages_arrived = t->messages_arrived;
+    r.wavelets_popped = t->wavelets_popped;
+    r.offmesh_messages = t->offmesh_messages;
+    r.saturated = t->sample_arrived != t->sample_messages;
+    if (!r.saturated) {
+        r.latency_sum = t->sample_arrival_sum - t->sample_created_sum;
+        r.avg_latency = t->sample_messages ? (double)r.latency_sum / (double)t->sample_messages : 0.0;
+    }
+    const double node_cycles = (double)t->n * (double)t->cfg.sample;
+    r.offered = (double)t->sample_created_wavelets / node_cycles;
+    r.accepted = (double)t->sample_popped_wavelets / node_cycles;
+    return r;
+}
+
+wm_traffic_result wm_traffic_run(wm_traffic *t)
+{
+    while (!wm_traffic_done(t)) wm_traffic_step(t);
+    return wm_traffic_result_now(t);
+}
+
+static const char *const pattern_names[] = {"uniform", "transpose", "bitcomp", "hotspot"};
+
+const char *wm_pattern_name(wm_pattern p)
+{
+    return (unsigned)p < sizeof pattern_names / sizeof pattern_names[0] ? pattern_names[p] : "?";
+}
+
+bool wm_pattern_parse(const char *name, wm_pattern *out)
+{
+    for (unsigned i = 0; i < sizeof pattern_names / sizeof pattern_names[0]; i++) {
+        if (!strcmp(name, pattern_names[i])) {
+            *out = (wm_pattern)i;
+            return true;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,313 @@
+/* waves.c: a run's dump, whichever backend makes it (see waves.h). */
+#include "waves/waves.h"
+
+#include "fabric/fabric_rtl.h"
+#include "waves/waves_gtkw.h"
+#include "waves/waves_sw.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char wm_trace_usage[] =
+    "  --trace FILE   dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save\n"
+    "                 file FILE.gtkw is written next to it (docs/waves.md)\n"
+    "  --trace-tiles X0,Y0:X1,Y1  dump only the tiles of this rectangle (default all)\n"
+    "  --trace-window FROM:TO     dump only cycles FROM..TO (default all)\n";
+
+const char *const wm_waves_state_names[] = {"running", "computing", "blocked_send", "blocked_recv", "done",
+                                            "fault"};
+const unsigned wm_waves_state_count = sizeof wm_waves_state_names / sizeof wm_waves_state_names[0];
+
+enum { NAME_MAX_LEN = 64 };
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    uint64_t value;
+} pe_export;
+
+typedef struct {
+    unsigned x, y;
+    char fw[NAME_MAX_LEN + 4]; /* "<scope>.fw" */
+    uint64_t state;
+    pe_export *exports;
+    size_t nexports;
+} pe_signals;
+
+struct wm_waves {
+    wm_trace_spec spec; /* spec.path is path_copy: callers' strings may not outlive the run */
+    char *path_copy;
+    unsigned w, h;
+    char (*scope)[NAME_MAX_LEN]; /* w * h */
+    pe_signals *pes;
+    size_t npes;
+    const wm_fabric_ops *ops;
+    wm_fabric *f;
+    wm_sw_dump *sw;
+    bool open;
+    /* What the dump holds, for the save file. */
+    char **scope_ptrs;
+    wm_rtl_extra_signal *extra;
+    size_t nextra;
+};
+
+wm_trace_spec wm_trace_spec_default(void)
+{
+    wm_trace_spec s;
+    memset(&s, 0, sizeof s);
+    s.to = UINT64_MAX;
+    return s;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    const size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--trace") && strcmp(opt, "--trace-tiles") && strcmp(opt, "--trace-window")) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "wavemesh %s: %s needs a value (see --help)\n", cmd, opt);
+        return -1;
+    }
+    const char *val = argv[++*i];
+    char extra;
+    if (!strcmp(opt, "--trace")) {
+        spec->path = val;
+        spec->format = ends_with(val, ".vcd") ? WM_WAVES_VCD : WM_WAVES_FST;
+        if (!ends_with(val, ".vcd") && !ends_with(val, ".fst")) {
+            fprintf(stderr, "wavemesh %s: --trace %s: the file must end in .fst or .vcd\n", cmd, val);
+            return -1;
+        }
+    } else if (!strcmp(opt, "--trace-tiles")) {
+        if (sscanf(val, "%u,%u:%u,%u%c", &spec->x0, &spec->y0, &spec->x1, &spec->y1, &extra) != 4 ||
+            spec->x0 > spec->x1 || spec->y0 > spec->y1) {
+            fprintf(stderr, "wavemesh %s: --trace-tiles %s: expected X0,Y0:X1,Y1 with X0<=X1, Y0<=Y1\n", cmd, val);
+            return -1;
+        }
+        spec->tiles_given = true;
+    } else {
+        unsigned long long from, to;
+        if (sscanf(val, "%llu:%llu%c", &from, &to, &extra) != 2 || from > to || val[0] == '-') {
+            fprintf(stderr, "wavemesh %s: --trace-window %s: expected FROM:TO cycles with FROM<=TO\n", cmd, val);
+            return -1;
+        }
+        spec->from = from;
+        spec->to = to;
+    }
+    return 1;
+}
+
+wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size)
+{
+    if (!spec->path) {
+        snprintf(err, err_size, "no dump file given");
+        return NULL;
+    }
+    wm_trace_spec s = *spec;
+    if (!s.tiles_given) {
+        s.x0 = s.y0 = 0;
+        s.x1 = w - 1;
+        s.y1 = h - 1;
+    } else if (s.x1 >= w || s.y1 >= h) {
+        snprintf(err, err_size, "--trace-tiles %u,%u:%u,%u: the mesh is %ux%u (tiles 0,0:%u,%u)", s.x0, s.y0, s.x1,
+                 s.y1, w, h, w - 1, h - 1);
+        return NULL;
+    }
+    /* Fail before the run, and leave nothing behind: an existing file is
+     * opened for appending (so not truncated), a new one removed again. */
+    FILE *probe = fopen(s.path, "a");
+    if (!probe) {
+        snprintf(err, err_size, "cannot write the dump %s: %s", s.path, strerror(errno));
+        return NULL;
+    }
+    const long size = ftell(probe);
+    fclose(probe);
+    if (size == 0) remove(s.path);
+    wm_waves *wv = calloc(1, sizeof *wv);
+    if (!wv || !(wv->scope = calloc((size_t)w * h, sizeof *wv->scope))) {
+        free(wv);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    wv->spec = s;
+    if (!(wv->path_copy = strdup(s.path))) {
+        free(wv->scope);
+        free(wv);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    wv->spec.path = wv->path_copy;
+    wv->w = w;
+    wv->h = h;
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++) snprintf(wv->scope[y * w + x], NAME_MAX_LEN, "tile_%u_%u", x, y);
+    return wv;
+}
+
+void wm_waves_name_tile(wm_waves *wv, unsigned x, unsigned y, const char *name)
+{
+    snprintf(wv->scope[y * wv->w + x], NAME_MAX_LEN, "%s", name);
+}
+
+const char *wm_waves_tile_scope(const wm_waves *wv, unsigned x, unsigned y) { return wv->scope[y * wv->w + x]; }
+
+size_t wm_waves_add_pe(wm_waves *wv, unsigned x, unsigned y)
+{
+    pe_signals *p = realloc(wv->pes, (wv->npes + 1) * sizeof *p);
+    if (!p) abort(); /* a few bytes per PE: nothing sensible to do without them */
+    wv->pes = p;
+    memset(&p[wv->npes], 0, sizeof *p);
+    p[wv->npes].x = x;
+    p[wv->npes].y = y;
+    return wv->npes++;
+}
+
+static pe_export *find_export(pe_signals *p, const char *name)
+{
+    for (size_t k = 0; k < p->nexports; k++)
+        if (!strcmp(p->exports[k].name, name)) return &p->exports[k];
+    return NULL;
+}
+
+void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name)
+{
+    pe_signals *p = &wv->pes[pe];
+    if (find_export(p, name)) return;
+    pe_export *e = realloc(p->exports, (p->nexports + 1) * sizeof *e);
+    if (!e) abort();
+    p->exports = e;
+    memset(&e[p->nexports], 0, sizeof *e);
+    snprintf(e[p->nexports].name, NAME_MAX_LEN, "%s", name);
+    p->nexports++;
+}
+
+static bool in_scope(const wm_waves *wv, unsigned x, unsigned y)
+{
+    return x >= wv->spec.x0 && x <= wv->spec.x1 && y >= wv->spec.y0 && y <= wv->spec.y1;
+}
+
+wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
+{
+    const size_t ntiles = (size_t)wv->w * wv->h;
+    wv->scope_ptrs = calloc(ntiles, sizeof *wv->scope_ptrs);
+    size_t nextra = 0;
+    for (size_t i = 0; i < wv->npes; i++)
+        if (in_scope(wv, wv->pes[i].x, wv->pes[i].y)) nextra += 1 + wv->pes[i].nexports;
+    wv->extra = calloc(nextra + 1, sizeof *wv->extra);
+    if (!wv->scope_ptrs || !wv->extra) {
+        fprintf(stderr, "wavemesh: out of memory for the dump %s\n", wv->spec.path);
+        return NULL;
+    }
+    for (size_t t = 0; t < ntiles; t++) wv->scope_ptrs[t] = wv->scope[t];
+    for (size_t i = 0; i < wv->npes; i++) {
+        pe_signals *p = &wv->pes[i];
+        if (!in_scope(wv, p->x, p->y)) continue;
+        snprintf(p->fw, sizeof p->fw, "%s.fw", wv->scope[p->y * wv->w + p->x]);
+        wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, "state", 3, &p->state};
+        for (size_t k = 0; k < p->nexports; k++)
+            wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value};
+    }
+    wm_rtl_trace tr = {wv->spec.path, wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
+                       wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra};
+    wv->ops = ops;
+    if (ops == &wm_fabric_rtl) {
+        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr);
+    } else if (ops == &wm_fabric_sw) {
+        wv->f = ops->create(wv->w, wv->h);
+        if (wv->f && !(wv->sw = wm_sw_dump_open(wv->f, wv->w, &tr))) {
+            ops->destroy(wv->f);
+            wv->f = NULL;
+        }
+    } else {
+        fprintf(stderr, "wavemesh: the %s backend makes no dumps (rtl or sw do)\n", ops->name);
+    }
+    if (!wv->f) return NULL;
+    wv->open = true;
+    wm_waves_sample(wv);
+    return wv->f;
+}
+
+/* FILE.gtkw next to the dump FILE.fst, grouped by the dumped scopes. */
+static bool write_save_file(const wm_waves *wv)
+{
+    const size_t ntiles = (size_t)(wv->spec.x1 - wv->spec.x0 + 1) * (wv->spec.y1 - wv->spec.y0 + 1);
+    wm_gtkw_group *groups = calloc(ntiles, sizeof *groups);
+    const char **names = calloc(wv->nextra + 1, sizeof *names);
+    if (!groups || !names) {
+        free(groups);
+        free(names);
+        fprintf(stderr, "wavemesh: out of memory for the save file of %s\n", wv->spec.path);
+        return false;
+    }
+    size_t n = 0, used = 0;
+    for (unsigned y = wv->spec.y0; y <= wv->spec.y1; y++) {
+        for (unsigned x = wv->spec.x0; x <= wv->spec.x1; x++) {
+            wm_gtkw_group *g = &groups[n++];
+            g->scope = wv->scope[y * wv->w + x];
+            for (size_t i = 0; i < wv->npes; i++) {
+                const pe_signals *p = &wv->pes[i];
+                if (p->x != x || p->y != y) continue;
+                g->has_pe = true;
+                g->exports = &names[used];
+                for (size_t k = 0; k < p->nexports; k++) names[used++] = p->exports[k].name;
+                g->nexports = p->nexports;
+            }
+        }
+    }
+    char gtkw[4096];
+    snprintf(gtkw, sizeof gtkw, "%.*s.gtkw", (int)(strlen(wv->spec.path) - 4), wv->spec.path);
+    const bool ok = wm_gtkw_write(gtkw, wv->spec.path, groups, n);
+    free(groups);
+    free(names);
+    return ok;
+}
+
+void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state) { wv->pes[pe].state = state; }
+
+void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value)
+{
+    pe_export *e = find_export(&wv->pes[pe], name);
+    if (e) e->value = (uint64_t)value;
+}
+
+void wm_waves_sample(wm_waves *wv)
+{
+    if (!wv->open) return;
+    const uint64_t c = wv->ops->cycle(wv->f);
+    if (c < wv->spec.from || c > wv->spec.to) return;
+    if (wv->sw) wm_sw_dump_sample(wv->sw, c);
+    else wm_fabric_rtl_dump(wv->f);
+}
+
+bool wm_waves_finish(wm_waves *wv)
+{
+    if (!wv->open) return false;
+    wv->open = false;
+    bool ok = true;
+    if (wv->sw) {
+        ok = wm_sw_dump_close(wv->sw);
+        wv->sw = NULL;
+    } else {
+        wm_fabric_rtl_trace_close(wv->f);
+    }
+    if (!ok) return false;
+    return write_save_file(wv);
+}
+
+void wm_waves_destroy(wm_waves *wv)
+{
+    if (!wv) return;
+    if (wv->open) wm_waves_finish(wv);
+    for (size_t i = 0; i < wv->npes; i++) free(wv->pes[i].exports);
+    free(wv->extra);
+    free(wv->scope_ptrs);
+    free(wv->pes);
+    free(wv->scope);
+    free(wv->path_copy);
+    free(wv);
+}

@@ -1,0 +1,82 @@
+/* waves.h: dumps of a run for GTKWave, from either backend.
+ *
+ * A dump shows, per tile inside a rectangle, the signals of rtl/wm_waves.v
+ * (links, credits, occupancy, wormhole owners, errors) under a top scope
+ * named after the layout instance on that tile ("l0", "root"), or
+ * "tile_X_Y" where no instance sits; and per PE with a kernel the
+ * firmware's state and exported results under "<instance>.fw". The rtl
+ * backend dumps through Verilator (csim/fabric/fabric_rtl.h); the sw backend writes
+ * the same names and values itself (csim/waves/waves_sw.c), so one save file shows
+ * either dump and `wavemesh wavediff` finds two dumps of the same run equal.
+ *
+ * Time is the fabric cycle, 1 ns per cycle; values are sampled after each
+ * edge, so a firmware signal changes at the edge that ends the cycle in
+ * which the kernel changed it, as a register would.
+ */
+#ifndef WM_WAVES_H
+#define WM_WAVES_H
+
+#include "fabric/fabric.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { WM_WAVES_FST = 0, WM_WAVES_VCD } wm_waves_format;
+
+/* What to dump, from the command line. */
+typedef struct {
+    const char *path;          /* NULL: no dump */
+    wm_waves_format format;    /* from the file name: .vcd is VCD, else FST */
+    bool tiles_given;          /* else the whole mesh */
+    unsigned x0, y0, x1, y1;   /* corners, included */
+    uint64_t from, to;         /* cycles, included */
+} wm_trace_spec;
+
+/* The help lines of the three options. */
+extern const char wm_trace_usage[];
+
+wm_trace_spec wm_trace_spec_default(void);
+
+/* If argv[*i] is --trace, --trace-tiles or --trace-window, takes it and its
+ * value (advancing *i) and returns 1; 0 if it is none of them; -1 after a
+ * message naming cmd when its value is malformed. */
+int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd);
+
+/* The kernel states in the dump, as wm_pe_state numbers them (csim/run/scheduler.h). */
+extern const char *const wm_waves_state_names[];
+extern const unsigned wm_waves_state_count;
+
+typedef struct wm_waves wm_waves;
+
+/* A dump of a w x h fabric, not open yet. Checks before anything runs that
+ * the tiles lie in the mesh and the path can be written (nothing is left
+ * behind); NULL with the reason in err otherwise. */
+wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size);
+void wm_waves_destroy(wm_waves *wv);
+
+/* Name the top scope of tile (x, y) (default "tile_X_Y"). */
+void wm_waves_name_tile(wm_waves *wv, unsigned x, unsigned y, const char *name);
+/* Firmware signals of the PE on tile (x, y): <scope>.fw.state and one
+ * 64-bit signal per export declared. Returns the PE's index. */
+size_t wm_waves_add_pe(wm_waves *wv, unsigned x, unsigned y);
+void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name);
+
+/* Make the fabric of backend ops and open the dump; writes cycle 0 when the
+ * window starts there. NULL with a message on stderr on failure. The fabric
+ * is the caller's: destroy it after wm_waves_finish. */
+wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops);
+
+void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state);
+void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value);
+/* After each step: writes the cycle if it lies in the window. */
+void wm_waves_sample(wm_waves *wv);
+
+/* Close the dump and write FILE.gtkw and its filter files next to it.
+ * false with a message on stderr on failure. */
+bool wm_waves_finish(wm_waves *wv);
+
+/* The top scope of tile (x, y). */
+const char *wm_waves_tile_scope(const wm_waves *wv, unsigned x, unsigned y);
+
+#endif

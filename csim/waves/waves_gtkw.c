@@ -1,0 +1,188 @@
+/* waves_gtkw.c: GTKWave save files and their translate filters. */
+#include "waves/waves_gtkw.h"
+
+#include "fabric/fabric.h"
+#include "waves/waves.h"
+#include "waves/waves_read.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GTKWave trace flags (gtkwave analyzer.h). */
+enum {
+    TR_HEX = 0x2,
+    TR_DEC = 0x4,
+    TR_BIN = 0x8,
+    TR_RJUSTIFY = 0x20,
+    TR_BLANK = 0x200,
+    TR_FTRANSLATED = 0x2000,
+    TR_CLOSED = 0x400000,
+    TR_GRP_BEGIN = 0x800000,
+    TR_GRP_END = 0x1000000
+};
+
+static const char *const port_words[4] = {"north", "east", "south", "west"};
+static const char *const owner_words[8] = {"N", "E", "S", "W", "PE", "?5", "?6", "-"};
+
+static bool write_filter_states(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    for (unsigned s = 0; s < wm_waves_state_count; s++) fprintf(f, "%x %s\n", s, wm_waves_state_names[s]);
+    return fclose(f) == 0;
+}
+
+static bool write_filter_owners(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    for (unsigned o = 0; o < 8; o++) fprintf(f, "%x %s\n", o, owner_words[o]);
+    return fclose(f) == 0;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The headers in a dump: each valid wavelet of an output register that is
+ * not the body of a message, following len as the router does. */
+static bool write_filter_headers(const char *path, const char *dump_path)
+{
+    uint32_t *headers = NULL;
+    size_t n = 0;
+    /* Reading a dump back costs more than writing it: past this size the
+     * filter stays empty and `wavemesh waves --dump` fills it on demand. */
+    enum { HEADER_SCAN_MAX_BYTES = 16 << 20 };
+    FILE *probe = dump_path ? fopen(dump_path, "rb") : NULL;
+    long size = -1;
+    if (probe) {
+        fseek(probe, 0, SEEK_END);
+        size = ftell(probe);
+        fclose(probe);
+    }
+    if (size >= 0 && size <= HEADER_SCAN_MAX_BYTES) wm_dump_headers(dump_path, &headers, &n);
+    qsort(headers, n, sizeof *headers, compare_u32);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(headers);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (k && headers[k] == headers[k - 1]) continue;
+        const uint32_t h = headers[k];
+        fprintf(f, "%08x (%u,%u) len %u tag %u\n", h, wm_header_col(h), wm_header_row(h), wm_header_len(h),
+                wm_header_tag(h));
+    }
+    free(headers);
+    return fclose(f) == 0;
+}
+
+static void plain(FILE *f, unsigned flags, const char *scope, const char *name, unsigned bits)
+{
+    fprintf(f, "@%x\n", flags);
+    if (bits > 1) fprintf(f, "%s.%s[%u:0]\n", scope, name, bits - 1);
+    else fprintf(f, "%s.%s\n", scope, name);
+}
+
+static void filtered(FILE *f, unsigned flags, unsigned filter, const char *filter_path, const char *scope,
+                     const char *name, unsigned bits)
+{
+    fprintf(f, "@%x\n^%u %s\n", flags | TR_FTRANSLATED, filter, filter_path);
+    fprintf(f, "%s.%s[%u:0]\n", scope, name, bits - 1);
+}
+
+static bool write_save_file(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                            size_t ngroups, bool overview)
+{
+    const size_t base_len = strlen(gtkw_path) > 5 && !strcmp(gtkw_path + strlen(gtkw_path) - 5, ".gtkw")
+                                ? strlen(gtkw_path) - 5
+                                : strlen(gtkw_path);
+    char state_path[4096], owner_path[4096], header_path[4096];
+    snprintf(state_path, sizeof state_path, "%.*s-state.txt", (int)base_len, gtkw_path);
+    snprintf(owner_path, sizeof owner_path, "%.*s-owner.txt", (int)base_len, gtkw_path);
+    snprintf(header_path, sizeof header_path, "%.*s-headers.txt", (int)base_len, gtkw_path);
+    if (!write_filter_states(state_path) || !write_filter_owners(owner_path) ||
+        !write_filter_headers(header_path, dump_path)) {
+        fprintf(stderr, "wavemesh: cannot write the filter files next to %s\n", gtkw_path);
+        return false;
+    }
+    FILE *f = fopen(gtkw_path, "w");
+    if (!f) {
+        fprintf(stderr, "wavemesh: cannot write the save file %s\n", gtkw_path);
+        return false;
+    }
+    fprintf(f, "[*] wavemesh save file: one group per instance (docs/waves.md)\n");
+    if (dump_path) fprintf(f, "[dumpfile] \"%s\"\n", dump_path);
+    fprintf(f, "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 300\n");
+    fprintf(f, "[sst_expanded] 1\n[sst_vpaned_height] 200\n");
+    const unsigned hex = TR_HEX | TR_RJUSTIFY, dec = TR_DEC | TR_RJUSTIFY, bin = TR_BIN | TR_RJUSTIFY;
+    for (size_t g = 0; g < ngroups; g++) {
+        const wm_gtkw_group *gr = &groups[g];
+        char tile[256], fw[256];
+        snprintf(tile, sizeof tile, "%s.wm_tile.u_waves", gr->scope);
+        snprintf(fw, sizeof fw, "%s.fw", gr->scope);
+        fprintf(f, "@%x\n-%s\n", TR_GRP_BEGIN | TR_BLANK, gr->scope);
+        if (gr->has_pe) {
+            filtered(f, hex, 1, state_path, fw, "state", 3);
+            for (size_t k = 0; k < gr->nexports; k++) {
+                char name[128];
+                snprintf(name, sizeof name, "%s[63:0]", gr->exports[k]);
+                fprintf(f, "@%x\n%s.%s\n", dec, fw, name);
+            }
+        }
+        if (overview) {
+            filtered(f, hex, 3, header_path, tile, "ramp_data", 32);
+            for (unsigned p = 0; p < 4; p++) {
+                char name[32];
+                snprintf(name, sizeof name, "%s_data", port_words[p]);
+                filtered(f, hex, 3, header_path, tile, name, 32);
+            }
+            fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
+            continue;
+        }
+        for (unsigned p = 0; p < 4; p++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s_valid", port_words[p]);
+            plain(f, bin, tile, name, 1);
+            snprintf(name, sizeof name, "%s_data", port_words[p]);
+            filtered(f, hex, 3, header_path, tile, name, 32);
+            snprintf(name, sizeof name, "%s_credit", port_words[p]);
+            plain(f, bin, tile, name, 1);
+            snprintf(name, sizeof name, "%s_count", port_words[p]);
+            plain(f, dec, tile, name, 3);
+            snprintf(name, sizeof name, "%s_owner", port_words[p]);
+            filtered(f, hex, 2, owner_path, tile, name, 3);
+        }
+        plain(f, bin, tile, "ramp_valid", 1);
+        filtered(f, hex, 3, header_path, tile, "ramp_data", 32);
+        filtered(f, hex, 2, owner_path, tile, "ramp_owner", 3);
+        plain(f, dec, tile, "tx_count", 4);
+        plain(f, dec, tile, "rx_count", 4);
+        plain(f, bin, tile, "busy", 1);
+        plain(f, bin, tile, "err_tx_full", 1);
+        plain(f, bin, tile, "err_rx_empty", 1);
+        plain(f, bin, tile, "err_offmesh", 1);
+        plain(f, bin, tile, "en", 1);
+        fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
+    }
+    fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
+    if (fclose(f)) {
+        fprintf(stderr, "wavemesh: writing the save file %s failed\n", gtkw_path);
+        return false;
+    }
+    return true;
+}
+
+bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups)
+{
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, false);
+}
+
+bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                            size_t ngroups)
+{
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, true);
+}

@@ -1,0 +1,27 @@
+/* waves_sw.h: the dump writer of the sw backend.
+ *
+ * The rtl backend's dumps come from Verilator; this writes the same scopes,
+ * signal names, widths and value changes for a sw fabric, reading each
+ * traced tile through wm_fabric_sw_view, so that the two dumps of one run
+ * compare equal signal by signal. FST through GTKWave's fstapi, or VCD.
+ */
+#ifndef WM_WAVES_SW_H
+#define WM_WAVES_SW_H
+
+#include "fabric/fabric.h"
+#include "fabric/fabric_rtl.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct wm_sw_dump wm_sw_dump;
+
+/* trace says what to dump, exactly as for the rtl backend. NULL with a
+ * message on stderr naming the path if it cannot be written. */
+wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *trace);
+/* Write the fabric's values at this cycle. */
+void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle);
+/* Finish the file and free d; false when writing failed. */
+bool wm_sw_dump_close(wm_sw_dump *d);
+
+#endif
