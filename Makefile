@@ -159,6 +159,7 @@ test: check-tools
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory check-firmware
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -178,6 +179,18 @@ check-layers:
 	@echo '#include "cli/commands.h"' >> $(BUILD)/layers-fault/csim/fabric/fabric_backend.c
 	@if sh tests/check_layers.sh $(BUILD)/layers-fault >/dev/null; then \
 	    echo "check-layers: an upward include went unnoticed"; exit 1; fi
+
+# Firmware is freestanding C that sees only sw/mp.h and its PE's memory
+# (docs/pe-memory.md); and the check fires: a kernel that calls malloc is
+# refused.
+.PHONY: check-firmware
+check-firmware:
+	@CC=$(CC) sh tests/check_firmware.sh . $(BUILD)/freestanding
+	@rm -rf $(BUILD)/firmware-fault && mkdir -p $(BUILD)/firmware-fault && cp -r sw $(BUILD)/firmware-fault/
+	@printf 'void *malloc(unsigned long n);\nvoid *wm_leaf_scratch(void) { return malloc(64); }\n' \
+	    >> $(BUILD)/firmware-fault/sw/collectives/leaf.c
+	@if CC=$(CC) sh tests/check_firmware.sh $(BUILD)/firmware-fault $(BUILD)/firmware-fault/obj >/dev/null; then \
+	    echo "check-firmware: a kernel calling malloc went unnoticed"; exit 1; fi
 
 # The main job: the seed's tutorial and tworow rows (and the exercises) on
 # both backends, each PASS line followed by its per-leaf cycles table; then

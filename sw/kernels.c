@@ -4,7 +4,6 @@
 #include "collectives/collectives.h"
 #include "gs/gs_kernel.h"
 
-#include <string.h>
 
 const wm_kernel wm_kernels[] = {
     {"leaf", wm_kernel_leaf, wm_leaf_params, "tree collectives: a leaf (value up, prefix down)", wm_leaf_exports},
@@ -14,10 +13,3 @@ const wm_kernel wm_kernels[] = {
     {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
-
-const wm_kernel *wm_kernel_find(const char *name)
-{
-    for (const wm_kernel *k = wm_kernels; k->name; k++)
-        if (!strcmp(k->name, name)) return k;
-    return NULL;
-}

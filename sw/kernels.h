@@ -10,6 +10,7 @@
 #include "mp.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -27,9 +28,6 @@ typedef struct {
      * none), so a waves dump can declare their signals before the run. */
     const char *const *exports;
 } wm_kernel;
-
-/* The kernel called name, or NULL. */
-const wm_kernel *wm_kernel_find(const char *name);
 
 /* The table, terminated by a NULL name. */
 extern const wm_kernel wm_kernels[];

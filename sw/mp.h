@@ -7,9 +7,16 @@
  * hardware stalls a core; the library's own work is charged by the
  * constants below (docs/cost-model.md). Kernels never compute coordinates:
  * destinations come from their parameters, which the layout fills in.
+ *
+ * This header is all a kernel sees of the world, besides its own PE's
+ * local memory (wm_mp_mem): firmware is freestanding C, with no libc and
+ * no pointer into the host (docs/pe-memory.md). The native mode implements
+ * it over the scheduler (csim/run/mp_native.c).
  */
 #ifndef WM_MP_H
 #define WM_MP_H
+
+#include "wavelet.h"
 
 #include <stdint.h>
 
@@ -59,5 +66,32 @@ int64_t wm_mp_param(wm_mp *mp, const char *name);
 
 /* Publish a result as instance.name (name must outlive the run). */
 void wm_mp_export(wm_mp *mp, const char *name, int64_t value);
+
+/* The PE's local memory: its size, and the part of it that the host loads
+ * before the run and reads back after it (a kernel's data and its heap).
+ * The rest holds, on a core, the code and the stack. 48 KiB of data is
+ * what a Cerebras WSE PE has in all; the gs kernels use at most 5.7 KB of
+ * it at P = 1024 and 32 KB in the suite's stress case, 600 shared dofs a
+ * rank (docs/pe-memory.md). */
+enum {
+    WM_PE_MEM_BYTES  = 64 * 1024,
+    WM_PE_DATA_BYTES = 48 * 1024,
+    WM_PE_DATA_WORDS = WM_PE_DATA_BYTES / 4
+};
+
+/* The first word of the data memory, WM_PE_DATA_WORDS words. */
+uint32_t *wm_mp_mem(wm_mp *mp);
+
+/* The port itself, one access each, for kernels that move wavelets one at
+ * a time (sw/gs/xfer.c): push one wavelet (blocks while TX is full), pop
+ * one (blocks while RX is empty; _header when it is a message's first).
+ * No cost-model charge beyond the access itself. */
+void wm_mp_push(wm_mp *mp, uint32_t wavelet);
+uint32_t wm_mp_pop(wm_mp *mp);
+uint32_t wm_mp_pop_header(wm_mp *mp);
+
+/* Stop the kernel: the run ends with a firmware fault that names the PE and
+ * says why. fmt knows %u, %d, %x and %s (unsigned, int, unsigned, string). */
+_Noreturn void wm_mp_fault(wm_mp *mp, const char *fmt, ...);
 
 #endif

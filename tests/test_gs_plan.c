@@ -9,7 +9,8 @@
 
 #include <cmocka.h>
 
-#include "crystal/plan.h"
+#include "gs/job.h"
+#include "gs/plan_host.h"
 #include "gs/plan_exec.h"
 #include "gs/generate.h"
 #include "gs/reference.h"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "crystal/plan.h"
+#include "gs/plan_host.h"
 #include "fabric/fabric.h"
 #include "gs/generate.h"
 #include "gs/job.h"

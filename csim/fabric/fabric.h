@@ -22,17 +22,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wavelet.h" /* the header format, shared with the firmware */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Sizes of the tile; rtl/wm_tile.v has the same defaults. */
 enum {
-    WM_MESH_MAX      = 256, /* columns and rows: 8-bit coordinates */
     WM_IN_DEPTH      = 4,   /* router input buffer per link, wavelets */
     WM_TX_DEPTH      = 8,   /* PE TX queue (the router's ramp input) */
-    WM_RX_DEPTH      = 8,   /* PE RX queue */
-    WM_LEN_MAX       = 255  /* data wavelets per message */
+    WM_RX_DEPTH      = 8    /* PE RX queue */
 };
 
 /* Router ports, in the order the RTL numbers them. */
@@ -45,16 +45,6 @@ typedef enum {
     WM_NPORTS = 5
 } wm_port;
 
-/* Header wavelet: {col[31:24], row[23:16], len[15:8], tag[7:0]}. */
-static inline uint32_t wm_header(unsigned col, unsigned row, unsigned len, unsigned tag)
-{
-    return ((uint32_t)(col & 0xffu) << 24) | ((uint32_t)(row & 0xffu) << 16) |
-           ((uint32_t)(len & 0xffu) << 8) | (uint32_t)(tag & 0xffu);
-}
-static inline unsigned wm_header_col(uint32_t h) { return (h >> 24) & 0xffu; }
-static inline unsigned wm_header_row(uint32_t h) { return (h >> 16) & 0xffu; }
-static inline unsigned wm_header_len(uint32_t h) { return (h >> 8) & 0xffu; }
-static inline unsigned wm_header_tag(uint32_t h) { return h & 0xffu; }
 
 /* Status bits of a PE (rtl wm_tile.pe_status_o). */
 enum {

@@ -1,6 +1,7 @@
 /* job.c: the gs driver, a setup run and a gs_op run on one fabric. */
-#include "gs/job_state.h"
+#include "gs/job.h"
 
+#include "gs/image.h"
 #include "gs/rank_layout.h"
 #include "gs/reference.h"
 #include "run/layout.h"
@@ -9,11 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A layout names kernels and integers only, so the kernels reach the job
- * through this, set for the duration of a run (runs are not nested). */
-static wm_gs_job *running_job;
-
-wm_gs_job *wm_gs_running(void) { return running_job; }
+struct wm_gs_job {
+    wm_gs_config cfg;
+    const wm_gs_schedule *s;
+    unsigned nranks;
+    wm_layout *layout;
+    size_t *pe;              /* rank -> the scheduler's PE index (layout order) */
+    uint32_t *image;         /* nranks images as built, WM_PE_DATA_WORDS each */
+    uint32_t *mem;           /* nranks PE data memories, loaded from image per run */
+    float **u;
+    wm_cr_plan *plans;       /* read back after a plan setup */
+    bool have_plans;
+};
 
 bool wm_gs_method_parse(const char *name, wm_gs_method *method)
 {
@@ -34,12 +42,15 @@ const char *wm_gs_method_name(wm_gs_method method)
     return "?";
 }
 
-/* The layout lives beside the job; kept out of job_state.h, which the
- * kernels include. */
-typedef struct {
-    wm_gs_job job;
-    wm_layout *layout;
-} job_box;
+bool wm_pairing_parse(const char *name, wm_pairing *rule)
+{
+    if (!strcmp(name, "neko")) *rule = WM_PAIRING_NEKO;
+    else if (!strcmp(name, "gslib")) *rule = WM_PAIRING_GSLIB;
+    else return false;
+    return true;
+}
+
+const char *wm_pairing_name(wm_pairing rule) { return rule == WM_PAIRING_GSLIB ? "gslib" : "neko"; }
 
 wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FILE *err)
 {
@@ -62,9 +73,8 @@ wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FI
         return NULL;
     }
     if (!wm_gs_schedule_check(s, err)) return NULL;
-    job_box *box = calloc(1, sizeof *box);
-    if (!box) return NULL;
-    wm_gs_job *j = &box->job;
+    wm_gs_job *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
     j->cfg = *cfg;
     if (!j->cfg.max_cycles) j->cfg.max_cycles = 200000000u;
     j->s = s;
@@ -75,22 +85,30 @@ wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FI
     FILE *mem = open_memstream(&text, &len);
     bool ok = mem && wm_rank_layout_write(mem, cfg->w, cfg->h, cfg->order);
     if (mem) fclose(mem);
-    box->layout = ok ? wm_layout_parse(text, "<gs rank grid>", NULL, 0, err) : NULL;
+    j->layout = ok ? wm_layout_parse(text, "<gs rank grid>", NULL, 0, err) : NULL;
     free(text);
-    ok = box->layout != NULL;
+    ok = j->layout != NULL;
 
-    j->places = calloc(n, sizeof *j->places);
+    wm_gs_place *places = calloc(n, sizeof *places);
+    j->pe = calloc(n, sizeof *j->pe);
+    j->image = calloc((size_t)n * WM_PE_DATA_WORDS, sizeof *j->image);
+    j->mem = calloc((size_t)n * WM_PE_DATA_WORDS, sizeof *j->mem);
     j->u = wm_gs_values_alloc(s);
-    j->rank = calloc(n, sizeof *j->rank);
-    ok = ok && j->places && j->u && j->rank;
-    for (unsigned r = 0; ok && r < n; r++) {
-        char name[16];
-        snprintf(name, sizeof name, "r%u", r);
-        const wm_instance *in = wm_layout_find(box->layout, name);
-        ok = in != NULL;
-        if (ok) j->places[r] = (wm_xfer_place){(uint8_t)in->x, (uint8_t)in->y};
+    j->plans = calloc(n, sizeof *j->plans);
+    ok = ok && places && j->pe && j->image && j->mem && j->u && j->plans;
+    for (size_t i = 0; ok && i < wm_layout_count(j->layout); i++) {
+        const wm_instance *in = wm_layout_instance(j->layout, i);
+        unsigned r;
+        if (sscanf(in->name, "r%u", &r) != 1 || r >= n) continue;
+        places[r] = (wm_gs_place){(uint8_t)in->x, (uint8_t)in->y};
+        j->pe[r] = i;
     }
-    for (unsigned r = 0; ok && r < n; r++) ok = wm_gs_rank_prepare(j, r, err);
+    for (unsigned r = 0; ok && r < n; r++) {
+        uint32_t used;
+        ok = wm_gs_image_build(s, r, cfg->method, cfg->pairing, places, j->image + (size_t)r * WM_PE_DATA_WORDS,
+                               &used, err);
+    }
+    free(places);
     if (!ok) {
         wm_gs_job_destroy(j);
         return NULL;
@@ -98,35 +116,44 @@ wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FI
     return j;
 }
 
+static void drop_plans(wm_gs_job *j)
+{
+    for (unsigned r = 0; j->have_plans && r < j->nranks; r++) wm_cr_plan_free(&j->plans[r]);
+    j->have_plans = false;
+}
+
 void wm_gs_job_destroy(wm_gs_job *j)
 {
     if (!j) return;
-    job_box *box = (job_box *)j;
-    for (unsigned r = 0; j->rank && r < j->nranks; r++) wm_gs_rank_free(&j->rank[r]);
-    free(j->rank);
-    free(j->places);
+    if (j->plans) drop_plans(j);
+    free(j->plans);
+    free(j->pe);
+    free(j->image);
+    free(j->mem);
     wm_gs_values_free(j->s, j->u);
-    wm_layout_destroy(box->layout);
-    free(box);
+    wm_layout_destroy(j->layout);
+    free(j);
 }
+
+static uint32_t *mem_of(const wm_gs_job *j, unsigned rank) { return j->mem + (size_t)rank * WM_PE_DATA_WORDS; }
+static wm_gs_image *image_of(const wm_gs_job *j, unsigned rank) { return (wm_gs_image *)mem_of(j, rank); }
 
 static void count_hop(void *ctx, const wm_link_event *ev)
 {
     if (ev->port != WM_PORT_L) (*(uint64_t *)ctx)++;
 }
 
-/* One run of every rank's kernel in phase ph; the cycles it took. */
+/* One run of every rank's kernel in phase ph, on the PE memories; the
+ * cycles it took. */
 static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_gs_phase ph, uint64_t *cycles,
                       FILE *err)
 {
-    job_box *box = (job_box *)j;
-    j->phase = ph;
-    wm_sched *s = wm_sched_create(ops, f, box->layout);
+    for (unsigned r = 0; r < j->nranks; r++) image_of(j, r)->phase = ph;
+    wm_sched *s = wm_sched_create(ops, f, j->layout);
     if (!s) return false;
+    for (unsigned r = 0; r < j->nranks; r++) wm_sched_set_memory(s, j->pe[r], mem_of(j, r));
     const uint64_t start = ops->cycle(f);
-    running_job = j;
     const wm_run_result r = wm_sched_run(s, start + j->cfg.max_cycles);
-    running_job = NULL;
     *cycles = wm_sched_cycle(s) - start;
     if (r != WM_RUN_DONE) {
         fprintf(err, "gs %s, %s: ", wm_gs_method_name(j->cfg.method), ph == WM_GS_PHASE_SETUP ? "setup" : "gs_op");
@@ -149,12 +176,18 @@ bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
 bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
                       FILE *err)
 {
-    job_box *box = (job_box *)j;
     memset(out, 0, sizeof *out);
     for (unsigned y = 0; y < j->cfg.h; y++)
         for (unsigned x = 0; x < j->cfg.w; x++)
-            if (!wm_layout_enabled(box->layout, x, y)) ops->set_enable(f, x, y, false);
+            if (!wm_layout_enabled(j->layout, x, y)) ops->set_enable(f, x, y, false);
+    drop_plans(j);
+    /* Only the images: the heap above them is laid out by the kernel, and
+     * its blocks are zeroed as they are taken. */
+    for (unsigned r = 0; r < j->nranks; r++)
+        memcpy(mem_of(j, r), j->image + (size_t)r * WM_PE_DATA_WORDS,
+               ((const wm_gs_image *)(j->image + (size_t)r * WM_PE_DATA_WORDS))->heap_at * sizeof(uint32_t));
     wm_gs_fill_initial(j->s, j->u);
+    for (unsigned r = 0; r < j->nranks; r++) wm_gs_image_set_values(mem_of(j, r), j->u[r]);
     bool ok = true;
     if (j->cfg.method == WM_GS_PLAN) ok = run_phase(j, ops, f, WM_GS_PHASE_SETUP, &out->setup_cycles, err);
     if (ok) {
@@ -164,13 +197,19 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     }
     if (!ok) return false;
 
+    if (j->cfg.method == WM_GS_PLAN) {
+        for (unsigned r = 0; ok && r < j->nranks; r++) ok = wm_cr_plan_read(mem_of(j, r), &j->plans[r]);
+        j->have_plans = ok;
+        if (!ok) return false;
+    }
     bool used[64] = {false};
     for (unsigned r = 0; r < j->nranks; r++) {
-        const wm_gs_rank_state *st = &j->rank[r];
-        out->messages += st->stats.messages;
-        out->wavelets += st->stats.wavelets;
-        if (st->active_stages > out->active_stages) out->active_stages = st->active_stages;
-        for (size_t k = 0; st->have_plan && k < st->plan.nstages; k++) used[st->plan.stages[k].stage % 64] = true;
+        const wm_gs_image *img = image_of(j, r);
+        wm_gs_image_get_values(mem_of(j, r), j->u[r]);
+        out->messages += img->messages;
+        out->wavelets += img->wavelets;
+        if (img->active_stages > out->active_stages) out->active_stages = img->active_stages;
+        for (size_t k = 0; j->have_plans && k < j->plans[r].nstages; k++) used[j->plans[r].stages[k].stage % 64] = true;
     }
     if (j->cfg.method == WM_GS_PLAN) {
         for (unsigned k = 0; k < 64; k++) out->stages_used += used[k];
@@ -204,5 +243,16 @@ float *const *wm_gs_job_values(const wm_gs_job *j) { return j->u; }
 
 const wm_cr_plan *wm_gs_job_plan(const wm_gs_job *j, unsigned rank)
 {
-    return j->rank[rank].have_plan ? &j->rank[rank].plan : NULL;
+    return j->have_plans ? &j->plans[rank] : NULL;
+}
+
+uint32_t wm_gs_job_memory_high(const wm_gs_job *j)
+{
+    uint32_t most = 0;
+    for (unsigned r = 0; r < j->nranks; r++) {
+        const wm_gs_image *img = image_of(j, r);
+        const uint32_t high = img->heap_high > img->heap_at ? img->heap_high : img->heap_at;
+        if (high > most) most = high;
+    }
+    return most;
 }

@@ -1,7 +1,8 @@
 /* job.h: one gs_op(sum) on the fabric, end to end.
  *
  * A job takes a schedule and a method, lays the ranks out on a W x H grid
- * of PEs (rank_layout.h), fills every dof with wm_gs_initial_value, runs
+ * of PEs (rank_layout.h), writes every rank's PE memory image (image.h),
+ * fills every dof with wm_gs_initial_value, runs
  * the method's setup (the crystal plan's symbolic pass, as messages on the
  * fabric) and then, as a separate run on the same fabric, one gs_op; it
  * counts the cycles, messages and wavelet-hops of the gs_op alone and
@@ -19,8 +20,9 @@
 #define WM_GS_JOB_H
 
 #include "crystal/pairing.h"
-#include "crystal/plan.h"
 #include "fabric/fabric.h"
+#include "gs/gs_image.h" /* wm_gs_method */
+#include "gs/plan_host.h"
 #include "gs/rank_grid.h"
 #include "gs/schedule.h"
 
@@ -28,10 +30,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum { WM_GS_PAIRWISE = 0, WM_GS_CRYSTAL = 1, WM_GS_PLAN = 2 } wm_gs_method;
-
 bool wm_gs_method_parse(const char *name, wm_gs_method *method);
 const char *wm_gs_method_name(wm_gs_method method);
+/* "neko" or "gslib". */
+bool wm_pairing_parse(const char *name, wm_pairing *rule);
+const char *wm_pairing_name(wm_pairing rule);
 
 typedef struct {
     unsigned w, h;          /* the rank grid; P = w * h */
@@ -57,8 +60,8 @@ typedef struct {
 typedef struct wm_gs_job wm_gs_job;
 
 /* A job over schedule s (which must outlive it and have w*h ranks). NULL,
- * with a message to err, if the schedule fails its check or the grid does
- * not fit a mesh. */
+ * with a message to err, if the schedule fails its check, the grid does
+ * not fit a mesh or a rank's image does not fit its PE's memory. */
 wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FILE *err);
 void wm_gs_job_destroy(wm_gs_job *j);
 
@@ -72,8 +75,11 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
                       FILE *err);
 
 /* After a run: the values, and for the plan method the plan rank built on
- * the fabric (NULL otherwise). */
+ * the fabric, read back from its PE's memory (NULL otherwise). */
 float *const *wm_gs_job_values(const wm_gs_job *j);
 const wm_cr_plan *wm_gs_job_plan(const wm_gs_job *j, unsigned rank);
+/* The most words of PE data memory any rank used in the last run: its
+ * image and the highest word of its heap. */
+uint32_t wm_gs_job_memory_high(const wm_gs_job *j);
 
 #endif

@@ -7,7 +7,7 @@
 #ifndef WM_CRYSTAL_PLAN_EXEC_H
 #define WM_CRYSTAL_PLAN_EXEC_H
 
-#include "crystal/plan.h"
+#include "gs/plan_host.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -13,6 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The kernel of the registry (sw/kernels.c) called name, or NULL. */
+static const wm_kernel *kernel_find(const char *name)
+{
+    for (const wm_kernel *k = wm_kernels; k->name; k++)
+        if (!strcmp(k->name, name)) return k;
+    return NULL;
+}
+
 enum { MAX_TOKENS = 256 };
 
 /* A kernel parameter as written: a number, or another instance's x or y. */
@@ -245,7 +253,7 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         error_at(l, line, "instance %s is already defined at line %u", tok[1], dup->line);
         return;
     }
-    const wm_kernel *k = wm_kernel_find(tok[2]);
+    const wm_kernel *k = kernel_find(tok[2]);
     if (!k) {
         error_at(l, line, "unknown kernel '%s'", tok[2]);
         return;

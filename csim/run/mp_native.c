@@ -1,9 +1,13 @@
-/* mp.c: the firmware API over the scheduler's port primitives, with the
- * library's own work charged by the cost model of mp.h. */
+/* mp_native.c: sw/mp.h in the native mode, over the scheduler's port
+ * primitives, with the library's own work charged by the cost model of
+ * mp.h. Host code: the firmware only sees the header. */
 #include "mp.h"
 
 #include "fabric/fabric.h"
 #include "run/scheduler.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
 {
@@ -55,3 +59,19 @@ void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
 int64_t wm_mp_param(wm_mp *mp, const char *name) { return wm_sched_param(mp, name); }
 
 void wm_mp_export(wm_mp *mp, const char *name, int64_t value) { wm_sched_export(mp, name, value); }
+
+uint32_t *wm_mp_mem(wm_mp *mp) { return wm_sched_mem(mp); }
+
+void wm_mp_push(wm_mp *mp, uint32_t wavelet) { wm_sched_push(mp, wavelet); }
+uint32_t wm_mp_pop(wm_mp *mp) { return wm_sched_pop(mp); }
+uint32_t wm_mp_pop_header(wm_mp *mp) { return wm_sched_pop_header(mp); }
+
+void wm_mp_fault(wm_mp *mp, const char *fmt, ...)
+{
+    char text[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    wm_sched_fault(mp, "%s", text);
+}

@@ -42,6 +42,8 @@ struct wm_mp {
     wm_export *exports;
     size_t nexports, cap_exports;
     char fault[FAULT_TEXT];
+    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
+    bool mem_owned;  /* made here (zeroed) because the caller gave none */
 };
 
 struct wm_sched {
@@ -141,6 +143,7 @@ void wm_sched_destroy(wm_sched *s)
     for (size_t i = 0; s->pes && i < s->n; i++) {
         if (s->pes[i].stack_map) munmap(s->pes[i].stack_map, s->page + STACK_BYTES);
         free(s->pes[i].exports);
+        if (s->pes[i].mem_owned) free(s->pes[i].mem);
     }
     free(s->pes);
     free(s->live);
@@ -468,6 +471,24 @@ void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
 }
 
 void wm_sched_charge(wm_mp *mp, unsigned cycles) { mp->ready += cycles; }
+
+void wm_sched_set_memory(wm_sched *s, size_t pe, uint32_t *words)
+{
+    wm_mp *mp = &s->pes[pe];
+    if (mp->mem_owned) free(mp->mem);
+    mp->mem = words;
+    mp->mem_owned = false;
+}
+
+uint32_t *wm_sched_mem(wm_mp *mp)
+{
+    if (!mp->mem) {
+        mp->mem = calloc(WM_PE_DATA_WORDS, sizeof *mp->mem);
+        if (!mp->mem) wm_sched_fault(mp, "out of host memory for the PE's %d bytes", WM_PE_DATA_BYTES);
+        mp->mem_owned = true;
+    }
+    return mp->mem;
+}
 
 int64_t wm_sched_param(wm_mp *mp, const char *name)
 {

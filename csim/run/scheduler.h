@@ -74,6 +74,11 @@ const wm_export *wm_sched_pe_exports(const wm_sched *s, size_t pe, size_t *count
 bool wm_sched_result(const wm_sched *s, const char *instance, const char *name, int64_t *value);
 const char *wm_pe_state_name(wm_pe_state st);
 
+/* PE pe's data memory (WM_PE_DATA_WORDS words of sw/mp.h), owned by the
+ * caller, who loads it before the run and reads it after; a PE given none
+ * gets a zeroed one of its own. */
+void wm_sched_set_memory(wm_sched *s, size_t pe, uint32_t *words);
+
 /* The port primitives under csim/run/mp_native.c; called from inside a kernel only. */
 void wm_sched_push(wm_mp *mp, uint32_t wavelet);
 uint32_t wm_sched_pop(wm_mp *mp);
@@ -83,6 +88,7 @@ uint64_t wm_sched_tsc(wm_mp *mp);
  * can interleave sending and receiving instead of blocking on either. */
 void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
 void wm_sched_charge(wm_mp *mp, unsigned cycles);
+uint32_t *wm_sched_mem(wm_mp *mp);
 int64_t wm_sched_param(wm_mp *mp, const char *name);
 void wm_sched_export(wm_mp *mp, const char *name, int64_t value);
 /* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */

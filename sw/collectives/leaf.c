@@ -3,7 +3,6 @@
  * leaf to its left. t0 and t1 bracket that wait, for the cycles table. */
 #include "collectives.h"
 
-#include "fabric/fabric.h"
 
 const wm_kernel_param wm_leaf_params[] = {
     {"VAL", true, 0},  /* this leaf's value */

@@ -9,7 +9,6 @@
  * as the left child's, which is wrong whenever the right child is nearer. */
 #include "collectives.h"
 
-#include "fabric/fabric.h"
 
 const wm_kernel_param wm_node_params[] = {
     {"ROOT", true, 0},        /* 1: this node is the root */

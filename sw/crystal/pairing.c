@@ -1,18 +1,6 @@
 /* pairing.c: the Neko and gslib bisection rules (see pairing.h). */
 #include "pairing.h"
 
-#include <string.h>
-
-bool wm_pairing_parse(const char *name, wm_pairing *rule)
-{
-    if (!strcmp(name, "neko")) *rule = WM_PAIRING_NEKO;
-    else if (!strcmp(name, "gslib")) *rule = WM_PAIRING_GSLIB;
-    else return false;
-    return true;
-}
-
-const char *wm_pairing_name(wm_pairing rule) { return rule == WM_PAIRING_GSLIB ? "gslib" : "neko"; }
-
 static void neko_step(unsigned lo, unsigned hi, unsigned r, wm_stage_step *st)
 {
     const unsigned m = hi - lo, half = m / 2, mid = lo + half;

@@ -22,8 +22,6 @@
 
 typedef enum { WM_PAIRING_NEKO = 0, WM_PAIRING_GSLIB = 1 } wm_pairing;
 
-bool wm_pairing_parse(const char *name, wm_pairing *rule);
-const char *wm_pairing_name(wm_pairing rule);
 
 /* What one rank does in one stage. A direction without a peer is -1. */
 typedef struct {

@@ -1,9 +1,9 @@
 /* kernel.c: the gs kernel, one per rank; RANK is its rank number. What it
- * runs depends on the job and the phase (setup or gs_op) being run. */
+ * runs depends on the method and the phase (setup or gs_op) that the host
+ * wrote into its PE's memory. */
 #include "gs_kernel.h"
 
-#include "job_state.h"
-#include "run/scheduler.h"
+#include "methods.h"
 
 const wm_kernel_param wm_gs_params[] = {
     {"RANK", true, 0},
@@ -12,13 +12,23 @@ const wm_kernel_param wm_gs_params[] = {
 
 void wm_kernel_gs(wm_mp *mp)
 {
-    wm_gs_job *j = wm_gs_running();
+    wm_gs_rank g = {.mp = mp, .mem = wm_mp_mem(mp)};
+    g.img = (wm_gs_image *)g.mem;
     const int64_t rank = wm_mp_param(mp, "RANK");
-    if (!j) wm_sched_fault(mp, "the gs kernel runs only under `wavemesh gs` (no gs job is running)");
-    if (rank < 0 || rank >= (int64_t)j->nranks)
-        wm_sched_fault(mp, "gs kernel with RANK=%lld, but the job has %u ranks", (long long)rank, j->nranks);
-    if (j->phase == WM_GS_PHASE_SETUP)
-        wm_gs_rank_setup(j, (unsigned)rank, mp);
+    if (g.img->magic != WM_GS_IMAGE_MAGIC)
+        wm_mp_fault(mp, "the gs kernel runs only under `wavemesh gs` (its PE memory holds no gs image)");
+    if (rank != (int64_t)g.img->rank)
+        wm_mp_fault(mp, "gs kernel with RANK=%d, but its PE memory holds the image of rank %u", (int)rank,
+                    g.img->rank);
+    g.rank = g.img->rank;
+    if (g.img->heap_ready) {
+        wm_heap_attach(&g.heap, g.mem, g.img->heap_at, g.img->heap_end, &g.img->heap_high);
+    } else {
+        wm_heap_format(&g.heap, g.mem, g.img->heap_at, g.img->heap_end, &g.img->heap_high);
+        g.img->heap_ready = 1;
+    }
+    if (g.img->phase == WM_GS_PHASE_SETUP)
+        wm_gs_rank_setup(&g);
     else
-        wm_gs_rank_op(j, (unsigned)rank, mp);
+        wm_gs_rank_op(&g);
 }

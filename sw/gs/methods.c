@@ -1,102 +1,117 @@
 /* methods.c: what each rank runs for pairwise, the setup-phase crystal
- * router and the crystal plan (see job.h). Every method ends with the same
- * reduction: at the destination, ascending origin rank (reduce.h). */
-#include "job_state.h"
+ * router and the crystal plan (see methods.h). Every method ends with the
+ * same reduction: at the destination, ascending origin rank (reduce.h). */
+#include "methods.h"
 
-#include "run/scheduler.h"
-
-#include <stdlib.h>
-#include <string.h>
+#include "crystal/plan.h"
+#include "reduce.h"
+#include "xfer.h"
 
 /* Tags: the bisection stage, and within it the size negotiation (count)
  * or the words (data). The gs_op of the pairwise method uses one tag. */
 static uint8_t tag_count(unsigned stage) { return (uint8_t)(2 * stage); }
 static uint8_t tag_data(unsigned stage) { return (uint8_t)(2 * stage + 1); }
 
-static uint32_t bits_of(float v)
+static void *take_or_fault(wm_gs_rank *g, uint32_t bytes)
 {
-    uint32_t w;
-    memcpy(&w, &v, sizeof w);
-    return w;
+    void *p = wm_heap_take(&g->heap, bytes);
+    if (!p)
+        wm_mp_fault(g->mp, "gs rank %u: out of memory: %u more bytes, the PE's data memory has %u", g->rank, bytes,
+                    (unsigned)WM_PE_DATA_BYTES);
+    return p;
 }
 
-static void *alloc_or_fault(wm_mp *mp, unsigned rank, size_t bytes)
+static void port_init(wm_gs_rank *g, wm_xfer_port *port, bool allow_stash)
 {
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
-    return p;
+    wm_xfer_port_init(port, g->mp, &g->heap, g->rank, g->mem + g->img->places_at, g->img->nplaces, allow_stash);
+}
+
+static void finish(wm_gs_rank *g, wm_xfer_port *port, unsigned active_stages)
+{
+    const wm_xfer_stats st = wm_xfer_port_stats(port);
+    g->img->messages = (uint32_t)st.messages;
+    g->img->wavelets = (uint32_t)st.wavelets;
+    g->img->active_stages = active_stages;
+    wm_xfer_port_finish(port);
+}
+
+static void apply_reduction(wm_gs_rank *g, const uint32_t *offsets, const uint32_t *buf)
+{
+    wm_mp_work(g->mp, g->img->red_nterms * WM_GS_COST_TERM);
+    wm_gs_reduce(g->img, g->mem, offsets, buf);
+}
+
+static void fault_delivery(wm_gs_rank *g, wm_gs_delivery d)
+{
+    switch (d.code) {
+    case WM_GS_DELIVERY_COUNT:
+        wm_mp_fault(g->mp, "gs: rank %u was delivered %u records but receives from %u ranks", g->rank, d.got, d.want);
+    case WM_GS_DELIVERY_LEN:
+        wm_mp_fault(g->mp, "gs: rank %u was delivered %u words from rank %u, expected %u", g->rank, d.got, d.origin,
+                    d.want);
+    case WM_GS_DELIVERY_TWICE:
+        wm_mp_fault(g->mp, "gs: rank %u was delivered two records from rank %u", g->rank, d.origin);
+    case WM_GS_DELIVERY_OK: break;
+    }
 }
 
 /* ---------------------------------------------------------------- pairwise */
 
-bool wm_gs_rank_prepare(wm_gs_job *j, unsigned rank, FILE *err)
+static void pairwise_op(wm_gs_rank *g)
 {
-    wm_gs_rank_state *st = &j->rank[rank];
-    const wm_gs_schedule *s = j->s;
-    st->nsends = wm_gs_schedule_send_count(s, rank);
-    st->nrecvs = wm_gs_schedule_recv_count(s, rank);
-    size_t nsw = 0, nrw = 0;
-    for (size_t i = 0; i < st->nsends; i++) nsw += wm_gs_schedule_send(s, rank, i).count;
-    for (size_t i = 0; i < st->nrecvs; i++) nrw += wm_gs_schedule_recv(s, rank, i).count;
-    st->sendbuf = calloc(nsw + 1, sizeof *st->sendbuf);
-    st->recvbuf = calloc(nrw + 1, sizeof *st->recvbuf);
-    st->sends = calloc(st->nsends + 1, sizeof *st->sends);
-    st->recvs = calloc(st->nrecvs + 1, sizeof *st->recvs);
-    wm_gs_delivered *del = calloc(st->nrecvs + 1, sizeof *del);
-    bool ok = st->sendbuf && st->recvbuf && st->sends && st->recvs && del;
+    const wm_gs_image *img = g->img;
+    const uint32_t *send_list = g->mem + img->sends_at, *recv_list = g->mem + img->recvs_at;
+    const uint32_t *u = g->mem + img->u_at;
+    uint32_t nsw = 0, nrw = 0;
+    for (uint32_t i = 0; i < img->nsends; i++) nsw += send_list[3 * i + 1];
+    for (uint32_t i = 0; i < img->nrecvs; i++) nrw += recv_list[3 * i + 1];
+    uint32_t *sendbuf = take_or_fault(g, nsw * 4), *recvbuf = take_or_fault(g, nrw * 4);
+    wm_xfer *sends = take_or_fault(g, img->nsends * (uint32_t)sizeof *sends);
+    wm_xfer *recvs = take_or_fault(g, img->nrecvs * (uint32_t)sizeof *recvs);
+    uint32_t *offsets = take_or_fault(g, img->nrecvs * 4);
     uint32_t off = 0;
-    for (size_t i = 0; ok && i < st->nsends; i++) {
-        const wm_gs_peer_list pl = wm_gs_schedule_send(s, rank, i);
-        st->sends[i] = (wm_xfer){pl.peer, 0, st->sendbuf + off, (uint32_t)pl.count, 0};
-        off += (uint32_t)pl.count;
+    for (uint32_t i = 0; i < img->nsends; i++) {
+        const uint32_t count = send_list[3 * i + 1];
+        sends[i] = (wm_xfer){send_list[3 * i], 0, sendbuf + off, count, 0};
+        off += count;
     }
     off = 0;
-    for (size_t i = 0; ok && i < st->nrecvs; i++) {
-        const wm_gs_peer_list pl = wm_gs_schedule_recv(s, rank, i);
-        st->recvs[i] = (wm_xfer){pl.peer, 0, st->recvbuf + off, (uint32_t)pl.count, 0};
-        del[i] = (wm_gs_delivered){pl.peer, off, (uint32_t)pl.count};
-        off += (uint32_t)pl.count;
+    for (uint32_t i = 0; i < img->nrecvs; i++) {
+        const uint32_t count = recv_list[3 * i + 1];
+        recvs[i] = (wm_xfer){recv_list[3 * i], 0, recvbuf + off, count, 0};
+        offsets[i] = off;
+        off += count;
     }
-    ok = ok && wm_gs_reduction_build(s, rank, del, st->nrecvs, &st->reduce, err);
-    free(del);
-    return ok;
-}
 
-static void apply_reduction(wm_mp *mp, const wm_gs_reduction *r, float *u, const uint32_t *buf)
-{
-    wm_mp_work(mp, (unsigned)(r->nterms * WM_GS_COST_TERM));
-    wm_gs_reduction_apply(r, u, buf);
-}
-
-static void pairwise_op(wm_gs_job *j, unsigned rank, wm_mp *mp)
-{
-    wm_gs_rank_state *st = &j->rank[rank];
-    wm_xfer_port *port = wm_xfer_port_create(mp, rank, j->places, j->nranks, false);
-    if (!port) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
-    for (size_t i = 0; i < st->nsends; i++) {
-        const wm_gs_peer_list pl = wm_gs_schedule_send(j->s, rank, i);
-        wm_mp_work(mp, (unsigned)(pl.count * WM_GS_COST_COPY));
-        for (size_t k = 0; k < pl.count; k++) st->sends[i].words[k] = bits_of(j->u[rank][pl.dofs[k]]);
+    wm_xfer_port port;
+    port_init(g, &port, false);
+    for (uint32_t i = 0; i < img->nsends; i++) {
+        const uint32_t count = send_list[3 * i + 1];
+        const uint32_t *dofs = g->mem + send_list[3 * i + 2];
+        wm_mp_work(g->mp, count * WM_GS_COST_COPY);
+        for (uint32_t k = 0; k < count; k++) sends[i].words[k] = u[dofs[k]];
     }
-    for (size_t i = 0; i < st->nrecvs; i++) st->recvs[i].done = 0;
-    wm_xfer_exchange(port, st->sends, st->nsends, st->recvs, st->nrecvs, st->nrecvs);
-    apply_reduction(mp, &st->reduce, j->u[rank], st->recvbuf);
-    st->stats = wm_xfer_port_stats(port);
-    st->active_stages = st->nsends || st->nrecvs ? 1 : 0;
-    wm_xfer_port_destroy(port);
+    wm_xfer_exchange(&port, sends, img->nsends, recvs, img->nrecvs, img->nrecvs);
+    apply_reduction(g, offsets, recvbuf);
+    finish(g, &port, img->nsends || img->nrecvs ? 1 : 0);
+    wm_heap_give(&g->heap, offsets);
+    wm_heap_give(&g->heap, recvs);
+    wm_heap_give(&g->heap, sends);
+    wm_heap_give(&g->heap, recvbuf);
+    wm_heap_give(&g->heap, sendbuf);
 }
 
 /* ---------------------------------------------------------------- negotiation */
 
 /* One stage's exchange with a size negotiation: send the count of words
  * and then the words to dst (if any); take the counts from src and src2,
- * then their words, into buffers allocated here. */
+ * then their words, into buffers taken from the heap here. */
 typedef struct {
     uint32_t *words[2];
     uint32_t len[2];
 } stage_in;
 
-static void negotiated_stage(wm_xfer_port *port, wm_mp *mp, unsigned rank, unsigned stage, const wm_stage_step *step,
+static void negotiated_stage(wm_gs_rank *g, wm_xfer_port *port, unsigned stage, const wm_stage_step *step,
                              uint32_t *out, uint32_t nout, stage_in *in)
 {
     uint32_t count_out = nout, counts[2] = {0, 0};
@@ -119,7 +134,7 @@ static void negotiated_stage(wm_xfer_port *port, wm_mp *mp, unsigned rank, unsig
     nr = 0;
     for (int k = 0; k < 2; k++) {
         in->len[k] = slot[k] >= 0 ? counts[k] : 0;
-        in->words[k] = alloc_or_fault(mp, rank, (size_t)in->len[k] * sizeof(uint32_t));
+        in->words[k] = take_or_fault(g, in->len[k] * 4);
         if (in->len[k]) recvs[nr++] = (wm_xfer){(unsigned)from[k], tag_data(stage), in->words[k], in->len[k], 0};
     }
     wm_xfer_exchange(port, NULL, 0, recvs, nr, nr);
@@ -127,237 +142,214 @@ static void negotiated_stage(wm_xfer_port *port, wm_mp *mp, unsigned rank, unsig
 
 /* ---------------------------------------------------------------- setup-phase router */
 
-/* A growable word list: [dest, origin, len, payload...] records. */
+/* A growable word list in the heap: [dest, origin, len, payload...] records. */
 typedef struct {
     uint32_t *w;
-    size_t n, cap;
+    uint32_t n, cap;
 } words;
 
-static void words_add(words *l, wm_mp *mp, unsigned rank, const uint32_t *src, size_t n)
+static void words_add(wm_gs_rank *g, words *l, const uint32_t *src, uint32_t n)
 {
     if (n == 0) return;
     if (l->n + n > l->cap) {
-        size_t cap = l->cap ? l->cap : 64;
+        uint32_t cap = l->cap ? l->cap : 64;
         while (cap < l->n + n) cap *= 2;
-        uint32_t *grown = realloc(l->w, cap * sizeof *grown);
-        if (!grown) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
+        uint32_t *grown = wm_heap_resize(&g->heap, l->w, cap * 4);
+        if (!grown)
+            wm_mp_fault(g->mp, "gs rank %u: out of memory: a list of %u words, the PE's data memory has %u bytes",
+                        g->rank, cap, (unsigned)WM_PE_DATA_BYTES);
         l->w = grown;
         l->cap = cap;
     }
-    memcpy(l->w + l->n, src, n * sizeof *src);
+    for (uint32_t i = 0; i < n; i++) l->w[l->n + i] = src[i];
     l->n += n;
 }
 
 enum { REC_HEAD = 3 };
 
-static void crystal_op(wm_gs_job *j, unsigned rank, wm_mp *mp)
+static void crystal_op(wm_gs_rank *g)
 {
-    wm_gs_rank_state *st = &j->rank[rank];
-    wm_xfer_port *port = wm_xfer_port_create(mp, rank, j->places, j->nranks, true);
-    if (!port) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
+    const wm_gs_image *img = g->img;
+    const uint32_t *send_list = g->mem + img->sends_at, *u = g->mem + img->u_at;
+    wm_xfer_port port;
+    port_init(g, &port, true);
     words list = {0}, kept = {0}, out = {0};
-    for (size_t i = 0; i < wm_gs_schedule_send_count(j->s, rank); i++) {
-        const wm_gs_peer_list pl = wm_gs_schedule_send(j->s, rank, i);
-        const uint32_t head[REC_HEAD] = {pl.peer, rank, (uint32_t)pl.count};
-        words_add(&list, mp, rank, head, REC_HEAD);
-        wm_mp_work(mp, (unsigned)(WM_GS_COST_RECORD + pl.count * WM_GS_COST_COPY));
-        for (size_t k = 0; k < pl.count; k++) {
-            const uint32_t w = bits_of(j->u[rank][pl.dofs[k]]);
-            words_add(&list, mp, rank, &w, 1);
-        }
+    for (uint32_t i = 0; i < img->nsends; i++) {
+        const uint32_t count = send_list[3 * i + 1];
+        const uint32_t *dofs = g->mem + send_list[3 * i + 2];
+        const uint32_t head[REC_HEAD] = {send_list[3 * i], g->rank, count};
+        words_add(g, &list, head, REC_HEAD);
+        wm_mp_work(g->mp, WM_GS_COST_RECORD + count * WM_GS_COST_COPY);
+        for (uint32_t k = 0; k < count; k++) words_add(g, &list, &u[dofs[k]], 1);
     }
-    unsigned lo = 0, hi = j->nranks, stage = 0;
+    unsigned lo = 0, hi = img->nranks, stage = 0;
     wm_stage_step step;
-    while (wm_stage_step_of(j->cfg.pairing, lo, hi, rank, &step)) {
+    while (wm_stage_step_of((wm_pairing)img->pairing, lo, hi, g->rank, &step)) {
         /* Split by destination: a scan of every record, a copy of every word. */
         kept.n = out.n = 0;
-        const bool lower = rank < step.cut;
-        for (size_t at = 0; at < list.n;) {
+        const bool lower = g->rank < step.cut;
+        for (uint32_t at = 0; at < list.n;) {
             const uint32_t dest = list.w[at], len = list.w[at + 2];
             words *to = (dest < step.cut) == lower ? &kept : &out;
-            wm_mp_work(mp, (unsigned)(WM_GS_COST_RECORD + (REC_HEAD + len) * WM_GS_COST_COPY));
-            words_add(to, mp, rank, list.w + at, REC_HEAD + len);
+            wm_mp_work(g->mp, WM_GS_COST_RECORD + (REC_HEAD + len) * WM_GS_COST_COPY);
+            words_add(g, to, list.w + at, REC_HEAD + len);
             at += REC_HEAD + len;
         }
         stage_in in;
-        negotiated_stage(port, mp, rank, stage, &step, out.w, (uint32_t)out.n, &in);
+        negotiated_stage(g, &port, stage, &step, out.w, out.n, &in);
         list.n = 0;
-        words_add(&list, mp, rank, kept.w, kept.n);
+        words_add(g, &list, kept.w, kept.n);
         for (int k = 0; k < 2; k++) {
-            wm_mp_work(mp, (unsigned)(in.len[k] * WM_GS_COST_COPY));
-            words_add(&list, mp, rank, in.words[k], in.len[k]);
-            free(in.words[k]);
+            wm_mp_work(g->mp, in.len[k] * WM_GS_COST_COPY);
+            words_add(g, &list, in.words[k], in.len[k]);
+            wm_heap_give(&g->heap, in.words[k]);
         }
         lo = step.lo;
         hi = step.hi;
         stage++;
     }
-    /* Every record left is bound here: index them, build the canonical
-     * order (the router may allocate) and reduce. */
-    size_t nrec = 0;
-    for (size_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2]) nrec++;
-    wm_gs_delivered *del = alloc_or_fault(mp, rank, nrec * sizeof *del);
-    size_t i = 0;
-    for (size_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2], i++) {
-        if (list.w[at] != rank)
-            wm_sched_fault(mp, "gs rank %u: the router left it a record for rank %u", rank, list.w[at]);
-        del[i] = (wm_gs_delivered){list.w[at + 1], (uint32_t)(at + REC_HEAD), list.w[at + 2]};
+    /* Every record left is bound here: index them, find where each receive
+     * list's record sits, and reduce. */
+    uint32_t nrec = 0;
+    for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2]) nrec++;
+    wm_gs_delivered *del = take_or_fault(g, nrec * (uint32_t)sizeof *del);
+    uint32_t i = 0;
+    for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2], i++) {
+        if (list.w[at] != g->rank)
+            wm_mp_fault(g->mp, "gs rank %u: the router left it a record for rank %u", g->rank, list.w[at]);
+        del[i] = (wm_gs_delivered){list.w[at + 1], at + REC_HEAD, list.w[at + 2]};
     }
-    wm_mp_work(mp, (unsigned)(nrec * WM_GS_COST_RECORD));
-    wm_gs_reduction red;
-    char *why = NULL;
-    size_t why_len = 0;
-    FILE *err = open_memstream(&why, &why_len);
-    const bool ok = err && wm_gs_reduction_build(j->s, rank, del, nrec, &red, err);
-    if (err) fclose(err);
-    if (!ok) wm_sched_fault(mp, "%s", why ? why : "gs: out of memory");
-    free(why);
-    apply_reduction(mp, &red, j->u[rank], list.w);
-    wm_gs_reduction_free(&red);
-    free(del);
-    free(list.w);
-    free(kept.w);
-    free(out.w);
-    st->stats = wm_xfer_port_stats(port);
-    st->active_stages = stage;
-    wm_xfer_port_destroy(port);
+    wm_mp_work(g->mp, nrec * WM_GS_COST_RECORD);
+    uint32_t *offsets = take_or_fault(g, img->nrecvs * 4);
+    fault_delivery(g, wm_gs_offsets(img, g->mem, del, nrec, offsets));
+    apply_reduction(g, offsets, list.w);
+    finish(g, &port, stage);
+    wm_heap_give(&g->heap, offsets);
+    wm_heap_give(&g->heap, del);
+    wm_heap_give(&g->heap, list.w);
+    wm_heap_give(&g->heap, kept.w);
+    wm_heap_give(&g->heap, out.w);
 }
 
 /* ---------------------------------------------------------------- crystal plan */
 
-/* The symbolic pass on the fabric: the same builder as wm_cr_plan_all, but
- * the metadata travels in messages, three words a record. Then the
- * runtime's buffers are allocated once, here, and never again. */
-static void plan_setup(wm_gs_job *j, unsigned rank, wm_mp *mp)
+/* The symbolic pass on the fabric: the builder of plan.h, with the
+ * metadata in messages, three words a record. The plan stays in the heap
+ * for the gs_op run. */
+static void plan_setup(wm_gs_rank *g)
 {
-    wm_gs_rank_state *st = &j->rank[rank];
-    wm_xfer_port *port = wm_xfer_port_create(mp, rank, j->places, j->nranks, true);
-    wm_cr_builder *b = wm_cr_builder_create(j->s, rank, j->cfg.pairing);
-    if (!port || !b) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
+    wm_xfer_port port;
+    port_init(g, &port, true);
+    wm_cr_builder b;
+    if (!wm_cr_builder_init(&b, &g->heap, g->img, g->mem)) take_or_fault(g, WM_PE_DATA_BYTES);
     wm_stage_step step;
     const wm_cr_record *out;
-    size_t nout;
+    uint32_t nout;
     unsigned stage = 0;
-    while (wm_cr_builder_stage(b, &step, &out, &nout)) {
-        uint32_t *meta = alloc_or_fault(mp, rank, nout * WM_CR_RECORD_WORDS * sizeof *meta);
-        wm_mp_work(mp, (unsigned)(nout * WM_GS_COST_RECORD));
-        for (size_t i = 0; i < nout; i++) {
+    bool ok = true;
+    while (wm_cr_builder_stage(&b, &step, &out, &nout, &ok)) {
+        if (!ok) take_or_fault(g, WM_PE_DATA_BYTES);
+        uint32_t *meta = take_or_fault(g, nout * WM_CR_RECORD_WORDS * 4);
+        wm_mp_work(g->mp, nout * WM_GS_COST_RECORD);
+        for (uint32_t i = 0; i < nout; i++) {
             meta[3 * i] = out[i].dest;
             meta[3 * i + 1] = out[i].origin;
             meta[3 * i + 2] = out[i].len;
         }
         stage_in in;
-        negotiated_stage(port, mp, rank, stage, &step, meta, (uint32_t)(nout * WM_CR_RECORD_WORDS), &in);
-        wm_cr_record *rec[2];
-        size_t nrec[2];
+        negotiated_stage(g, &port, stage, &step, meta, nout * WM_CR_RECORD_WORDS, &in);
+        uint32_t nrec[2];
         for (int k = 0; k < 2; k++) {
             nrec[k] = in.len[k] / WM_CR_RECORD_WORDS;
-            rec[k] = alloc_or_fault(mp, rank, nrec[k] * sizeof *rec[k]);
-            for (size_t i = 0; i < nrec[k]; i++)
-                rec[k][i] = (wm_cr_record){in.words[k][3 * i], in.words[k][3 * i + 1], in.words[k][3 * i + 2]};
-            wm_mp_work(mp, (unsigned)(nrec[k] * WM_GS_COST_RECORD));
-            free(in.words[k]);
+            wm_mp_work(g->mp, nrec[k] * WM_GS_COST_RECORD);
         }
-        if (!wm_cr_builder_take(b, rec[0], nrec[0], rec[1], nrec[1]))
-            wm_sched_fault(mp, "gs rank %u: out of memory", rank);
-        free(rec[0]);
-        free(rec[1]);
-        free(meta);
+        /* Three words a record, in the record's own field order. */
+        if (!wm_cr_builder_take(&b, (const wm_cr_record *)in.words[0], nrec[0], (const wm_cr_record *)in.words[1],
+                                nrec[1]))
+            take_or_fault(g, WM_PE_DATA_BYTES);
+        wm_heap_give(&g->heap, in.words[0]);
+        wm_heap_give(&g->heap, in.words[1]);
+        wm_heap_give(&g->heap, meta);
         stage++;
     }
-    char *why = NULL;
-    size_t why_len = 0;
-    FILE *err = open_memstream(&why, &why_len);
-    const bool ok = err && wm_cr_builder_finish(b, &st->plan, err);
-    if (err) fclose(err);
-    wm_cr_builder_destroy(b);
-    wm_xfer_port_destroy(port);
-    if (!ok) wm_sched_fault(mp, "%s", why ? why : "gs: out of memory");
-    free(why);
-    st->have_plan = true;
-
-    const wm_cr_plan *p = &st->plan;
-    st->arena = alloc_or_fault(mp, rank, p->buffer_words * sizeof *st->arena);
-    st->stage_buf = alloc_or_fault(mp, rank, p->nstages * sizeof *st->stage_buf);
-    st->plan_send = alloc_or_fault(mp, rank, (size_t)p->max_send * sizeof *st->plan_send);
-    st->posted = alloc_or_fault(mp, rank, 2 * p->nstages * sizeof *st->posted);
-    st->posted_at = alloc_or_fault(mp, rank, (p->nstages + 1) * sizeof *st->posted_at);
-    size_t off = 0;
-    for (size_t k = 0; k < p->nstages; k++) {
-        const wm_cr_stage *sg = &p->stages[k];
-        uint32_t *buf = st->arena + off;
-        st->stage_buf[k] = buf;
-        st->posted_at[k] = st->nposted;
-        if (sg->src >= 0)
-            st->posted[st->nposted++] = (wm_xfer){(unsigned)sg->src, (uint8_t)sg->stage, buf + sg->nkw, sg->nrw, 0};
-        if (sg->src2 >= 0)
-            st->posted[st->nposted++] =
-                (wm_xfer){(unsigned)sg->src2, (uint8_t)sg->stage, buf + sg->nkw + sg->nrw, sg->nr2w, 0};
-        off += (size_t)sg->nkw + sg->nrw + sg->nr2w;
+    wm_xfer_port_finish(&port);
+    wm_cr_mplan *plan = 0;
+    const wm_cr_result r = wm_cr_builder_finish(&b, &plan);
+    switch (r.status) {
+    case WM_CR_OK: break;
+    case WM_CR_NO_MEMORY: take_or_fault(g, WM_PE_DATA_BYTES); break;
+    case WM_CR_STRAY:
+        wm_mp_fault(g->mp, "crystal plan: rank %u ends with a record from rank %u bound for rank %u", g->rank, r.a,
+                    r.b);
+    case WM_CR_DELIVERY: fault_delivery(g, r.delivery); break;
     }
-    st->posted_at[p->nstages] = st->nposted;
+    g->img->plan_at = wm_heap_offset(&g->heap, plan);
 }
 
 /* The runtime: per active stage an indexed gather, one transfer of known
  * size each way, and a copy of the words that stay. No scan of
- * destinations, no size negotiation, no allocation. */
-static void plan_op(wm_gs_job *j, unsigned rank, wm_mp *mp)
+ * destinations, no size negotiation; the buffers are taken once. */
+static void plan_op(wm_gs_rank *g)
 {
-    wm_gs_rank_state *st = &j->rank[rank];
-    const wm_cr_plan *p = &st->plan;
-    wm_xfer_port *port = wm_xfer_port_create(mp, rank, j->places, j->nranks, false);
-    if (!port) wm_sched_fault(mp, "gs rank %u: out of memory", rank);
-    for (size_t i = 0; i < st->nposted; i++) st->posted[i].done = 0;
-    const float *u = j->u[rank];
-    const uint32_t *prev = NULL;
-    for (size_t k = 0; k < p->nstages; k++) {
-        const wm_cr_stage *sg = &p->stages[k];
-        wm_mp_work(mp, sg->nsw * WM_GS_COST_COPY);
-        for (uint32_t i = 0; i < sg->nsw; i++)
-            st->plan_send[i] = prev ? prev[sg->send_idx[i]] : bits_of(u[sg->send_idx[i]]);
-        wm_xfer send = {(unsigned)(sg->dst >= 0 ? sg->dst : 0), (uint8_t)sg->stage, st->plan_send, sg->nsw, 0};
-        const size_t first = st->posted_at[k];
-        wm_xfer_exchange(port, &send, sg->dst >= 0 ? 1 : 0, st->posted + first, st->nposted - first,
-                         st->posted_at[k + 1] - first);
-        uint32_t *cur = st->stage_buf[k];
-        wm_mp_work(mp, sg->nkw * WM_GS_COST_COPY);
-        for (uint32_t i = 0; i < sg->nkw; i++) cur[i] = prev ? prev[sg->keep_idx[i]] : bits_of(u[sg->keep_idx[i]]);
+    if (!g->img->plan_at) wm_mp_fault(g->mp, "gs rank %u: the plan's gs_op ran before its setup", g->rank);
+    const wm_cr_mplan *p = wm_heap_at(&g->heap, g->img->plan_at);
+    const wm_cr_mstage *stages = wm_heap_at(&g->heap, p->stages_at);
+    uint32_t *arena = take_or_fault(g, p->buffer_words * 4), *plan_send = take_or_fault(g, p->max_send * 4);
+    uint32_t **stage_buf = take_or_fault(g, p->nstages * (uint32_t)sizeof *stage_buf);
+    wm_xfer *posted = take_or_fault(g, 2 * p->nstages * (uint32_t)sizeof *posted);
+    uint32_t *posted_at = take_or_fault(g, (p->nstages + 1) * 4);
+    uint32_t off = 0, nposted = 0;
+    for (uint32_t k = 0; k < p->nstages; k++) {
+        const wm_cr_mstage *sg = &stages[k];
+        uint32_t *buf = arena + off;
+        stage_buf[k] = buf;
+        posted_at[k] = nposted;
+        if (sg->src >= 0) posted[nposted++] = (wm_xfer){(unsigned)sg->src, (uint8_t)sg->stage, buf + sg->nkw, sg->nrw, 0};
+        if (sg->src2 >= 0)
+            posted[nposted++] = (wm_xfer){(unsigned)sg->src2, (uint8_t)sg->stage, buf + sg->nkw + sg->nrw, sg->nr2w, 0};
+        off += sg->nkw + sg->nrw + sg->nr2w;
+    }
+    posted_at[p->nstages] = nposted;
+
+    wm_xfer_port port;
+    port_init(g, &port, false);
+    const uint32_t *u = g->mem + g->img->u_at;
+    const uint32_t *prev = 0;
+    for (uint32_t k = 0; k < p->nstages; k++) {
+        const wm_cr_mstage *sg = &stages[k];
+        const uint32_t *send_idx = g->mem + sg->send_at, *keep_idx = g->mem + sg->keep_at;
+        const uint32_t *from = prev ? prev : u;
+        wm_mp_work(g->mp, sg->nsw * WM_GS_COST_COPY);
+        for (uint32_t i = 0; i < sg->nsw; i++) plan_send[i] = from[send_idx[i]];
+        wm_xfer send = {(unsigned)(sg->dst >= 0 ? sg->dst : 0), (uint8_t)sg->stage, plan_send, sg->nsw, 0};
+        const uint32_t first = posted_at[k];
+        wm_xfer_exchange(&port, &send, sg->dst >= 0 ? 1 : 0, posted + first, nposted - first, posted_at[k + 1] - first);
+        uint32_t *cur = stage_buf[k];
+        wm_mp_work(g->mp, sg->nkw * WM_GS_COST_COPY);
+        for (uint32_t i = 0; i < sg->nkw; i++) cur[i] = from[keep_idx[i]];
         prev = cur;
     }
-    apply_reduction(mp, &p->reduce, j->u[rank], prev);
-    st->stats = wm_xfer_port_stats(port);
-    st->active_stages = (unsigned)p->nstages;
-    wm_xfer_port_destroy(port);
+    apply_reduction(g, g->mem + p->offsets_at, prev);
+    finish(g, &port, p->nstages);
+    wm_heap_give(&g->heap, posted_at);
+    wm_heap_give(&g->heap, posted);
+    wm_heap_give(&g->heap, stage_buf);
+    wm_heap_give(&g->heap, plan_send);
+    wm_heap_give(&g->heap, arena);
 }
 
 /* ---------------------------------------------------------------- dispatch */
 
-void wm_gs_rank_setup(wm_gs_job *j, unsigned rank, wm_mp *mp)
+void wm_gs_rank_setup(wm_gs_rank *g)
 {
-    if (j->cfg.method == WM_GS_PLAN) plan_setup(j, rank, mp);
+    if (g->img->method == WM_GS_PLAN) plan_setup(g);
 }
 
-void wm_gs_rank_op(wm_gs_job *j, unsigned rank, wm_mp *mp)
+void wm_gs_rank_op(wm_gs_rank *g)
 {
-    switch (j->cfg.method) {
-    case WM_GS_PAIRWISE: pairwise_op(j, rank, mp); break;
-    case WM_GS_CRYSTAL: crystal_op(j, rank, mp); break;
-    case WM_GS_PLAN: plan_op(j, rank, mp); break;
+    switch ((wm_gs_method)g->img->method) {
+    case WM_GS_PAIRWISE: pairwise_op(g); break;
+    case WM_GS_CRYSTAL: crystal_op(g); break;
+    case WM_GS_PLAN: plan_op(g); break;
     }
-}
-
-void wm_gs_rank_free(wm_gs_rank_state *st)
-{
-    free(st->sendbuf);
-    free(st->recvbuf);
-    free(st->sends);
-    free(st->recvs);
-    wm_gs_reduction_free(&st->reduce);
-    if (st->have_plan) wm_cr_plan_free(&st->plan);
-    free(st->arena);
-    free(st->stage_buf);
-    free(st->plan_send);
-    free(st->posted);
-    free(st->posted_at);
-    memset(st, 0, sizeof *st);
 }

@@ -1,50 +1,43 @@
-/* reduce.h: the reduction at the destination, in canonical order.
+/* reduce.h: the reduction at the destination, in the firmware.
  *
- * Once a rank holds every record bound for it in a receive buffer, each
- * shared local dof becomes the sum of its copies: its own value and one
- * word of each record that carries it, added in ascending origin rank
- * order with the rank's own value at its own rank's place. The map below
- * fixes, once, where each term comes from, so the runtime is one indexed
- * gather-add per term in that order. The pairwise backend, the setup-phase
- * router and the crystal plan all apply a map built here, which is what
- * makes their float32 results bitwise identical. */
+ * The image carries the reduction template (gs_image.h): for every shared
+ * local dof, its terms in canonical order (ascending origin rank, the
+ * rank's own value at its own place), each naming a word of one receive
+ * list. What a run adds is only where each receive list's record landed in
+ * the buffer: the offsets. The host builds the same map (csim/gs/
+ * reduction.h), which is what keeps every method's float32 bits equal. */
 #ifndef WM_GS_REDUCE_H
 #define WM_GS_REDUCE_H
 
-#include "gs/schedule.h"
+#include "gs_image.h"
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-/* A term that is the dof's own value rather than a buffer word. */
-#define WM_GS_OWN UINT32_MAX
-
-typedef struct {
-    size_t ndofs;     /* dofs with at least one remote copy */
-    uint32_t *dof;    /* their local indices, ascending */
-    uint32_t *start;  /* ndofs + 1 offsets into term */
-    uint32_t *term;   /* buffer positions (or WM_GS_OWN), canonical order */
-    size_t nterms;
-} wm_gs_reduction;
-
-/* One delivered record: origin's slab, at offset in the receive buffer. */
+/* One delivered record: origin's words at offset in the receive buffer. */
 typedef struct {
     uint32_t origin;
     uint32_t offset;
     uint32_t len;
 } wm_gs_delivered;
 
-/* Build rank's map from the records it was delivered (in any order).
- * Checks what the reference summary's cr_final_dofs checks: one record
- * per peer rank receives from, each as long as the receive list; prints
- * the first problem (naming rank and origin) to err and returns false. */
-bool wm_gs_reduction_build(const wm_gs_schedule *s, unsigned rank, const wm_gs_delivered *recs, size_t nrecs,
-                           wm_gs_reduction *out, FILE *err);
-void wm_gs_reduction_free(wm_gs_reduction *r);
+typedef enum {
+    WM_GS_DELIVERY_OK = 0,
+    WM_GS_DELIVERY_COUNT,  /* got records, want receive lists */
+    WM_GS_DELIVERY_LEN,    /* origin's record has got words, want */
+    WM_GS_DELIVERY_TWICE   /* two records from origin */
+} wm_gs_delivery_code;
 
-/* Apply it: u[dof] = sum of its terms, buf holding float32 bits. */
-void wm_gs_reduction_apply(const wm_gs_reduction *r, float *u, const uint32_t *buf);
+typedef struct {
+    wm_gs_delivery_code code;
+    uint32_t origin, got, want;
+} wm_gs_delivery;
+
+/* offsets[i] (one per receive list) from the records delivered, in any
+ * order; checks one record per receive list, each as long as the list. */
+wm_gs_delivery wm_gs_offsets(const wm_gs_image *img, const uint32_t *mem, const wm_gs_delivered *recs,
+                             uint32_t nrecs, uint32_t *offsets);
+
+/* u (in the image) = the canonical sums, buf holding float32 bits. */
+void wm_gs_reduce(const wm_gs_image *img, uint32_t *mem, const uint32_t *offsets, const uint32_t *buf);
 
 #endif

@@ -1,63 +1,45 @@
 /* xfer.c: transfers between ranks over the firmware port (see xfer.h). */
 #include "xfer.h"
 
-#include "fabric/fabric.h"
-#include "run/scheduler.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-/* A message that arrived before its receive was posted. */
-typedef struct {
-    unsigned sender;
-    uint8_t tag;
-    uint32_t chunk;
-    uint32_t n;
-    uint32_t *words;
-} stashed;
-
-struct wm_xfer_port {
-    wm_mp *mp;
-    unsigned rank;
-    const wm_xfer_place *places;
-    unsigned nranks;
-    bool allow_stash;
-    wm_xfer_stats stats;
-    /* the message being received */
-    unsigned in_left;   /* data wavelets still to pop; 0: the next one is a header */
-    bool in_routing;    /* the next wavelet is the routing word */
-    uint8_t in_tag;
-    uint32_t *in_dst;
-    wm_xfer *in_xfer;   /* NULL while stashing */
-    /* the receives of the exchange in progress */
-    wm_xfer *recvs;
-    size_t nrecv;
-    stashed *stash;
-    size_t nstash, cap_stash;
-    /* the message being sent */
-    size_t out_send;
-    uint32_t out_chunk, out_word, out_len;
-};
-
-wm_xfer_port *wm_xfer_port_create(wm_mp *mp, unsigned rank, const wm_xfer_place *places, unsigned nranks,
-                                  bool allow_stash)
+void wm_xfer_port_init(wm_xfer_port *p, wm_mp *mp, wm_heap *heap, unsigned rank, const uint32_t *places,
+                       uint32_t nplaces, bool allow_stash)
 {
-    wm_xfer_port *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
+    *p = (wm_xfer_port){0};
     p->mp = mp;
+    p->heap = heap;
     p->rank = rank;
     p->places = places;
-    p->nranks = nranks;
+    p->nplaces = nplaces;
     p->allow_stash = allow_stash;
-    return p;
 }
 
-void wm_xfer_port_destroy(wm_xfer_port *p)
+void wm_xfer_port_finish(wm_xfer_port *p)
 {
-    if (!p) return;
-    for (size_t i = 0; i < p->nstash; i++) free(p->stash[i].words);
-    free(p->stash);
-    free(p);
+    for (size_t i = 0; i < p->nstash; i++) wm_heap_give(p->heap, p->stash[i].words);
+    wm_heap_give(p->heap, p->stash);
+    p->stash = NULL;
+    p->nstash = p->cap_stash = 0;
+}
+
+/* The place word of peer, by binary search of the table. */
+static uint32_t place_of(wm_xfer_port *p, unsigned peer)
+{
+    uint32_t lo = 0, hi = p->nplaces;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (p->places[2 * mid] < peer)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == p->nplaces || p->places[2 * lo] != peer)
+        wm_mp_fault(p->mp, "gs rank %u: rank %u is not in its place table", p->rank, peer);
+    return p->places[2 * lo + 1];
+}
+
+static void copy_words(uint32_t *to, const uint32_t *from, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) to[i] = from[i];
 }
 
 wm_xfer_stats wm_xfer_port_stats(const wm_xfer_port *p) { return p->stats; }
@@ -73,27 +55,27 @@ static wm_xfer *find_recv(wm_xfer_port *p, unsigned sender, uint8_t tag)
 static uint32_t *stash_new(wm_xfer_port *p, unsigned sender, uint8_t tag, uint32_t chunk, uint32_t n)
 {
     if (!p->allow_stash)
-        wm_sched_fault(p->mp, "gs rank %u: a message from rank %u with tag %u matches no posted receive", p->rank,
+        wm_mp_fault(p->mp, "gs rank %u: a message from rank %u with tag %u matches no posted receive", p->rank,
                        sender, tag);
     if (p->nstash == p->cap_stash) {
         size_t cap = p->cap_stash ? 2 * p->cap_stash : 8;
-        stashed *grown = realloc(p->stash, cap * sizeof *grown);
-        if (!grown) wm_sched_fault(p->mp, "gs rank %u: out of memory", p->rank);
+        wm_xfer_stashed *grown = wm_heap_resize(p->heap, p->stash, (uint32_t)(cap * sizeof *grown));
+        if (!grown) wm_mp_fault(p->mp, "gs rank %u: out of memory (PE data memory)", p->rank);
         p->stash = grown;
         p->cap_stash = cap;
     }
-    uint32_t *words = malloc((n ? n : 1) * sizeof *words);
-    if (!words) wm_sched_fault(p->mp, "gs rank %u: out of memory", p->rank);
-    p->stash[p->nstash++] = (stashed){sender, tag, chunk, n, words};
+    uint32_t *words = wm_heap_take(p->heap, n * (uint32_t)sizeof *words);
+    if (!words) wm_mp_fault(p->mp, "gs rank %u: out of memory (PE data memory)", p->rank);
+    p->stash[p->nstash++] = (wm_xfer_stashed){sender, tag, chunk, n, words};
     return words;
 }
 
 /* One wavelet popped from RX, in order. */
 static void take_wavelet(wm_xfer_port *p, uint32_t w)
 {
-    wm_sched_charge(p->mp, WM_COST_RECV_WAVELET);
+    wm_mp_work(p->mp, WM_COST_RECV_WAVELET);
     if (p->in_left == 0) {
-        wm_sched_charge(p->mp, WM_COST_RECV_CALL);
+        wm_mp_work(p->mp, WM_COST_RECV_CALL);
         p->in_left = wm_header_len(w);
         p->in_tag = (uint8_t)wm_header_tag(w);
         p->in_routing = true;
@@ -102,7 +84,7 @@ static void take_wavelet(wm_xfer_port *p, uint32_t w)
     p->in_left--;
     if (p->in_routing) {
         p->in_routing = false;
-        wm_sched_charge(p->mp, WM_XFER_COST_MATCH);
+        wm_mp_work(p->mp, WM_XFER_COST_MATCH);
         const unsigned sender = w >> 16;
         const uint32_t chunk = w & 0xffffu, n = p->in_left;
         wm_xfer *x = find_recv(p, sender, p->in_tag);
@@ -112,7 +94,7 @@ static void take_wavelet(wm_xfer_port *p, uint32_t w)
             return;
         }
         if ((uint64_t)chunk * WM_XFER_CHUNK + n > x->len)
-            wm_sched_fault(p->mp, "gs rank %u: rank %u sent more than the %u words expected under tag %u", p->rank,
+            wm_mp_fault(p->mp, "gs rank %u: rank %u sent more than the %u words expected under tag %u", p->rank,
                            sender, x->len, p->in_tag);
         p->in_dst = x->words + (size_t)chunk * WM_XFER_CHUNK;
         return;
@@ -123,7 +105,7 @@ static void take_wavelet(wm_xfer_port *p, uint32_t w)
 
 static void pop_one(wm_xfer_port *p)
 {
-    const uint32_t w = p->in_left == 0 ? wm_sched_pop_header(p->mp) : wm_sched_pop(p->mp);
+    const uint32_t w = p->in_left == 0 ? wm_mp_pop_header(p->mp) : wm_mp_pop(p->mp);
     take_wavelet(p, w);
 }
 
@@ -132,12 +114,12 @@ static void claim_stash(wm_xfer_port *p)
 {
     size_t kept = 0;
     for (size_t i = 0; i < p->nstash; i++) {
-        stashed *m = &p->stash[i];
+        wm_xfer_stashed *m = &p->stash[i];
         wm_xfer *x = find_recv(p, m->sender, m->tag);
         if (x && (uint64_t)m->chunk * WM_XFER_CHUNK + m->n <= x->len) {
-            memcpy(x->words + (size_t)m->chunk * WM_XFER_CHUNK, m->words, m->n * sizeof *m->words);
+            copy_words(x->words + (size_t)m->chunk * WM_XFER_CHUNK, m->words, m->n);
             x->done += m->n;
-            free(m->words);
+            wm_heap_give(p->heap, m->words);
         } else {
             p->stash[kept++] = *m;
         }
@@ -159,17 +141,17 @@ static void push_one(wm_xfer_port *p, wm_xfer *sends)
     if (p->out_word == 0) {
         const uint32_t first = p->out_chunk * WM_XFER_CHUNK, left = x->len - first;
         p->out_len = left < WM_XFER_CHUNK ? left : WM_XFER_CHUNK;
-        const wm_xfer_place at = p->places[x->peer];
-        w = wm_mp_header(p->mp, at.x, at.y, p->out_len + 1, x->tag);
-        wm_sched_charge(p->mp, WM_COST_SEND_CALL);
+        const uint32_t at = place_of(p, x->peer);
+        w = wm_mp_header(p->mp, at & 0xffu, (at >> 8) & 0xffu, p->out_len + 1, x->tag);
+        wm_mp_work(p->mp, WM_COST_SEND_CALL);
         p->stats.messages++;
     } else if (p->out_word == 1) {
         w = (uint32_t)p->rank << 16 | p->out_chunk;
     } else {
         w = x->words[p->out_chunk * WM_XFER_CHUNK + p->out_word - 2];
     }
-    wm_sched_charge(p->mp, WM_COST_SEND_WAVELET);
-    wm_sched_push(p->mp, w);
+    wm_mp_work(p->mp, WM_COST_SEND_WAVELET);
+    wm_mp_push(p->mp, w);
     p->stats.wavelets++;
     if (++p->out_word < p->out_len + 2) return;
     p->out_word = 0;

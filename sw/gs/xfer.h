@@ -20,10 +20,14 @@
  * Costs, on top of one cycle per port access: a sent message costs
  * WM_COST_HEADER + WM_COST_SEND_CALL and WM_COST_SEND_WAVELET per wavelet,
  * a received one WM_COST_RECV_CALL + WM_XFER_COST_MATCH and
- * WM_COST_RECV_WAVELET per wavelet (sw/mp.h, docs/crystal.md). */
+ * WM_COST_RECV_WAVELET per wavelet (sw/mp.h, docs/crystal.md).
+ *
+ * Peers are found in the rank's place table (gs_image.h), and messages
+ * kept aside live in the PE's heap. */
 #ifndef WM_GS_XFER_H
 #define WM_GS_XFER_H
 
+#include "heap.h"
 #include "mp.h"
 
 #include <stdbool.h>
@@ -43,24 +47,52 @@ typedef struct {
     uint32_t done;    /* words moved so far; 0 when posted */
 } wm_xfer;
 
-/* Where each rank's PE is: the kernels never compute coordinates. */
-typedef struct {
-    uint8_t x, y;
-} wm_xfer_place;
-
 /* Counts of what one rank put on the fabric. */
 typedef struct {
     uint64_t messages;
     uint64_t wavelets; /* headers included */
 } wm_xfer_stats;
 
-typedef struct wm_xfer_port wm_xfer_port;
+/* A message that arrived before its receive was posted. */
+typedef struct {
+    unsigned sender;
+    uint8_t tag;
+    uint32_t chunk;
+    uint32_t n;
+    uint32_t *words;
+} wm_xfer_stashed;
 
-/* The port of rank, on PE mp, with places[nranks]. allow_stash: keep
- * unmatched messages (else they are a firmware fault). */
-wm_xfer_port *wm_xfer_port_create(wm_mp *mp, unsigned rank, const wm_xfer_place *places, unsigned nranks,
-                                  bool allow_stash);
-void wm_xfer_port_destroy(wm_xfer_port *p);
+/* The port of one rank: lives on the kernel's stack. */
+typedef struct {
+    wm_mp *mp;
+    wm_heap *heap;
+    unsigned rank;
+    const uint32_t *places;  /* nplaces pairs {rank, col | row << 8}, ascending */
+    uint32_t nplaces;
+    int allow_stash;
+    wm_xfer_stats stats;
+    /* the message being received */
+    unsigned in_left;   /* data wavelets still to pop; 0: the next one is a header */
+    int in_routing;     /* the next wavelet is the routing word */
+    uint8_t in_tag;
+    uint32_t *in_dst;
+    wm_xfer *in_xfer;   /* NULL while stashing */
+    /* the receives of the exchange in progress */
+    wm_xfer *recvs;
+    size_t nrecv;
+    wm_xfer_stashed *stash;
+    size_t nstash, cap_stash;
+    /* the message being sent */
+    size_t out_send;
+    uint32_t out_chunk, out_word, out_len;
+} wm_xfer_port;
+
+/* The port of rank on PE mp, allocating from heap, with the place table.
+ * allow_stash: keep unmatched messages (else they are a firmware fault). */
+void wm_xfer_port_init(wm_xfer_port *p, wm_mp *mp, wm_heap *heap, unsigned rank, const uint32_t *places,
+                       uint32_t nplaces, bool allow_stash);
+/* Give back what the port took from the heap. */
+void wm_xfer_port_finish(wm_xfer_port *p);
 wm_xfer_stats wm_xfer_port_stats(const wm_xfer_port *p);
 
 /* Send sends[0..nsend) and receive into recvs[0..nrecv) until every send

@@ -1,0 +1,138 @@
+/* image.c: a gs rank's PE memory image (see image.h). */
+#include "gs/image.h"
+
+#include "gs/reduction.h"
+#include "mp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The ranks rank sends to: its peers and its partner in every bisection
+ * stage, ascending, without repeats. */
+static size_t destinations(const wm_gs_schedule *s, unsigned rank, wm_pairing pairing, unsigned *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < wm_gs_schedule_send_count(s, rank); i++) out[n++] = wm_gs_schedule_send(s, rank, i).peer;
+    unsigned lo = 0, hi = wm_gs_schedule_ranks(s);
+    wm_stage_step step;
+    while (wm_stage_step_of(pairing, lo, hi, rank, &step)) {
+        if (step.dst >= 0) out[n++] = (unsigned)step.dst;
+        lo = step.lo;
+        hi = step.hi;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            const unsigned t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || out[m - 1] != out[i]) out[m++] = out[i];
+    return m;
+}
+
+/* Reserve n words at *at; false when they pass the end. */
+static bool reserve(uint64_t *at, uint64_t n, uint32_t *where)
+{
+    *where = (uint32_t)(*at < WM_PE_DATA_WORDS ? *at : WM_PE_DATA_WORDS);
+    *at += n;
+    return *at <= WM_PE_DATA_WORDS;
+}
+
+/* Lists of one direction: triples, then each list's dofs. */
+static bool write_lists(uint32_t *mem, uint64_t *at, size_t n, wm_gs_peer_list (*get)(const wm_gs_schedule *, unsigned, size_t),
+                        const wm_gs_schedule *s, unsigned rank, uint32_t *lists_at)
+{
+    bool ok = reserve(at, 3 * (uint64_t)n, lists_at);
+    for (size_t i = 0; i < n; i++) {
+        const wm_gs_peer_list pl = get(s, rank, i);
+        uint32_t dofs_at;
+        const bool fits = reserve(at, pl.count, &dofs_at);
+        ok = ok && fits;
+        if (!ok) continue;
+        mem[*lists_at + 3 * i] = pl.peer;
+        mem[*lists_at + 3 * i + 1] = (uint32_t)pl.count;
+        mem[*lists_at + 3 * i + 2] = dofs_at;
+        memcpy(mem + dofs_at, pl.dofs, pl.count * sizeof *pl.dofs);
+    }
+    return ok;
+}
+
+bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method method, wm_pairing pairing,
+                       const wm_gs_place *places, uint32_t *mem, uint32_t *used, FILE *err)
+{
+    memset(mem, 0, WM_PE_DATA_BYTES);
+    wm_gs_image img = {.magic = WM_GS_IMAGE_MAGIC, .rank = rank, .nranks = wm_gs_schedule_ranks(s)};
+    img.method = method;
+    img.pairing = pairing;
+    img.ndofs = (uint32_t)wm_gs_schedule_dofs(s, rank);
+    uint64_t at = WM_GS_IMAGE_WORDS;
+    bool ok = reserve(&at, img.ndofs, &img.u_at);
+
+    const size_t most = wm_gs_schedule_send_count(s, rank) + wm_stage_count(img.nranks) + 1;
+    unsigned *dest = calloc(most, sizeof *dest);
+    if (!dest) return false;
+    img.nplaces = places ? (uint32_t)destinations(s, rank, pairing, dest) : 0;
+    ok = reserve(&at, 2 * (uint64_t)img.nplaces, &img.places_at) && ok;
+    for (uint32_t i = 0; ok && i < img.nplaces; i++) {
+        mem[img.places_at + 2 * i] = dest[i];
+        mem[img.places_at + 2 * i + 1] = places[dest[i]].x | (uint32_t)places[dest[i]].y << 8;
+    }
+    free(dest);
+
+    img.nsends = (uint32_t)wm_gs_schedule_send_count(s, rank);
+    img.nrecvs = (uint32_t)wm_gs_schedule_recv_count(s, rank);
+    ok = write_lists(mem, &at, img.nsends, wm_gs_schedule_send, s, rank, &img.sends_at) && ok;
+    ok = write_lists(mem, &at, img.nrecvs, wm_gs_schedule_recv, s, rank, &img.recvs_at) && ok;
+
+    /* The template: the host's map with receive list i delivered at
+     * offset i << 16, so that each term reads (list, word). */
+    wm_gs_delivered *del = calloc(img.nrecvs + 1, sizeof *del);
+    if (!del) return false;
+    for (uint32_t i = 0; i < img.nrecvs; i++) {
+        const wm_gs_peer_list pl = wm_gs_schedule_recv(s, rank, i);
+        del[i] = (wm_gs_delivered){pl.peer, i << 16, (uint32_t)pl.count};
+    }
+    wm_gs_reduction red;
+    const bool built = wm_gs_reduction_build(s, rank, del, img.nrecvs, &red, err);
+    free(del);
+    if (!built) return false;
+    img.red_ndofs = (uint32_t)red.ndofs;
+    img.red_nterms = (uint32_t)red.nterms;
+    ok = reserve(&at, red.ndofs, &img.red_dof_at) && ok;
+    ok = reserve(&at, red.ndofs + 1, &img.red_start_at) && ok;
+    ok = reserve(&at, red.nterms, &img.red_term_at) && ok;
+    if (ok) {
+        memcpy(mem + img.red_dof_at, red.dof, red.ndofs * sizeof *red.dof);
+        memcpy(mem + img.red_start_at, red.start, (red.ndofs + 1) * sizeof *red.start);
+        memcpy(mem + img.red_term_at, red.term, red.nterms * sizeof *red.term);
+    }
+    wm_gs_reduction_free(&red);
+    *used = (uint32_t)(at < UINT32_MAX ? at : UINT32_MAX);
+    if (!ok) {
+        if (places)
+            fprintf(err, "gs: rank %u (instance r%u at PE (%u,%u)): its image needs %llu bytes, the PE's data memory has %d\n",
+                    rank, rank, places[rank].x, places[rank].y, (unsigned long long)at * 4, WM_PE_DATA_BYTES);
+        else
+            fprintf(err, "gs: rank %u: its image needs %llu bytes, the PE's data memory has %d\n", rank,
+                    (unsigned long long)at * 4, WM_PE_DATA_BYTES);
+        return false;
+    }
+    img.heap_at = (uint32_t)(at + (at & 1u));
+    img.heap_end = WM_PE_DATA_WORDS;
+    memcpy(mem, &img, sizeof img);
+    return true;
+}
+
+void wm_gs_image_set_values(uint32_t *mem, const float *u)
+{
+    const wm_gs_image *img = (const wm_gs_image *)mem;
+    memcpy(mem + img->u_at, u, img->ndofs * sizeof *u);
+}
+
+void wm_gs_image_get_values(const uint32_t *mem, float *u)
+{
+    const wm_gs_image *img = (const wm_gs_image *)mem;
+    memcpy(u, mem + img->u_at, img->ndofs * sizeof *u);
+}

@@ -1,0 +1,113 @@
+/* heap.c: first-fit blocks in the PE's memory (see heap.h). */
+#include "heap.h"
+
+/* A block: header {units, used} (8 bytes), then units - 1 units of data. */
+enum { UNIT_WORDS = 2 };
+
+static uint32_t *header(const wm_heap *h, uint32_t unit) { return h->mem + h->start + unit * UNIT_WORDS; }
+static uint32_t units_total(const wm_heap *h) { return (h->end - h->start) / UNIT_WORDS; }
+
+void wm_heap_format(wm_heap *h, uint32_t *mem, uint32_t start, uint32_t end, uint32_t *high)
+{
+    wm_heap_attach(h, mem, start, end, high);
+    uint32_t *b = header(h, 0);
+    b[0] = units_total(h);
+    b[1] = 0;
+    *high = start + UNIT_WORDS;
+}
+
+void wm_heap_attach(wm_heap *h, uint32_t *mem, uint32_t start, uint32_t end, uint32_t *high)
+{
+    h->mem = mem;
+    h->start = start + (start & 1u);
+    h->end = end;
+    h->high = high;
+}
+
+static void zero_words(uint32_t *w, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) w[i] = 0;
+}
+
+static void copy_words(uint32_t *to, const uint32_t *from, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) to[i] = from[i];
+}
+
+static uint32_t units_for(uint32_t bytes) { return 1 + (bytes + 4 * UNIT_WORDS - 1) / (4 * UNIT_WORDS); }
+
+/* Merge the free blocks that follow the block at unit u into it. */
+static void merge_after(wm_heap *h, uint32_t u)
+{
+    uint32_t *b = header(h, u);
+    const uint32_t total = units_total(h);
+    while (u + b[0] < total) {
+        uint32_t *next = header(h, u + b[0]);
+        if (next[1]) break;
+        b[0] += next[0];
+    }
+}
+
+static void note_high(wm_heap *h, uint32_t u, uint32_t units)
+{
+    const uint32_t top = h->start + (u + units) * UNIT_WORDS;
+    if (top > *h->high) *h->high = top;
+}
+
+void *wm_heap_take(wm_heap *h, uint32_t bytes)
+{
+    const uint32_t want = units_for(bytes ? bytes : 1), total = units_total(h);
+    for (uint32_t u = 0; u < total;) {
+        uint32_t *b = header(h, u);
+        if (!b[1]) {
+            merge_after(h, u);
+            if (b[0] >= want) {
+                if (b[0] - want >= 2) {
+                    uint32_t *rest = header(h, u + want);
+                    rest[0] = b[0] - want;
+                    rest[1] = 0;
+                    b[0] = want;
+                }
+                b[1] = 1;
+                note_high(h, u, b[0]);
+                zero_words(b + UNIT_WORDS, (b[0] - 1) * UNIT_WORDS);
+                return b + UNIT_WORDS;
+            }
+        }
+        u += b[0];
+    }
+    return 0;
+}
+
+void wm_heap_give(wm_heap *h, void *p)
+{
+    if (!p) return;
+    uint32_t *b = (uint32_t *)p - UNIT_WORDS;
+    (void)h;
+    b[1] = 0;
+}
+
+void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes)
+{
+    if (!p) return wm_heap_take(h, bytes);
+    uint32_t *b = (uint32_t *)p - UNIT_WORDS;
+    const uint32_t u = (uint32_t)(b - header(h, 0)) / UNIT_WORDS, want = units_for(bytes ? bytes : 1);
+    if (b[0] >= want) return p;
+    merge_after(h, u);
+    if (b[0] >= want) {
+        const uint32_t had = b[0];
+        if (had - want >= 2) {
+            uint32_t *rest = header(h, u + want);
+            rest[0] = had - want;
+            rest[1] = 0;
+            b[0] = want;
+        }
+        note_high(h, u, b[0]);
+        return p;
+    }
+    uint32_t *q = wm_heap_take(h, bytes);
+    if (!q) return 0;
+    copy_words(q, p, (b[0] - 1) * UNIT_WORDS);
+    wm_heap_give(h, p);
+    return q;
+}

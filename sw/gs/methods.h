@@ -1,0 +1,39 @@
+/* methods.h: what one gs rank runs, private to sw/gs.
+ *
+ * Everything a rank needs is in its PE's memory (gs_image.h): its dofs,
+ * lists, places and reduction template, and the heap its lists grow in.
+ * Methods (docs/crystal.md):
+ *   pairwise  every rank sends one transfer to each peer directly
+ *   crystal   the setup-phase crystal router: records [dest, origin, len,
+ *             payload] routed in ceil(log2 P) bisection stages, each stage's
+ *             size negotiated over the fabric
+ *   plan      the crystal plan: symbolic pass in the setup run, then a
+ *             fixed sequence of sends and receives of known size
+ * All three reduce at the destination in ascending origin rank order. */
+#ifndef WM_GS_METHODS_H
+#define WM_GS_METHODS_H
+
+#include "gs_image.h"
+#include "heap.h"
+#include "mp.h"
+
+/* Cycles charged for the kernels' local work (docs/crystal.md). */
+enum {
+    WM_GS_COST_COPY = 2,   /* one indexed load and one store */
+    WM_GS_COST_TERM = 2,   /* load one term and add it (float32) */
+    WM_GS_COST_RECORD = 4  /* look at one record's header: compare, branch */
+};
+
+typedef struct {
+    wm_mp *mp;
+    uint32_t *mem;     /* the PE's data memory */
+    wm_gs_image *img;  /* at its start */
+    wm_heap heap;
+    unsigned rank;
+} wm_gs_rank;
+
+/* The method's work for the rank in its image's phase. */
+void wm_gs_rank_setup(wm_gs_rank *g);
+void wm_gs_rank_op(wm_gs_rank *g);
+
+#endif
