@@ -28,9 +28,9 @@ VINC      := $(VROOT)/include
 # GTKWave's FST library, shipped with Verilator: the sw backend's dump writer.
 CPPFLAGS  += -isystem $(VINC)/gtkwave
 
-RTL_DIRS  := -Irtl -Irtl/prim
+RTL_DIRS  := -Irtl -Irtl/prim -Irtl/core
 RTL_SRC   := $(wildcard rtl/*.v rtl/prim/*.v) rtl/lint.vlt
-RTL_MODS  := $(wildcard rtl/prim/wm_*.v rtl/wm_*.v)
+RTL_MODS  := $(wildcard rtl/prim/wm_*.v rtl/wm_*.v rtl/core/wm_*.v)
 
 # Verilator flags, one per line, each for a reason.
 VFLAGS    := --cc
@@ -247,5 +247,30 @@ clean:
 
 # ---------------------------------------------------------------- the PE core
 # rtl/core/ Verilated alone (the reference of the ISS) and its C++ shim.
-CORE_LIBS :=
+VCORE_DIR := $(BUILD)/vcore
+VCORE_LIB := $(VCORE_DIR)/Vwm_core_top__ALL.a
+CORE_RTL  := $(wildcard rtl/core/*.v) rtl/lint.vlt
+CORE_O    := $(BUILD)/obj/csim/core/core_rtl.o
+CORE_LIBS := $(BUILD)/libwmcore.a $(VCORE_LIB)
+
+$(VCORE_LIB): $(CORE_RTL)
+	@mkdir -p $(VCORE_DIR)
+	$(VERILATOR) $(VFLAGS) -Irtl/core --Mdir $(VCORE_DIR) --prefix Vwm_core_top --top-module wm_core_top \
+	    rtl/lint.vlt rtl/core/wm_core_top.v
+	$(MAKE) --no-print-directory -C $(VCORE_DIR) -f Vwm_core_top.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" Vwm_core_top__ALL.a >/dev/null
+
+# Its own rule: the shim needs the core model only, not the tile models.
+$(CORE_O): csim/core/core_rtl.cpp $(VCORE_LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
+	    -isystem $(VCORE_DIR) -c $< -o $@
+
+$(BUILD)/libwmcore.a: $(CORE_O)
+	@rm -f $@
+	ar rcs $@ $^
+
+# MODEL_LIBS is expanded in the link rules' prerequisites before this
+# section is read: name the core's archives there explicitly.
+$(WAVEMESH) $(TEST_BIN): $(CORE_LIBS)
 # ---------------------------------------------------------------- end of the PE core

@@ -1,0 +1,76 @@
+// wm_ram: the tile's RAM, code, data and stack of its core.
+//
+// A block RAM as the iCE40 has them: 32-bit words, every read synchronous
+// (the word is on the output the cycle after its address), one read port
+// for instructions and one read/write port with byte enables for data. A
+// read and a write of the same word at the same edge read the old word, on
+// either port (docs/core.md: a store is not seen by the fetch of the
+// instruction right after it). Only the index bits of an address are used:
+// the core presents RAM addresses only on the data port, and ignores a word
+// it fetched past the RAM; MEM_BYTES is a power of two.
+// mem_q is public: C++ loads the program and reads results straight from it
+// (csim/core/core_rtl.cpp). INIT_FILE, when set, loads it with $readmemh
+// (Icarus testbenches). No reset: the contents survive it.
+`default_nettype none
+
+module wm_ram #(
+    parameter MEM_BYTES = 16384,
+    parameter INIT_FILE = ""
+) (
+    input  wire        clk_i,
+    // instruction port
+    input  wire [31:0] iaddr_i,
+    output wire [31:0] irdata_o,
+    // data port
+    input  wire        den_i,
+    input  wire [3:0]  dwe_i,        // byte enables; 0 = read
+    input  wire [31:0] daddr_i,
+    input  wire [31:0] dwdata_i,
+    output wire [31:0] drdata_o
+);
+    localparam WORDS = MEM_BYTES / 4;
+    localparam AW    = $clog2(WORDS);
+
+    reg [31:0] mem_q [0:WORDS-1] /*verilator public_flat_rw*/;
+    reg [31:0] irdata_q, drdata_q;
+
+    wire [AW-1:0] iidx = iaddr_i[AW+1:2];
+    wire [AW-1:0] didx = daddr_i[AW+1:2];
+
+    always @(posedge clk_i) begin
+        irdata_q <= mem_q[iidx];
+    end
+
+    always @(posedge clk_i) begin
+        if (den_i) begin
+            drdata_q <= mem_q[didx];
+            if (dwe_i[0]) mem_q[didx][7:0]   <= dwdata_i[7:0];
+            if (dwe_i[1]) mem_q[didx][15:8]  <= dwdata_i[15:8];
+            if (dwe_i[2]) mem_q[didx][23:16] <= dwdata_i[23:16];
+            if (dwe_i[3]) mem_q[didx][31:24] <= dwdata_i[31:24];
+        end
+    end
+
+    generate
+        if (INIT_FILE != "") begin : gen_init
+            initial $readmemh(INIT_FILE, mem_q);
+        end
+    endgenerate
+
+    assign irdata_o = irdata_q;
+    assign drdata_o = drdata_q;
+
+    // The bits above the RAM and below the word select no word.
+    wire unused_addr = &{1'b0, iaddr_i[31:AW+2], iaddr_i[1:0], daddr_i[31:AW+2], daddr_i[1:0]};
+
+`ifdef WM_ASSERTIONS
+    always @(posedge clk_i) begin
+        if (den_i && (daddr_i >> (AW + 2)) != 32'd0) begin
+            $display("ASSERTION FAILED %m: data access past the RAM at %h", daddr_i);
+            $stop;
+        end
+    end
+`endif
+endmodule
+
+`default_nettype wire
