@@ -5,6 +5,7 @@
 #include "gs/generate.h"
 #include "gs/job.h"
 #include "gs/rank_layout.h"
+#include "mp.h" /* WM_PE_DATA_BYTES */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -139,6 +140,8 @@ int wm_cmd_gs(int argc, char **argv)
         printf("wavelet-hops: %" PRIu64 "\n", r.wavelet_hops);
         printf("active stages: %u (most on one rank; %u used)\n", r.active_stages, r.stages_used);
         printf("checksum: %016" PRIx64 "\n", r.checksum);
+        printf("PE data memory: %u bytes at most on one rank (image and heap), of %d\n",
+               4 * wm_gs_job_memory_high(j), WM_PE_DATA_BYTES);
         printf("reference: %s\n", r.matches_reference ? "bit-exact" : "MISMATCH");
         rc = r.matches_reference ? 0 : 1;
     }
