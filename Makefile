@@ -4,6 +4,7 @@
 #   make test     every test (installs what is missing first)
 #   make lint     verilator -Wall on every module, iverilog -g2005 on mesh.v
 #   make bench    the benchmarks behind docs/benchmarks.md
+#   make firmware every kernel's image for the PE cores, build/firmware/KERNEL.bin
 #   make deps     install the Debian packages the build needs
 
 CC        ?= gcc
@@ -41,11 +42,13 @@ VFLAGS    += -O3                        # Verilator's own optimisations
 VFLAGS    += --x-assign fast
 VFLAGS    += $(RTL_DIRS)
 
-DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc
+DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
+             gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
-SW_C      := $(shell find sw -name '*.c' 2>/dev/null)
+# sw/rv32 is the core's runtime: firmware only, never linked into the host.
+SW_C      := $(shell find sw -path sw/rv32 -prune -o -name '*.c' -print 2>/dev/null)
 LIB_C     := $(CSIM_C) $(SW_C)
 LIB_O     := $(LIB_C:%.c=$(BUILD)/obj/%.o)
 SHIM_CPP  := $(wildcard csim/fabric/*.cpp)
@@ -70,7 +73,7 @@ WAVEMESH  := $(BUILD)/wavemesh
 LIBWM     := $(BUILD)/libwavemesh.a
 
 .PHONY: all run test lint bench deps clean check-tools
-all: $(WAVEMESH) $(TEST_BIN)
+all: $(WAVEMESH) $(TEST_BIN) firmware
 
 # ---------------------------------------------------------------- deps
 # Install the Debian packages when a tool is missing (root on CI and here).
@@ -84,6 +87,8 @@ check-tools:
 	command -v xvfb-run >/dev/null || missing="$$missing xvfb"; \
 	command -v xwininfo >/dev/null || missing="$$missing x11-utils"; \
 	command -v bc >/dev/null || missing="$$missing bc"; \
+	command -v $(RV_CC) >/dev/null || missing="$$missing gcc-riscv64-unknown-elf"; \
+	command -v $(RV_OBJCOPY) >/dev/null || missing="$$missing binutils-riscv64-unknown-elf"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -128,13 +133,13 @@ $(BUILD)/obj/csim/fabric/%.o: csim/fabric/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(V
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
 	    -isystem $(VTILE_DIR) -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
-	    -isystem $(VMESH_DIR) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
+	    -isystem $(VMESH_DIR) $(VTILECORE_INC) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
 
 $(LIBWM): $(LIB_O) $(SHIM_O)
 	@rm -f $@
 	ar rcs $@ $^
 
-MODEL_LIBS  = $(LIBWM) $(CORE_LIBS) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O)
+MODEL_LIBS  = $(LIBWM) $(CORE_LIBS) $(VTILECORE_LIBS) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O)
 
 $(WAVEMESH): $(BUILD)/obj/csim/cli/main.o $(MODEL_LIBS)
 	$(CXX) -o $@ $< $(MODEL_LIBS) $(LDLIBS)
@@ -198,8 +203,23 @@ check-firmware:
 SEED_TUTORIAL := --set SHAPE=0 --set V0=10 --set V1=20 --set V2=30 --set V3=40
 SEED_TWOROW   := --set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5
 run: check-tools
-	@$(MAKE) --no-print-directory $(WAVEMESH)
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	@echo "== the seed's rows, kernels native (host coroutines, the cost model of sw/mp.h)"
 	@$(WAVEMESH) rows sw/collectives/test.rows --backend rtl --backend sw --cycles
+	@echo "== the same rows, each kernel's firmware on its tile's RV32IM core (--pe core)"
+	@$(WAVEMESH) rows sw/collectives/test.rows --backend rtl --backend sw --pe core --cycles
+	@echo "== the seed's cycles.py (its cores: 31 cycles a message at the sender)"
+	@printf 'leaf        l0    l1    l2    l3\ntutorial   222   231   231   236\ntworow     210   224   228   236\n'
+	@echo "== exercise 1 (IGNORE_TAG=1: arrival order taken as tree order) fails as the seed says:"
+	@echo "   tutorial l1 gets 20 (not 10), tworow l3 gets 312 (not 307)"
+	@for pe in native core; do for b in rtl sw; do \
+	    printf '%-6s %-3s tutorial: ' $$pe $$b; \
+	    $(WAVEMESH) run sw/collectives/bench.layout --backend $$b --pe $$pe $(SEED_TUTORIAL) --set IGNORE_TAG=1 \
+	        | grep '^l1.excl' | tr '\n' ' '; \
+	    printf ' tworow: '; \
+	    $(WAVEMESH) run sw/collectives/bench.layout --backend $$b --pe $$pe $(SEED_TWOROW) --set IGNORE_TAG=1 \
+	        | grep '^l3.excl'; \
+	done; done
 	@mkdir -p $(BUILD)/waves
 	@for row in tutorial tworow; do \
 	    if [ $$row = tutorial ]; then set -- $(SEED_TUTORIAL); else set -- $(SEED_TWOROW); fi; \
@@ -274,3 +294,90 @@ $(BUILD)/libwmcore.a: $(CORE_O)
 # section is read: name the core's archives there explicitly.
 $(WAVEMESH) $(TEST_BIN): $(CORE_LIBS)
 # ---------------------------------------------------------------- end of the PE core
+
+# ---------------------------------------------------------------- firmware for the PE cores
+# Every kernel of sw/kernels.c compiled for the core (docs/core.md, "The PE
+# image"): one image a kernel, crt0 + sw/rv32's runtime + the kernel and
+# what it calls (--gc-sections drops the rest), linked by sw/rv32/link.ld
+# at address 0. KERNEL.elf for objdump and the waves' disassembler,
+# KERNEL.bin the bytes the loader writes into the tile's RAM.
+RV_PREFIX  ?= riscv64-unknown-elf-
+RV_CC      := $(RV_PREFIX)gcc
+RV_OBJCOPY := $(RV_PREFIX)objcopy
+RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -ffreestanding -fno-builtin -nostdlib -nostartfiles \
+              -fno-tree-loop-distribute-patterns -msmall-data-limit=8 -ffunction-sections -fdata-sections \
+              $(WARN) -Isw -MMD -MP
+RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
+FW_DIR     := $(BUILD)/firmware
+FW_KERNELS := leaf node chain gs stream
+# The kernels' sources and the runtime; kernels.c (the host's registry)
+# and start.c (compiled once per kernel) are not shared objects.
+FW_SRC     := $(filter-out sw/kernels.c sw/rv32/start.c,$(shell find sw -name '*.c'))
+FW_OBJ     := $(FW_SRC:%.c=$(FW_DIR)/obj/%.o)
+FW_BIN     := $(FW_KERNELS:%=$(FW_DIR)/%.bin)
+
+.PHONY: firmware
+firmware: $(FW_BIN)
+
+# The loader finds the images by an absolute path, so the tools work from
+# any folder.
+$(BUILD)/obj/csim/run/core_image.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+
+
+$(FW_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -c $< -o $@
+
+$(FW_DIR)/obj/crt0.o: sw/rv32/crt0.S
+	@mkdir -p $(@D)
+	$(RV_CC) -march=rv32im -mabi=ilp32 -c $< -o $@
+
+$(FW_DIR)/obj/start_%.o: sw/rv32/start.c
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -DWM_FW_KERNEL=wm_kernel_$* -c $< -o $@
+
+$(FW_DIR)/%.elf: $(FW_DIR)/obj/crt0.o $(FW_DIR)/obj/start_%.o $(FW_OBJ) sw/rv32/link.ld
+	$(RV_CC) $(RV_LDFLAGS) -o $@ $(FW_DIR)/obj/crt0.o $(FW_DIR)/obj/start_$*.o $(FW_OBJ) -lgcc
+
+$(FW_DIR)/%.bin: $(FW_DIR)/%.elf
+	$(RV_OBJCOPY) -O binary $< $@
+
+# The objects stay for incremental builds; the .elf for objdump.
+.SECONDARY: $(FW_OBJ) $(FW_KERNELS:%=$(FW_DIR)/obj/start_%.o) $(FW_DIR)/obj/crt0.o $(FW_KERNELS:%=$(FW_DIR)/%.elf)
+-include $(wildcard $(FW_DIR)/obj/*.d $(FW_DIR)/obj/*/*.d $(FW_DIR)/obj/*/*/*.d)
+# ---------------------------------------------------------------- end of firmware
+
+# ---------------------------------------------------------------- tile with the PE core
+# rtl/wm_tile_core.v: wm_tile with wm_core and its RAM, the tile of a fabric
+# made by create_cores. Verilated three times like the bare tile (no trace,
+# FST, VCD), each a model of its own, so a fabric of bare tiles links them
+# but never runs them.
+VTILECORE_DIR    := $(BUILD)/vtilecore
+VTILECORE_LIB    := $(VTILECORE_DIR)/Vwm_tile_core__ALL.a
+VTILECORE_TRACED := $(BUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a $(BUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a
+VTILECORE_LIBS   := $(VTILECORE_LIB) $(VTILECORE_TRACED)
+VTILECORE_INC    := -isystem $(VTILECORE_DIR) -isystem $(BUILD)/vtilecore_fst -isystem $(BUILD)/vtilecore_vcd
+VTILECORE_SRC    := $(RTL_SRC) $(CORE_RTL)
+
+$(VTILECORE_LIB): $(VTILECORE_SRC)
+	@mkdir -p $(VTILECORE_DIR)
+	$(VERILATOR) $(VFLAGS) --Mdir $(VTILECORE_DIR) --prefix Vwm_tile_core --top-module wm_tile_core \
+	    rtl/lint.vlt rtl/wm_tile_core.v
+	$(MAKE) --no-print-directory -C $(VTILECORE_DIR) -f Vwm_tile_core.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" Vwm_tile_core__ALL.a >/dev/null
+
+$(BUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a: TRACE_FLAG := --trace-fst
+$(BUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a: TRACE_FLAG := --trace
+$(VTILECORE_TRACED): $(VTILECORE_SRC)
+	@mkdir -p $(@D)
+	$(VERILATOR) $(VFLAGS) $(TRACE_FLAG) --Mdir $(@D) --prefix $(subst vtilecore,Vwm_tile_core,$(notdir $(@D))) \
+	    --top-module wm_tile_core rtl/lint.vlt rtl/wm_tile_core.v
+	$(MAKE) --no-print-directory -C $(@D) -f $(subst vtilecore,Vwm_tile_core,$(notdir $(@D))).mk OPT_FAST="$(VOPT)" \
+	    OPT_SLOW="$(VOPT)" CXX="$(CXX)" $(notdir $@) >/dev/null
+
+# The shim's pattern rule and the link rules name their prerequisites before
+# this section is read: add these models to them here. VTILECORE_INC and
+# MODEL_LIBS are expanded only when their recipes run.
+$(BUILD)/obj/csim/fabric/fabric_rtl.o: $(VTILECORE_LIBS)
+$(WAVEMESH) $(TEST_BIN): $(VTILECORE_LIBS)
+# ---------------------------------------------------------------- end of the tile with the PE core

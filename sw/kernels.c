@@ -3,6 +3,7 @@
 
 #include "collectives/collectives.h"
 #include "gs/gs_kernel.h"
+#include "traffic/stream.h"
 
 
 const wm_kernel wm_kernels[] = {
@@ -11,5 +12,7 @@ const wm_kernel wm_kernels[] = {
     {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)",
      wm_chain_exports},
     {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)", NULL},
+    {"stream", wm_kernel_stream, wm_stream_params, "firmware traffic: COUNT messages of LEN wavelets to (TOX,TOY)",
+     wm_stream_exports},
     {NULL, NULL, NULL, NULL, NULL},
 };

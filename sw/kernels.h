@@ -22,10 +22,13 @@ typedef struct {
 typedef struct {
     const char *name;
     void (*run)(wm_mp *mp);
-    const wm_kernel_param *params; /* terminated by a NULL name */
+    /* Terminated by a NULL name; a parameter's place in the list is the
+     * index the kernel reads it by (wm_mp_param). */
+    const wm_kernel_param *params;
     const char *summary;
     /* The results it publishes with wm_mp_export, NULL-terminated (NULL:
-     * none), so a waves dump can declare their signals before the run. */
+     * none), by index, so a waves dump can declare their signals before
+     * the run and a core's results can be read back from its memory. */
     const char *const *exports;
 } wm_kernel;
 

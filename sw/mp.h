@@ -61,21 +61,27 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count);
 /* Charge cycles of compute. */
 void wm_mp_work(wm_mp *mp, unsigned cycles);
 
-/* A parameter the layout gave this PE (or the kernel's default). */
-int64_t wm_mp_param(wm_mp *mp, const char *name);
+/* Parameter `index` of the kernel's parameter list (sw/kernels.h): the
+ * value the layout gave this PE, or the kernel's default. Resolved before
+ * the run (on a core, written into its PE's memory by the loader), so a
+ * kernel names its parameters by index, never by a string looked up at
+ * run time; each kernel numbers them with an enum beside its list. */
+int64_t wm_mp_param(wm_mp *mp, unsigned index);
 
-/* Publish a result as instance.name (name must outlive the run). */
-void wm_mp_export(wm_mp *mp, const char *name, int64_t value);
+/* Publish result `index` of the kernel's exports list as instance.name. */
+void wm_mp_export(wm_mp *mp, unsigned index, int64_t value);
 
 /* The PE's local memory: its size, and the part of it that the host loads
  * before the run and reads back after it (a kernel's data and its heap).
- * The rest holds, on a core, the code and the stack. 48 KiB of data is
- * what a Cerebras WSE PE has in all; the gs kernels use at most 5.7 KB of
- * it at P = 1024 and 32 KB in the suite's stress case, 600 shared dofs a
- * rank (docs/pe-memory.md). */
+ * The rest, 24 KiB, holds on a core the code and the stack (sw/rv32/
+ * pe_block.h): the gs kernel's firmware alone is 16 KB. 64 KiB in all is
+ * a little more than the 48 KiB of SRAM a Cerebras WSE PE has for code and
+ * data together; the gs kernels use at most 5.7 KB of data at P = 1024
+ * and 32 KB in the suite's stress case, 600 shared dofs a rank
+ * (docs/pe-memory.md). */
 enum {
     WM_PE_MEM_BYTES  = 64 * 1024,
-    WM_PE_DATA_BYTES = 48 * 1024,
+    WM_PE_DATA_BYTES = 40 * 1024,
     WM_PE_DATA_WORDS = WM_PE_DATA_BYTES / 4
 };
 

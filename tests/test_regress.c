@@ -170,7 +170,7 @@ static bool result_by_backend(const wm_fabric_ops *ops, wm_fabric *f, unsigned w
 static void test_a_differing_result_word_is_reported(void **state)
 {
     (void)state;
-    const wm_regress_scenario s = {"answer-1x1", 1, 1, result_by_backend, NULL, true};
+    const wm_regress_scenario s = {"answer-1x1", 1, 1, result_by_backend, NULL, true, false};
     wm_regress_report rep;
     wm_regress_run(&s, &wm_fabric_rtl, &wm_fabric_sw, &rep);
     assert_false(rep.passed);

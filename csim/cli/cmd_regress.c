@@ -4,6 +4,7 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
 #include "regress/regress.h"
+#include "run/scheduler.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,16 +12,21 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: wavemesh regress [--quick] [--only TEXT] [--list] [--perturb SPEC]\n"
-            "                        [--expected BACKEND] [--got BACKEND]\n"
+            "usage: wavemesh regress [--quick] [--only TEXT] [--pe native|core] [--list]\n"
+            "                        [--perturb SPEC] [--expected BACKEND] [--got BACKEND]\n"
             "Runs every scenario of the corpus on the expected backend (default rtl)\n"
             "and on the backend under test (default sw), and compares the link-event\n"
             "traces (every wavelet in every output register at every cycle) and the\n"
             "results. One line per scenario; on a mismatch, the first divergence:\n"
             "cycle, tile, port, the expected and the observed wavelet. Ends with\n"
-            "'N passed, M failed' and exits non-zero on any failure.\n"
+            "'N passed, M failed' and exits non-zero on any failure. Scenarios named\n"
+            "core-* run firmware on the PE cores (docs/core.md) and compare every core's\n"
+            "retired instructions, register writes, pushes and pops too; a divergence\n"
+            "there, or on the links, names the PC and instruction the tile's core\n"
+            "retired last on each side.\n"
             "  --quick        only the short scenarios (the ones `make test` runs)\n"
             "  --only TEXT    only the scenarios whose name contains TEXT\n"
+            "  --pe MODE      only the scenarios on the PE cores (core) or without (native)\n"
             "  --list         print the scenario names and stop\n"
             "  --perturb SPEC make the sw model deliberately wrong, to see the check fire:\n"
             "                 rr-reverse:X,Y (tile X,Y arbitrates in reverse order) or\n"
@@ -33,6 +39,7 @@ int wm_cmd_regress(int argc, char **argv)
     bool quick = false, list = false;
     const char *only = NULL, *expected_name = "rtl", *got_name = "sw";
     wm_sw_perturbation perturbation = {WM_SW_EXACT, 0, 0, 0};
+    int cores_only = -1; /* -1: every scenario; 0: native; 1: core */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {
@@ -44,6 +51,13 @@ int wm_cmd_regress(int argc, char **argv)
             list = true;
         } else if (!strcmp(a, "--only") && i + 1 < argc) {
             only = argv[++i];
+        } else if (!strcmp(a, "--pe") && i + 1 < argc) {
+            wm_pe_mode m;
+            if (!wm_pe_mode_parse(argv[++i], &m)) {
+                fprintf(stderr, "wavemesh regress: unknown PE mode '%s' (native or core)\n", argv[i]);
+                return 2;
+            }
+            cores_only = m == WM_PE_CORE;
         } else if (!strcmp(a, "--expected") && i + 1 < argc) {
             expected_name = argv[++i];
         } else if (!strcmp(a, "--got") && i + 1 < argc) {
@@ -70,6 +84,7 @@ int wm_cmd_regress(int argc, char **argv)
     for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) {
         if (quick && !s->quick) continue;
         if (only && !strstr(s->name, only)) continue;
+        if (cores_only >= 0 && s->cores != (cores_only == 1)) continue;
         if (list) {
             printf("%s %ux%u%s\n", s->name, s->w, s->h, s->quick ? " (quick)" : "");
             continue;

@@ -19,15 +19,20 @@ enum { MAX_SETTINGS = 64, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh rows FILE [--backend rtl|sw]... [--cycles] [--max-cycles N]\n"
+    fprintf(out, "usage: wavemesh rows FILE [--backend rtl|sw]... [--pe native|core]... [--cycles]\n"
+                 "                       [--max-cycles N]\n"
                  "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
-                 "lines) on each backend given (default rtl), checks the results against the\n"
-                 "reference loop, and prints one line per row and backend:\n"
-                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]\n"
+                 "lines) on each backend given (default rtl) in each PE mode given (default\n"
+                 "native: kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
+                 "firmware on each tile's RV32IM core, `make firmware`), checks the results\n"
+                 "against the reference loop, and prints one line per row, backend and mode:\n"
+                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
+                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
                  "SUITE is the name of the directory holding FILE. --cycles adds the leaves'\n"
                  "cycles table under each line. Exits 0 only when every row passed.\n"
                  "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
-                 "FILE-ROW-BACKEND.fst, with its save file next to it (docs/waves.md).\n");
+                 "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
+                 "file next to it (docs/waves.md).\n");
     fputs(wm_trace_usage, out);
 }
 
@@ -58,6 +63,7 @@ typedef struct {
     bool cycles;
     unsigned long long max_cycles;
     wm_trace_spec trace; /* path NULL: no dumps */
+    wm_pe_mode mode;
 } row_ctx;
 
 /* One row on one backend; true if it passed. */
@@ -82,12 +88,13 @@ static bool run_row(const row_ctx *c, const char *name, char **settings_text, si
         /* FILE.fst -> FILE-ROW-BACKEND.fst */
         char dump[4096];
         const size_t stem = strlen(c->trace.path) - 4;
-        snprintf(dump, sizeof dump, "%.*s-%s-%s%s", (int)stem, c->trace.path, name, ops->name, c->trace.path + stem);
+        snprintf(dump, sizeof dump, "%.*s-%s-%s%s%s", (int)stem, c->trace.path, name, ops->name,
+                 c->mode == WM_PE_CORE ? "-core" : "", c->trace.path + stem);
         wm_trace_spec spec = c->trace;
         spec.path = dump;
-        r = wm_runner_create_traced(ops, layout, &spec);
+        r = wm_runner_create_mode(ops, layout, &spec, c->mode);
     } else if (layout) {
-        r = wm_runner_create(ops, layout);
+        r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }
     if (r) {
         const wm_run_result res = wm_runner_run(r, c->max_cycles);
@@ -100,7 +107,7 @@ static bool run_row(const row_ctx *c, const char *name, char **settings_text, si
     const int minutes = (int)(secs / 60);
     printf("%s : %d:%05.2f %s %s [", c->suite, minutes, secs - 60.0 * minutes, pass ? "PASS" : "FAIL", name);
     for (size_t i = 0; i < n; i++) printf(" %s", settings_text[i]);
-    printf(" BACKEND=%s ]\n", ops->name);
+    printf(" BACKEND=%s%s ]\n", ops->name, c->mode == WM_PE_CORE ? " PE=core" : "");
     if (!pass) fputs(detail, stdout);
     if (r && c->cycles) wm_runner_print_cycles(r, name, stdout);
     fflush(stdout);
@@ -114,6 +121,8 @@ int wm_cmd_rows(int argc, char **argv)
     const char *path = NULL;
     const wm_fabric_ops *backends[MAX_BACKENDS];
     size_t nbackends = 0;
+    wm_pe_mode modes[2];
+    size_t nmodes = 0;
     row_ctx c = {0};
     c.max_cycles = DEFAULT_MAX_CYCLES;
     c.trace = wm_trace_spec_default();
@@ -131,6 +140,13 @@ int wm_cmd_rows(int argc, char **argv)
                 return 2;
             }
             backends[nbackends++] = ops;
+        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
+            wm_pe_mode m;
+            if (!wm_pe_mode_parse(argv[++i], &m)) {
+                fprintf(stderr, "wavemesh rows: unknown PE mode '%s' (native or core)\n", argv[i]);
+                return 2;
+            }
+            if (nmodes < 2) modes[nmodes++] = m;
         } else if (!strcmp(argv[i], "--cycles")) {
             c.cycles = true;
         } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
@@ -149,6 +165,7 @@ int wm_cmd_rows(int argc, char **argv)
         return 2;
     }
     if (!nbackends) backends[nbackends++] = wm_fabric_backend("rtl");
+    if (!nmodes) modes[nmodes++] = WM_PE_NATIVE;
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
@@ -182,9 +199,12 @@ int wm_cmd_rows(int argc, char **argv)
                 failed++;
                 continue;
             }
-            for (size_t b = 0; b < nbackends; b++) {
-                rows++;
-                if (!run_row(&c, tok[1], tok + 2, n - 2, backends[b])) failed++;
+            for (size_t m = 0; m < nmodes; m++) {
+                c.mode = modes[m];
+                for (size_t b = 0; b < nbackends; b++) {
+                    rows++;
+                    if (!run_row(&c, tok[1], tok + 2, n - 2, backends[b])) failed++;
+                }
             }
         } else {
             fprintf(stderr, "%s:%u: expected `layout PATH` or `row NAME [PARAM=VALUE]...`\n", path, lineno);

@@ -10,13 +10,18 @@ enum { MAX_SETTINGS = 64 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh run LAYOUT [--backend rtl|sw] [--set NAME=VALUE]... [--max-cycles N]\n"
+    fprintf(out, "usage: wavemesh run LAYOUT [--backend rtl|sw] [--pe native|core] [--set NAME=VALUE]...\n"
+                 "                    [--max-cycles N]\n"
                  "                    [--trace FILE [--trace-tiles X0,Y0:X1,Y1] [--trace-window FROM:TO]]\n"
                  "Runs every kernel of the layout (docs/layouts.md) to completion and prints each\n"
                  "exported result as `instance.symbol = value`, then, for each leaf, the cycles\n"
                  "from its send to the arrival of its prefix. Exits 0 only when every kernel\n"
                  "returned; a deadlock, a stall, a firmware fault or the cycle limit (default\n"
-                 "%llu) is reported with the PEs and wavelets involved.\n",
+                 "%llu cycles) is reported with the PEs and wavelets involved.\n"
+                 "--pe native (the default) runs each kernel as a host coroutine timed by the\n"
+                 "cost model of sw/mp.h; --pe core runs its firmware (`make firmware`) on the\n"
+                 "tile's RV32IM core (docs/core.md): a faulting core is reported with its PE,\n"
+                 "instance, PC and instruction, and the cycle limit names each core's PC.\n",
             DEFAULT_MAX_CYCLES);
     fputs(wm_trace_usage, out);
     fputs("  The dump names each tile after its instance and shows each kernel's state\n"
@@ -31,6 +36,7 @@ int wm_cmd_run(int argc, char **argv)
     size_t nsettings = 0;
     unsigned long long max_cycles = DEFAULT_MAX_CYCLES;
     wm_trace_spec trace = wm_trace_spec_default();
+    wm_pe_mode mode = WM_PE_NATIVE;
     for (int i = 1; i < argc; i++) {
         const int traced = wm_trace_option(&trace, argc, argv, &i, "run");
         if (traced < 0) return 2;
@@ -40,6 +46,11 @@ int wm_cmd_run(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             backend = argv[++i];
+        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
+            if (!wm_pe_mode_parse(argv[++i], &mode)) {
+                fprintf(stderr, "wavemesh run: unknown PE mode '%s' (native or core)\n", argv[i]);
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
             if (nsettings == MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
                 fprintf(stderr, "wavemesh run: --set %s: expected NAME=INTEGER (at most %d of them)\n", argv[i],
@@ -69,7 +80,7 @@ int wm_cmd_run(int argc, char **argv)
     }
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
-    wm_runner *r = wm_runner_create_traced(ops, layout, &trace);
+    wm_runner *r = wm_runner_create_mode(ops, layout, &trace, mode);
     if (!r) {
         wm_layout_destroy(layout);
         return 1;

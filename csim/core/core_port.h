@@ -21,7 +21,8 @@ extern "C" {
 enum {
     WM_CORE_MEM_BYTES = 16 * 1024,   /* the RAM's default size (rtl/core/wm_ram.v) */
     WM_CORE_REG_BASE  = (int)0x80000000u,
-    WM_CORE_TX_DEPTH  = 8            /* for QUEUES' tx_room */
+    WM_CORE_TX_DEPTH  = 8,           /* for QUEUES' tx_room */
+    WM_TILE_MEM_BYTES = 64 * 1024    /* the RAM of a tile with a core: WM_PE_MEM_BYTES of sw/mp.h */
 };
 
 /* Register offsets in the window at WM_CORE_REG_BASE (docs/core.md). */

@@ -22,7 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wavelet.h" /* the header format, shared with the firmware */
+#include "core/core_port.h" /* the PE core's cycle record and halt */
+#include "wavelet.h"          /* the header format, shared with the firmware */
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,6 +93,27 @@ typedef struct {
 
 typedef struct wm_fabric wm_fabric;
 
+/* What one PE core did in one cycle (fabric made by create_cores). cycle
+ * is the cycle the core spent (the fabric's cycle() before the step that
+ * simulated it); reported only for cycles that retired an instruction or
+ * pushed or popped a wavelet. */
+typedef struct {
+    uint64_t cycle;
+    uint16_t x, y;
+    wm_core_cycle what;
+} wm_core_event;
+
+typedef void (*wm_core_hook)(void *ctx, const wm_core_event *ev);
+
+/* One PE core as the host sees it between two steps. */
+typedef struct {
+    bool started;          /* core_start was called and a step has run since */
+    bool waiting;          /* its instruction in X is stalled on the TX or RX queue */
+    uint32_t pc;           /* the instruction in X in the next cycle (frozen at a halt) */
+    uint64_t retired;      /* instructions retired since it started */
+    wm_core_halt halt;     /* RUNNING, or why it stopped */
+} wm_core_status;
+
 typedef struct wm_fabric_ops {
     const char *name; /* "rtl" or "sw" */
     /* A W x H mesh (1..WM_MESH_MAX each), every router enabled, at cycle 0.
@@ -116,6 +138,22 @@ typedef struct wm_fabric_ops {
     size_t (*in_flight)(const wm_fabric *f, wm_flight *out, size_t max);
     /* Called from step() for every wavelet in an output register; NULL off. */
     void (*set_link_hook)(wm_fabric *f, wm_link_hook hook, void *ctx);
+
+    /* PE cores (docs/core.md). create_cores makes a fabric whose every tile
+     * also has the RV32IM core and a RAM of WM_TILE_MEM_BYTES, the core
+     * driving the PE's firmware port (pe_push and pe_pop are not used).
+     * Every core is held in reset with a zeroed RAM until core_start; the
+     * step after core_start is the core's cycle 0. NULL members: a backend
+     * without cores (rtl-mesh). */
+    wm_fabric *(*create_cores)(unsigned w, unsigned h);
+    /* Write or read n bytes of tile (x, y)'s RAM at addr (addr + n within
+     * the RAM). Loads happen before core_start; reads at any time. */
+    void (*core_load)(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const void *bytes, size_t n);
+    void (*core_read)(const wm_fabric *f, unsigned x, unsigned y, uint32_t addr, void *bytes, size_t n);
+    void (*core_start)(wm_fabric *f, unsigned x, unsigned y);
+    wm_core_status (*core_status)(const wm_fabric *f, unsigned x, unsigned y);
+    /* Called from step() for every started core's eventful cycle; NULL off. */
+    void (*set_core_hook)(wm_fabric *f, wm_core_hook hook, void *ctx);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

@@ -12,10 +12,23 @@
 // one. All three classes have the same ports, so each tile is reached
 // through a Tile, a table of pointers to its ports, which costs what the
 // Verilated class's own port references cost.
+//
+// PE cores (create_cores): every tile is rtl/wm_tile_core.v instead, wm_tile
+// with wm_core and its RAM, Verilated three times in the same way. Its link
+// and datapath ports are wm_tile's, so the wiring and every query above are
+// shared; the core drives the firmware port inside the model, and its own
+// ports (run, halt, this cycle's record) are one more table in the Tile. A
+// fabric of bare tiles never touches them: its step is the one it always was.
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
 
 #include "Vwm_tile.h"
+#include "Vwm_tile_core.h"
+#include "Vwm_tile_core___024root.h"
+#include "Vwm_tile_core_fst.h"
+#include "Vwm_tile_core_fst___024root.h"
+#include "Vwm_tile_core_vcd.h"
+#include "Vwm_tile_core_vcd___024root.h"
 #include "Vwm_tile_fst.h"
 #include "Vwm_tile_vcd.h"
 #include "verilated.h"
@@ -24,6 +37,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -43,11 +57,21 @@ struct LinkPorts {
     IData *data_i, *data_o;
 };
 
+// The core of a wm_tile_core: its ports and its public RAM and registers.
+// Kept beside the tiles, not in them, so a Tile is what it always was.
+struct CorePorts {
+    CData *run_i, *halted_o, *exited_o, *fault_o, *fault_cause_o;
+    CData *retire_o, *rd_we_o, *rd_o, *push_o, *pop_o, *wait_o;
+    IData *exit_code_o, *fault_pc_o, *fault_insn_o, *retire_pc_o, *retire_insn_o, *rd_data_o, *push_data_o, *pc_o;
+    IData *mem;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words
+    IData *regs; // u_core.u_regfile.regs_q, 32 words
+};
+
 struct Tile {
     CData *clk_i, *rst_ni, *x_i, *y_i, *last_x_i, *last_y_i, *enable_i, *en_o;
     LinkPorts link[4];
     CData *pe_push_i, *pe_pop_i, *pe_tx_count_o, *pe_rx_count_o, *pe_status_o, *ramp_valid_o;
-    IData *pe_data_i, *pe_rx_head_o, *err_hdr_o, *ramp_data_o;
+    IData *pe_data_i, *pe_rx_head_o, *err_hdr_o, *ramp_data_o; // pe_*_i: null with a core
     QData *pe_tsc_o;
     SData *in_count_o;
     VlWide<5> *in_head_o;
@@ -63,9 +87,10 @@ template <class M> void finish_model(VerilatedModel *m)
     delete static_cast<M *>(m);
 }
 
-template <class M> Tile bind_tile(M *m)
+// The ports wm_tile and wm_tile_core share.
+template <class M> Tile bind_common(M *m)
 {
-    Tile t;
+    Tile t{};
     t.clk_i = &m->clk_i;
     t.rst_ni = &m->rst_ni;
     t.x_i = &m->x_i;
@@ -82,13 +107,10 @@ template <class M> Tile bind_tile(M *m)
                          &m->south_credit_i, &m->south_data_i, &m->south_data_o};
     t.link[WM_PORT_W] = {&m->west_valid_i, &m->west_credit_o, &m->west_en_i, &m->west_valid_o,
                          &m->west_credit_i, &m->west_data_i, &m->west_data_o};
-    t.pe_push_i = &m->pe_push_i;
-    t.pe_pop_i = &m->pe_pop_i;
     t.pe_tx_count_o = &m->pe_tx_count_o;
     t.pe_rx_count_o = &m->pe_rx_count_o;
     t.pe_status_o = &m->pe_status_o;
     t.ramp_valid_o = &m->ramp_valid_o;
-    t.pe_data_i = &m->pe_data_i;
     t.pe_rx_head_o = &m->pe_rx_head_o;
     t.err_hdr_o = &m->err_hdr_o;
     t.ramp_data_o = &m->ramp_data_o;
@@ -98,6 +120,48 @@ template <class M> Tile bind_tile(M *m)
     t.model = m;
     t.eval = eval_model<M>;
     t.finish = finish_model<M>;
+    return t;
+}
+
+// A bare wm_tile: the host drives its firmware port.
+template <class M> Tile bind_tile(M *m)
+{
+    Tile t = bind_common(m);
+    t.pe_push_i = &m->pe_push_i;
+    t.pe_pop_i = &m->pe_pop_i;
+    t.pe_data_i = &m->pe_data_i;
+    return t;
+}
+
+// A wm_tile_core: its core drives the firmware port.
+template <class M> Tile bind_core_tile(M *m, CorePorts &c)
+{
+    Tile t = bind_common(m);
+    c.run_i = &m->core_run_i;
+    c.halted_o = &m->halted_o;
+    c.exited_o = &m->exited_o;
+    c.fault_o = &m->fault_o;
+    c.fault_cause_o = &m->fault_cause_o;
+    c.retire_o = &m->retire_o;
+    c.rd_we_o = &m->rd_we_o;
+    c.rd_o = &m->rd_o;
+    c.push_o = &m->core_push_o;
+    c.pop_o = &m->core_pop_o;
+    c.wait_o = &m->core_wait_o;
+    c.exit_code_o = &m->exit_code_o;
+    c.fault_pc_o = &m->fault_pc_o;
+    c.fault_insn_o = &m->fault_insn_o;
+    c.retire_pc_o = &m->retire_pc_o;
+    c.retire_insn_o = &m->retire_insn_o;
+    c.rd_data_o = &m->rd_data_o;
+    c.push_data_o = &m->core_push_data_o;
+    c.pc_o = &m->pc_o;
+    auto &mem = m->rootp->wm_tile_core__DOT__u_ram__DOT__mem_q;
+    auto &regs = m->rootp->wm_tile_core__DOT__u_core__DOT__u_regfile__DOT__regs_q;
+    static_assert(sizeof mem == WM_TILE_MEM_BYTES, "wm_tile_core's MEM_BYTES is WM_TILE_MEM_BYTES");
+    static_assert(sizeof regs == 32 * sizeof(IData), "32 registers");
+    c.mem = &mem[0];
+    c.regs = &regs[0];
     return t;
 }
 
@@ -161,6 +225,14 @@ template <class C> void register_extra(C *tfp, ExtraSignals *x)
     tfp->spTrace()->addChgCb(&extra_chg<typename Trace::Buffer>, x);
 }
 
+// One core: its ports, and what the host counts itself.
+struct Core {
+    CorePorts port;
+    bool run;      // core_start was called: core_run_i is 1
+    bool started;  // ... and a step has run since
+    uint64_t retired;
+};
+
 struct RtlFabric {
     unsigned w, h;
     uint64_t cycle;
@@ -169,6 +241,11 @@ struct RtlFabric {
     std::vector<Posted> posted;
     wm_link_hook hook;
     void *hook_ctx;
+    bool with_cores;                  // made by create_cores: every tile has a core
+    std::vector<Core> cores;          // one per tile, as tiles; with_cores only
+    std::vector<wm_core_event> core_events; // one step's, reported after the edge
+    wm_core_hook core_hook;
+    void *core_hook_ctx;
     std::unique_ptr<VerilatedFstC> fst;
     std::unique_ptr<VerilatedVcdC> vcd;
     ExtraSignals extra;
@@ -214,6 +291,29 @@ bool inside(const wm_rtl_trace *tr, unsigned x, unsigned y)
     return tr && x >= tr->x0 && x <= tr->x1 && y >= tr->y0 && y <= tr->y1;
 }
 
+// A new tile model with its core: traced when (x, y) lies in the traced
+// rectangle. The RAM and the register file have no reset: zeroed here.
+Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
+{
+    CorePorts &c = r->cores[(size_t)y * r->w + x].port;
+    Tile t;
+    if (!inside(tr, x, y)) {
+        t = bind_core_tile(new Vwm_tile_core(&r->ctx, "tile"), c);
+    } else if (tr->vcd) {
+        Vwm_tile_core_vcd *m = new Vwm_tile_core_vcd(&r->ctx, tr->tile_scope[(size_t)y * r->w + x]);
+        m->trace(r->vcd.get(), 99);
+        t = bind_core_tile(m, c);
+    } else {
+        Vwm_tile_core_fst *m = new Vwm_tile_core_fst(&r->ctx, tr->tile_scope[(size_t)y * r->w + x]);
+        m->trace(r->fst.get(), 99);
+        t = bind_core_tile(m, c);
+    }
+    std::memset(c.mem, 0, WM_TILE_MEM_BYTES);
+    std::memset(c.regs, 0, 32 * sizeof(IData));
+    *c.run_i = 0;
+    return t;
+}
+
 // A new tile model: traced when (x, y) lies in the traced rectangle.
 Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
 {
@@ -229,7 +329,7 @@ Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
     return bind_tile(m);
 }
 
-wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr)
+wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
 {
     if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
@@ -242,6 +342,13 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr)
     r->cycle = 0;
     r->hook = nullptr;
     r->hook_ctx = nullptr;
+    r->with_cores = cores;
+    r->core_hook = nullptr;
+    r->core_hook_ctx = nullptr;
+    if (cores) {
+        r->cores.assign((size_t)w * h, Core{});
+        r->core_events.reserve((size_t)w * h);
+    }
     if (tr) {
         r->ctx.traceEverOn(true);
         if (tr->vcd) r->vcd.reset(new VerilatedVcdC);
@@ -251,7 +358,7 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr)
     r->posted.assign((size_t)w * h, Posted{0, false, false});
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
-            Tile t = make_tile(r, tr, x, y);
+            Tile t = cores ? make_core_tile(r, tr, x, y) : make_tile(r, tr, x, y);
             *t.x_i = (uint8_t)x;
             *t.y_i = (uint8_t)y;
             *t.last_x_i = (uint8_t)(w - 1);
@@ -261,13 +368,15 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr)
             r->tiles.push_back(t);
         }
     }
-    // One reset edge; edge inputs stay tied to 0 for ever.
+    // One reset edge (the cores' too: core_run_i is 0); edge inputs stay
+    // tied to 0 for ever.
     for (Tile &t : r->tiles) clock(t);
     for (Tile &t : r->tiles) *t.rst_ni = 1;
     return reinterpret_cast<wm_fabric *>(r);
 }
 
-wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr); }
+wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr, false); }
+wm_fabric *rtl_create_cores(unsigned w, unsigned h) { return create(w, h, nullptr, true); }
 
 void trace_close(RtlFabric *r)
 {
@@ -291,9 +400,90 @@ void rtl_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
     *tile_at(as_rtl(f), x, y)->enable_i = on ? 1 : 0;
 }
 
+// Report every wavelet standing in an output register at the new cycle.
+void report_links(RtlFabric *r)
+{
+    const unsigned w = r->w, h = r->h;
+    wm_link_event ev;
+    ev.cycle = r->cycle;
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            const Tile *t = tile_at(r, x, y);
+            const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
+                                              *t->link[3].valid_o, *t->ramp_valid_o};
+            const uint32_t data[WM_NPORTS] = {*t->link[0].data_o, *t->link[1].data_o, *t->link[2].data_o,
+                                              *t->link[3].data_o, *t->ramp_data_o};
+            ev.x = (uint16_t)x;
+            ev.y = (uint16_t)y;
+            for (unsigned p = 0; p < WM_NPORTS; p++) {
+                if (!valid[p]) continue;
+                ev.port = (uint8_t)p;
+                ev.data = data[p];
+                r->hook(r->hook_ctx, &ev);
+            }
+        }
+    }
+}
+
+// One edge of a fabric of tiles with cores. Each tile's clock-low
+// evaluation settles its core's outputs for the cycle that ends at this
+// edge (they depend on the tile's and the core's flops only, never on the
+// link inputs wired in phase 1): that is the cycle's record, read before
+// the rising edge, as csim/core/core_rtl.cpp reads it. The events are
+// reported once every tile has been clocked, so a hook sees the whole
+// fabric at the new cycle: first the cores' records of the cycle just
+// simulated, then the link events of the new one.
+void step_cores(RtlFabric *r)
+{
+    const unsigned w = r->w, h = r->h;
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++) wire_inputs(r, x, y);
+    const bool record = r->core_hook != nullptr;
+    for (size_t i = 0; i < r->tiles.size(); i++) {
+        Tile &t = r->tiles[i];
+        Core &core = r->cores[i];
+        *t.clk_i = 0;
+        t.eval(t.model);
+        if (core.run) {
+            const CorePorts &c = core.port;
+            core.started = true;
+            core.retired += *c.retire_o;
+            if (record && (*c.retire_o || *c.push_o || *c.pop_o)) {
+                wm_core_event ev;
+                std::memset(&ev, 0, sizeof ev);
+                ev.cycle = r->cycle;
+                ev.x = (uint16_t)(i % w);
+                ev.y = (uint16_t)(i / w);
+                ev.what.push = *c.push_o;
+                ev.what.push_data = *c.push_data_o;
+                ev.what.pop = *c.pop_o;
+                ev.what.retire = *c.retire_o;
+                ev.what.retire_pc = *c.retire_pc_o;
+                ev.what.retire_insn = *c.retire_insn_o;
+                ev.what.rd_we = *c.rd_we_o;
+                ev.what.rd = *c.rd_o;
+                ev.what.rd_data = *c.rd_data_o;
+                r->core_events.push_back(ev);
+            }
+        }
+        *t.clk_i = 1;
+        t.eval(t.model);
+    }
+    r->cycle++;
+    if (record) {
+        for (const wm_core_event &ev : r->core_events) r->core_hook(r->core_hook_ctx, &ev);
+        r->core_events.clear();
+    }
+    if (r->hook) report_links(r);
+}
+
 void rtl_step(wm_fabric *f)
 {
     RtlFabric *r = as_rtl(f);
+    if (r->with_cores) {
+        step_cores(r);
+        return;
+    }
     const unsigned w = r->w, h = r->h;
     // Phase 1: every input from the outputs as they stand (no tile has been
     // clocked yet, so all of them are this cycle's values).
@@ -311,27 +501,7 @@ void rtl_step(wm_fabric *f)
     // Phase 2: the edge.
     for (Tile &t : r->tiles) clock(t);
     r->cycle++;
-    if (r->hook) {
-        wm_link_event ev;
-        ev.cycle = r->cycle;
-        for (unsigned y = 0; y < h; y++) {
-            for (unsigned x = 0; x < w; x++) {
-                const Tile *t = tile_at(r, x, y);
-                const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
-                                                  *t->link[3].valid_o, *t->ramp_valid_o};
-                const uint32_t data[WM_NPORTS] = {*t->link[0].data_o, *t->link[1].data_o, *t->link[2].data_o,
-                                                  *t->link[3].data_o, *t->ramp_data_o};
-                ev.x = (uint16_t)x;
-                ev.y = (uint16_t)y;
-                for (unsigned p = 0; p < WM_NPORTS; p++) {
-                    if (!valid[p]) continue;
-                    ev.port = (uint8_t)p;
-                    ev.data = data[p];
-                    r->hook(r->hook_ctx, &ev);
-                }
-            }
-        }
-    }
+    if (r->hook) report_links(r);
 }
 
 uint64_t rtl_cycle(const wm_fabric *f) { return as_rtl(f)->cycle; }
@@ -409,6 +579,74 @@ void rtl_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
     as_rtl(f)->hook_ctx = ctx;
 }
 
+// The core of tile (x, y), or null when the fabric has none.
+const Core *core_at(const RtlFabric *r, unsigned x, unsigned y)
+{
+    return r->with_cores ? &r->cores[(size_t)y * r->w + x] : nullptr;
+}
+
+// The RAM as little-endian bytes; bytes past it are not written and read
+// as 0 (the contract keeps addr + n within WM_TILE_MEM_BYTES).
+void rtl_core_load(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const void *bytes, size_t n)
+{
+    const Core *core = core_at(as_rtl(f), x, y);
+    if (!core) return;
+    const CorePorts *c = &core->port;
+    const uint8_t *b = static_cast<const uint8_t *>(bytes);
+    for (size_t i = 0; i < n && (uint64_t)addr + i < WM_TILE_MEM_BYTES; i++) {
+        const uint32_t a = addr + (uint32_t)i;
+        const unsigned sh = 8u * (a & 3u);
+        IData &word = c->mem[a >> 2];
+        word = (word & ~(0xFFu << sh)) | ((uint32_t)b[i] << sh);
+    }
+}
+
+void rtl_core_read(const wm_fabric *f, unsigned x, unsigned y, uint32_t addr, void *bytes, size_t n)
+{
+    const Core *core = core_at(as_rtl(f), x, y);
+    uint8_t *b = static_cast<uint8_t *>(bytes);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t a = (uint64_t)addr + i;
+        b[i] = (core && a < WM_TILE_MEM_BYTES) ? (uint8_t)(core->port.mem[a >> 2] >> (8u * (a & 3u))) : 0;
+    }
+}
+
+// Released from reset at the next edge: the next step is the core's cycle 0.
+void rtl_core_start(wm_fabric *f, unsigned x, unsigned y)
+{
+    RtlFabric *r = as_rtl(f);
+    if (!r->with_cores) return;
+    Core &core = r->cores[(size_t)y * r->w + x];
+    *core.port.run_i = 1;
+    core.run = true;
+}
+
+wm_core_status rtl_core_status(const wm_fabric *f, unsigned x, unsigned y)
+{
+    wm_core_status s;
+    std::memset(&s, 0, sizeof s);
+    const Core *core = core_at(as_rtl(f), x, y);
+    if (!core) return s;
+    const CorePorts *c = &core->port;
+    s.started = core->started;
+    // The core's outputs after the last edge: its state at the current cycle.
+    s.waiting = *c->wait_o != 0;
+    s.pc = *c->pc_o;
+    s.retired = core->retired;
+    s.halt.state = *c->exited_o ? WM_CORE_EXITED : *c->fault_o ? WM_CORE_FAULTED : WM_CORE_RUNNING;
+    s.halt.exit_code = *c->exit_code_o;
+    s.halt.cause = *c->fault_o ? (wm_core_fault)*c->fault_cause_o : WM_CORE_OK;
+    s.halt.pc = *c->fault_pc_o; // the halting instruction, the EXIT store too
+    s.halt.insn = *c->fault_insn_o;
+    return s;
+}
+
+void rtl_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
+{
+    as_rtl(f)->core_hook = hook;
+    as_rtl(f)->core_hook_ctx = ctx;
+}
+
 } // namespace
 
 extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace)
@@ -418,7 +656,7 @@ extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const 
                 trace->x1, trace->y1, w, h);
         return nullptr;
     }
-    wm_fabric *f = create(w, h, trace);
+    wm_fabric *f = create(w, h, trace, trace->cores);
     if (!f) return nullptr;
     RtlFabric *r = as_rtl(f);
     ExtraSignals &x = r->extra;
@@ -465,7 +703,8 @@ extern "C" void wm_fabric_rtl_dump(wm_fabric *f)
 extern "C" void wm_fabric_rtl_trace_close(wm_fabric *f) { trace_close(as_rtl(f)); }
 
 extern "C" const wm_fabric_ops wm_fabric_rtl = {
-    "rtl",          rtl_create,        rtl_destroy,   rtl_set_enable, rtl_step,
-    rtl_cycle,      rtl_pe_push,       rtl_pe_pop,    rtl_pe_status,  rtl_quiescent,
-    rtl_in_flight,  rtl_set_link_hook,
+    "rtl",            rtl_create,        rtl_destroy,     rtl_set_enable, rtl_step,
+    rtl_cycle,        rtl_pe_push,       rtl_pe_pop,      rtl_pe_status,  rtl_quiescent,
+    rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
+    rtl_core_start,   rtl_core_status,   rtl_set_core_hook,
 };

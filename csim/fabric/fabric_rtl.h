@@ -40,9 +40,14 @@ typedef struct {
     const char *const *tile_scope;  /* w * h top-scope names, row-major */
     const wm_rtl_extra_signal *extra;
     size_t nextra;
+    bool cores;                     /* every tile with its PE core, as create_cores */
 } wm_rtl_trace;
 
 /* A w x h rtl fabric at cycle 0 whose dump is open (nothing written yet).
+ * With trace->cores, a fabric of tiles with cores, as create_cores makes:
+ * a dumped tile shows <scope>.wm_tile_core.u_tile.u_waves (rtl/wm_waves.v)
+ * and <scope>.wm_tile_core.u_core_waves (rtl/core/wm_core_waves.v), where a
+ * bare tile shows <scope>.wm_tile.u_waves.
  * NULL with a message on stderr naming the path if it cannot be made. */
 wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace);
 /* Write the current cycle's values into the dump. */

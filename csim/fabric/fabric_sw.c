@@ -30,9 +30,23 @@
  * tiles load into output registers, and the hook is called from those
  * records after the step, lane 0's (the lower tiles) first: (y, x, port)
  * order, as on one thread, without reading the worker's tiles back.
+ *
+ * Cores: a fabric made by create_cores may run a PE core on any tile
+ * (fabric_sw_cores.h). Where a core has started, it drives the firmware
+ * port in the host's place: in each step it spends its cycle just before
+ * its tile evaluates, seeing the tile as pe_status would show it, and its
+ * push and pop are posted for that same edge. A running core keeps its
+ * tile in the active set, except while it sleeps on a queue that only its
+ * tile's evaluation can change (then the tile wakes as any other would,
+ * and the core catches up). The busy count ignores cores: quiescent()
+ * still means no wavelet in flight. A core is its tile's own state, so
+ * the lanes step cores as they evaluate tiles, and record the cores'
+ * events as they record the wavelets. A fabric without cores never looks
+ * at any of this: its evaluation loop is compiled apart.
  */
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
+#include "fabric/fabric_sw_cores.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -151,6 +165,10 @@ typedef struct {
      * into the calling thread's cache at every step. */
     sw_event *events;
     size_t nevents;
+    /* With a core hook: the eventful cycles of this thread's cores, in
+     * evaluation order. */
+    wm_core_event *core_events;
+    size_t ncore_events;
 } sw_lane;
 
 typedef struct sw_fabric sw_fabric;
@@ -227,6 +245,9 @@ struct sw_fabric {
     uint64_t parallel_steps; /* steps evaluated on two threads */
     wm_link_hook hook;
     void *hook_ctx;
+    sw_cores *cores;     /* create_cores: the tiles' cores; NULL for a bare fabric */
+    wm_core_hook core_hook;
+    void *core_hook_ctx;
     uint32_t perturb_tile; /* index of the perturbed tile, or UINT32_MAX */
     wm_sw_perturbation perturb;
     uint8_t late_req;    /* WM_SW_LATE_GRANT: the requests the perturbed tile saw one cycle ago */
@@ -302,8 +323,10 @@ static void sw_free(sw_fabric *s)
         set_free(&s->lane[k].next);
         free(s->lane[k].en_changed);
         free(s->lane[k].events);
+        free(s->lane[k].core_events);
     }
     free(s->en_pending);
+    wm_sw_cores_free(s->cores);
     free(s);
 }
 
@@ -381,6 +404,21 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
     if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y < h)
         s->perturb_tile = (uint32_t)(s->perturb.y * w + s->perturb.x);
     return (wm_fabric *)s;
+}
+
+/* A fabric with a core per tile, each in reset until core_start. */
+static wm_fabric *sw_create_cores(unsigned w, unsigned h)
+{
+    wm_fabric *f = sw_create(w, h);
+    if (!f) return NULL;
+    sw_fabric *s = as_sw(f);
+    s->cores = wm_sw_cores_new((size_t)w * h);
+    if (!s->cores) {
+        fprintf(stderr, "wavemesh: out of memory for the cores of a %ux%u sw fabric\n", w, h);
+        sw_free(s);
+        return NULL;
+    }
+    return f;
 }
 
 static void worker_stop(sw_worker *wk);
@@ -487,8 +525,11 @@ static inline void load_output(sw_fabric *s, sw_lane *lane, sw_tile *t, uint32_t
 
 /* One tile, one cycle: the combinational cycle of docs/fabric.md, then the
  * edge; the wavelets and credits it sends go to next cycle's mailboxes,
- * and whatever else it changes beyond its own state goes to its lane. */
-static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, unsigned next)
+ * and whatever else it changes beyond its own state goes to its lane.
+ * Always inlined, into evaluate_tiles and evaluate_core_tiles: a call
+ * per tile would slow the fabric without cores. */
+static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now,
+                                                            unsigned next)
 {
     sw_tile *t = &s->tiles[idx];
     sw_mail *mail = &t->mail[now];
@@ -638,10 +679,66 @@ static void tile_step(sw_fabric *s, sw_lane *lane, uint32_t idx, unsigned now, u
     if ((changed && busy) || rx_accept) set_add(&lane->next, idx);
 }
 
+/* The started core of tile idx spends the fabric's current cycle, before
+ * the tile evaluates: it sees the datapath as sw_pe_status shows it, and
+ * what it pushes or pops is posted for this edge, as sw_pe_push and
+ * sw_pe_pop would post it. The core owns the port, so nothing the host
+ * posted there counts, even once the core has halted. */
+static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
+{
+    s->posted[idx] = 0;
+    if (wm_iss_halted(&c->iss)) return;
+    const sw_tile *t = &s->tiles[idx];
+    const wm_core_pe_in in = {
+        .tsc = s->cycle,
+        .rx_head = s->rx_head[idx],
+        .err_hdr = s->err_hdr[idx],
+        .tx_count = s->tx_count[idx],
+        .rx_count = s->rx_count[idx],
+        .status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u)),
+        .col = t->x,
+        .row = t->y,
+    };
+    wm_core_cycle out;
+    wm_sw_core_cycle(c, s->cycle, &in, &out);
+    if (out.push) s->push_data[idx] = out.push_data;
+    s->posted[idx] = (uint8_t)((out.push ? POSTED_PUSH : 0u) | (out.pop ? POSTED_POP : 0u));
+    if (lane->core_events && (out.retire | out.push | out.pop))
+        lane->core_events[lane->ncore_events++] = (wm_core_event){s->cycle, t->x, t->y, out};
+}
+
+/* evaluate_tiles on a fabric with cores: each started core spends its
+ * cycle just before its tile evaluates. Kept out of evaluate_tiles, whose
+ * loop stays as tight as a fabric without cores needs it. */
+static __attribute__((noinline)) size_t evaluate_core_tiles(sw_fabric *s, sw_lane *lane, size_t begin, size_t end,
+                                                            unsigned now, unsigned next)
+{
+    size_t count = 0;
+    for (size_t wi = begin / 64; wi < (end + 63) / 64; wi++) {
+        uint64_t bits = s->proc.bits[wi];
+        if (wi == begin / 64) bits &= ~0ull << (begin % 64);
+        if (wi == end / 64) bits &= ~(~0ull << (end % 64));
+        if (!bits) continue;
+        count += (size_t)__builtin_popcountll(bits);
+        for (; bits; bits &= bits - 1) {
+            const uint32_t idx = (uint32_t)(64 * wi + (size_t)__builtin_ctzll(bits));
+            sw_core *c = s->cores->tile[idx];
+            const bool started = c && c->started;
+            if (started) core_cycle(s, lane, idx, c);
+            tile_step(s, lane, idx, now, next);
+            /* The tile's edge may have filled the RX or drained the TX a
+             * sleeping core waits on: it wakes for the next cycle. */
+            if (started && wm_sw_core_wants_next(c, s->tx_count[idx], s->rx_count[idx])) set_add(&lane->next, idx);
+        }
+    }
+    return count;
+}
+
 /* The tiles of the step's set with indices in [begin, end), in ascending
  * order; returns how many. */
 static size_t evaluate_tiles(sw_fabric *s, sw_lane *lane, size_t begin, size_t end, unsigned now, unsigned next)
 {
+    if (s->cores) return evaluate_core_tiles(s, lane, begin, end, now, next);
     size_t count = 0;
     for (size_t wi = begin / 64; wi < (end + 63) / 64; wi++) {
         uint64_t bits = s->proc.bits[wi];
@@ -878,6 +975,17 @@ static void report_recorded_links(sw_fabric *s)
     }
 }
 
+/* The cores' records of the step, lane 0's (the lower tiles) first: (y,
+ * x) order, as on one thread. */
+static void report_core_events(sw_fabric *s)
+{
+    for (unsigned k = 0; k < LANES; k++) {
+        sw_lane *lane = &s->lane[k];
+        for (size_t e = 0; e < lane->ncore_events; e++) s->core_hook(s->core_hook_ctx, &lane->core_events[e]);
+        lane->ncore_events = 0;
+    }
+}
+
 /* Without records (no memory for them): from the evaluated tiles. */
 static void report_links(sw_fabric *s, const tile_set *evaluated)
 {
@@ -924,6 +1032,8 @@ static void sw_step(wm_fabric *f)
     s->lane[0].busy_delta = 0;
     if (s->nen_pending || s->lane[0].nen_changed) pass_on_enables(s);
     s->cycle++;
+    /* The cycle the cores spent comes before the one the links show. */
+    if (s->core_hook) report_core_events(s);
     /* Only evaluated tiles can hold a wavelet in an output register. */
     if (s->hook && s->lane[0].events) report_recorded_links(s);
     else if (s->hook) report_links(s, &proc);
@@ -1039,6 +1149,81 @@ static void sw_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
     }
 }
 
+/* The tile's core, or NULL: with a message when the fabric has no cores
+ * or (make) there is no memory for it; silently when it was never made. */
+static sw_core *core_of(const sw_fabric *s, unsigned x, unsigned y, const char *what, bool make)
+{
+    if (!s->cores) {
+        fprintf(stderr, "wavemesh: %s on a sw fabric made without cores (create_cores makes them)\n", what);
+        return NULL;
+    }
+    const size_t idx = (size_t)y * s->w + x;
+    return make ? wm_sw_cores_get(s->cores, idx) : s->cores->tile[idx];
+}
+
+static void sw_load_core(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const void *bytes, size_t n)
+{
+    if (!wm_sw_core_range_ok(addr, n, "core_load", x, y)) return;
+    sw_core *c = core_of(as_sw(f), x, y, "core_load", true);
+    if (c && n) memcpy(c->mem + addr, bytes, n);
+}
+
+/* A core never made has its RAM as created: zero. */
+static void sw_read_core(const wm_fabric *f, unsigned x, unsigned y, uint32_t addr, void *bytes, size_t n)
+{
+    if (!wm_sw_core_range_ok(addr, n, "core_read", x, y)) return;
+    const sw_core *c = core_of(as_sw_const(f), x, y, "core_read", false);
+    if (c) memcpy(bytes, c->mem + addr, n);
+    else memset(bytes, 0, n);
+}
+
+/* The next step simulates the core's cycle 0; its tile is evaluated from
+ * then on (wm_sw_core_wants_next). Starting a started core resets it. */
+static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
+{
+    sw_fabric *s = as_sw(f);
+    sw_core *c = core_of(s, x, y, "core_start", true);
+    if (!c) return;
+    wm_sw_core_start(c, s->cycle);
+    queue_tile(s, (uint32_t)(y * s->w + x));
+}
+
+static wm_core_status sw_status_core(const wm_fabric *f, unsigned x, unsigned y)
+{
+    const sw_fabric *s = as_sw_const(f);
+    return wm_sw_core_status(s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL, s->cycle);
+}
+
+void wm_fabric_sw_core_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_core_view *out)
+{
+    const sw_fabric *s = as_sw_const(f);
+    wm_sw_core_fill_view(s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL, s->cycle, out);
+}
+
+/* Room for an event of every tile in either lane; without a hook,
+ * nothing records. */
+static void sw_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
+{
+    sw_fabric *s = as_sw(f);
+    for (unsigned k = 0; k < LANES && hook; k++) {
+        if (!s->lane[k].core_events)
+            s->lane[k].core_events = malloc((size_t)s->w * s->h * sizeof *s->lane[k].core_events);
+        if (!s->lane[k].core_events) {
+            fprintf(stderr, "wavemesh: out of memory for the core events of a %ux%u sw fabric\n", s->w, s->h);
+            hook = NULL;
+        }
+    }
+    if (!hook) {
+        for (unsigned k = 0; k < LANES; k++) {
+            free(s->lane[k].core_events);
+            s->lane[k].core_events = NULL;
+            s->lane[k].ncore_events = 0;
+        }
+    }
+    s->core_hook = hook;
+    s->core_hook_ctx = hook ? ctx : NULL;
+}
+
 const wm_fabric_ops wm_fabric_sw = {
     .name = "sw",
     .create = sw_create,
@@ -1052,6 +1237,12 @@ const wm_fabric_ops wm_fabric_sw = {
     .quiescent = sw_quiescent,
     .in_flight = sw_in_flight,
     .set_link_hook = sw_set_link_hook,
+    .create_cores = sw_create_cores,
+    .core_load = sw_load_core,
+    .core_read = sw_read_core,
+    .core_start = sw_start_core,
+    .core_status = sw_status_core,
+    .set_core_hook = sw_set_core_hook,
 };
 
 static int port_from_letter(char c)

@@ -91,4 +91,26 @@ typedef struct {
 
 wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f);
 
+/* A PE core of a fabric made by create_cores, as a dump shows it after a
+ * step: what it did in the cycle that step simulated, and where it stands.
+ * The flags of the cycle are clear when the core did nothing in it (not
+ * started yet, stalled on a queue, or halted before), and each value is 0
+ * unless its flag is set. All 0 for a tile whose core has not started. */
+typedef struct {
+    bool started;         /* as wm_core_status.started */
+    uint32_t pc;          /* as wm_core_status.pc: the instruction in X in the next cycle */
+    bool retire;          /* an instruction retired in the cycle */
+    uint32_t retire_pc, retire_insn;
+    bool rd_we;           /* it wrote register rd (never x0) */
+    uint8_t rd;
+    uint32_t rd_data;
+    bool push;            /* a TX store pushed push_data at the cycle's edge */
+    uint32_t push_data;
+    bool pop;             /* an RX load popped the RX head at the cycle's edge */
+    bool halted;          /* exited or faulted, in this cycle or before */
+    uint8_t fault_cause;  /* wm_core_fault when it faulted, else 0 */
+} wm_sw_core_view;
+
+void wm_fabric_sw_core_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_core_view *out);
+
 #endif

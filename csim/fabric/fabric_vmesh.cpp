@@ -170,4 +170,7 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     "rtl-mesh",     mesh_create,        mesh_destroy,  mesh_set_enable, mesh_step,
     mesh_cycle,     mesh_pe_push,       mesh_pe_pop,   mesh_pe_status,  mesh_quiescent,
     mesh_in_flight, mesh_set_link_hook,
+    // No cores: the cross-check mesh is the bare tile's.
+    nullptr,        nullptr,            nullptr,       nullptr,         nullptr,
+    nullptr,
 };

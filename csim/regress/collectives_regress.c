@@ -9,11 +9,28 @@
 static const wm_setting tutorial_settings[] = {{"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}};
 static const wm_setting tworow_settings[] = {{"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}};
 
-const wm_collectives_scenario wm_regress_tutorial = {"sw/collectives/bench.layout", tutorial_settings, 5, 0};
-const wm_collectives_scenario wm_regress_tworow = {"sw/collectives/bench.layout", tworow_settings, 5, 0};
-const wm_collectives_scenario wm_regress_htree16 = {NULL, NULL, 0, 16};
+static const wm_setting tutorial_ex1_settings[] = {{"SHAPE", 0}, {"V0", 10}, {"V1", 20},
+                                                   {"V2", 30}, {"V3", 40}, {"IGNORE_TAG", 1}};
 
-static wm_layout *generate(size_t leaves)
+const wm_collectives_scenario wm_regress_tutorial = {"sw/collectives/bench.layout", tutorial_settings, 5, 0,
+                                                     WM_TREE_HTREE, false};
+const wm_collectives_scenario wm_regress_tworow = {"sw/collectives/bench.layout", tworow_settings, 5, 0,
+                                                   WM_TREE_HTREE, false};
+const wm_collectives_scenario wm_regress_htree16 = {NULL, NULL, 0, 16, WM_TREE_HTREE, false};
+
+const wm_collectives_scenario wm_regress_core_tutorial = {"sw/collectives/bench.layout", tutorial_settings, 5, 0,
+                                                          WM_TREE_HTREE, true};
+const wm_collectives_scenario wm_regress_core_tworow = {"sw/collectives/bench.layout", tworow_settings, 5, 0,
+                                                        WM_TREE_HTREE, true};
+const wm_collectives_scenario wm_regress_core_tutorial_ex1 = {"sw/collectives/bench.layout", tutorial_ex1_settings, 6,
+                                                              0, WM_TREE_HTREE, true};
+const wm_collectives_scenario wm_regress_core_htree16 = {NULL, NULL, 0, 16, WM_TREE_HTREE, true};
+const wm_collectives_scenario wm_regress_core_htree64 = {NULL, NULL, 0, 64, WM_TREE_HTREE, true};
+const wm_collectives_scenario wm_regress_core_row8 = {NULL, NULL, 0, 8, WM_TREE_ROW, true};
+const wm_collectives_scenario wm_regress_core_tworow16 = {NULL, NULL, 0, 16, WM_TREE_TWOROW, true};
+const wm_collectives_scenario wm_regress_core_inorder8 = {NULL, NULL, 0, 8, WM_TREE_INORDER, true};
+
+static wm_layout *generate(size_t leaves, wm_tree_placement placement)
 {
     int64_t *values = calloc(leaves, sizeof *values);
     char *text = NULL, err[200];
@@ -25,7 +42,7 @@ static wm_layout *generate(size_t leaves)
         return NULL;
     }
     wm_tree_seed_values(leaves, leaves, values);
-    const bool ok = wm_tree_write(mem, leaves, WM_TREE_HTREE, values, "regress", err, sizeof err);
+    const bool ok = wm_tree_write(mem, leaves, placement, values, "regress", err, sizeof err);
     fclose(mem);
     free(values);
     wm_layout *l = ok ? wm_layout_parse(text, "generated htree", NULL, 0, stderr) : NULL;
@@ -39,7 +56,7 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
 {
     const wm_collectives_scenario *cs = arg;
     wm_layout *l = cs->layout_path ? wm_layout_load(cs->layout_path, cs->settings, cs->nsettings, stderr)
-                                   : generate(cs->tree_leaves);
+                                   : generate(cs->tree_leaves, cs->placement);
     if (!l) return false;
     if (wm_layout_width(l) != w || wm_layout_height(l) != h) {
         fprintf(stderr, "regress: the layout is %ux%u, the scenario %ux%u\n", wm_layout_width(l),
@@ -50,7 +67,7 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(l, x, y)) ops->set_enable(f, x, y, false);
-    wm_sched *s = wm_sched_create(ops, f, l);
+    wm_sched *s = wm_sched_create_mode(ops, f, l, cs->cores ? WM_PE_CORE : WM_PE_NATIVE);
     if (!s) {
         wm_layout_destroy(l);
         return false;
@@ -62,6 +79,13 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
         size_t n;
         const wm_export *e = wm_sched_pe_exports(s, i, &n);
         for (size_t k = 0; k < n; k++) wm_regress_result_pe(out, e[k].name, in->x, in->y, (uint64_t)e[k].value);
+        if (cs->cores) {
+            const wm_core_status c = ops->core_status(f, in->x, in->y);
+            wm_regress_result_pe(out, "core retired", in->x, in->y, c.retired);
+            wm_regress_result_pe(out, "core pc", in->x, in->y, c.pc);
+            wm_regress_result_pe(out, "core halt (state, cause, exit code)", in->x, in->y,
+                                 ((uint64_t)c.halt.state << 40) | ((uint64_t)c.halt.cause << 32) | c.halt.exit_code);
+        }
     }
     wm_regress_fabric_state(ops, f, w, h, out);
     wm_sched_destroy(s);

@@ -7,6 +7,8 @@
  */
 #include "regress/regress.h"
 
+#include "core/rv32_asm.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,24 +89,83 @@ const wm_regress_scenario *wm_regress_find(const char *name)
     return NULL;
 }
 
+/* The last instruction a core retired at or before the captured cycle. */
+typedef struct {
+    bool valid;
+    uint64_t cycle;
+    uint32_t pc, insn;
+} last_retire;
+
 typedef struct {
     wm_trace *trace;
+    /* Cores: their eventful cycles as pseudo link events (core_record), so
+     * the same digests find the first cycle where two runs' cores differ. */
+    wm_trace *core_trace;
+    uint64_t capture;
+    unsigned w;
+    last_retire *last; /* w * h */
     wm_regress_results results;
     uint64_t cycles;
     bool ran;
 } run_record;
 
+/* Pseudo ports of a core event in core_trace. */
+enum { CORE_RETIRE_PC = 8, CORE_RETIRE_INSN, CORE_RD, CORE_PUSH, CORE_POP, CORE_NPORTS };
+
+static void core_record(void *ctx, const wm_core_event *ev)
+{
+    run_record *rec = ctx;
+    wm_link_event le = {ev->cycle, ev->x, ev->y, 0, 0};
+    if (ev->what.retire) {
+        le.port = CORE_RETIRE_PC;
+        le.data = ev->what.retire_pc;
+        wm_trace_record(rec->core_trace, &le);
+        le.port = CORE_RETIRE_INSN;
+        le.data = ev->what.retire_insn;
+        wm_trace_record(rec->core_trace, &le);
+        if (ev->cycle <= rec->capture || rec->capture == UINT64_MAX)
+            rec->last[(size_t)ev->y * rec->w + ev->x] =
+                (last_retire){true, ev->cycle, ev->what.retire_pc, ev->what.retire_insn};
+    }
+    if (ev->what.rd_we) {
+        le.port = CORE_RD;
+        le.data = ev->what.rd_data ^ ((uint32_t)ev->what.rd << 27);
+        wm_trace_record(rec->core_trace, &le);
+    }
+    if (ev->what.push) {
+        le.port = CORE_PUSH;
+        le.data = ev->what.push_data;
+        wm_trace_record(rec->core_trace, &le);
+    }
+    if (ev->what.pop) {
+        le.port = CORE_POP;
+        le.data = 1;
+        wm_trace_record(rec->core_trace, &le);
+    }
+}
+
 static void run_once(const wm_regress_scenario *s, const wm_fabric_ops *ops, uint64_t capture, run_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     rec->results.ok = true;
+    rec->capture = capture;
+    rec->w = s->w;
     rec->trace = wm_trace_create();
-    if (!rec->trace) return;
+    rec->core_trace = wm_trace_create();
+    rec->last = calloc((size_t)s->w * s->h, sizeof *rec->last);
+    if (!rec->trace || !rec->core_trace || !rec->last) return;
     wm_trace_capture(rec->trace, capture);
-    wm_fabric *f = ops->create(s->w, s->h);
+    wm_trace_capture(rec->core_trace, capture);
+    if (s->cores && !ops->create_cores) {
+        fprintf(stderr, "regress: the %s backend has no PE cores\n", ops->name);
+        return;
+    }
+    wm_fabric *f = s->cores ? ops->create_cores(s->w, s->h) : ops->create(s->w, s->h);
     if (!f) return;
     ops->set_link_hook(f, wm_trace_record, rec->trace);
-    rec->ran = s->run(ops, f, s->w, s->h, s->arg, &rec->results) && rec->results.ok && wm_trace_ok(rec->trace);
+    if (s->cores) ops->set_core_hook(f, core_record, rec);
+    rec->ran = s->run(ops, f, s->w, s->h, s->arg, &rec->results) && rec->results.ok && wm_trace_ok(rec->trace) &&
+               wm_trace_ok(rec->core_trace);
     rec->cycles = ops->cycle(f);
     ops->destroy(f);
 }
@@ -112,7 +173,37 @@ static void run_once(const wm_regress_scenario *s, const wm_fabric_ops *ops, uin
 static void free_record(run_record *rec)
 {
     wm_trace_destroy(rec->trace);
+    wm_trace_destroy(rec->core_trace);
+    free(rec->last);
     free(rec->results.words);
+}
+
+/* " (core: expected pc P insn I (text), got ...)" for tile (x, y). */
+static void describe_cores(const run_record *e, const run_record *g, unsigned x, unsigned y, char *buf, size_t size)
+{
+    const last_retire *a = &e->last[(size_t)y * e->w + x], *b = &g->last[(size_t)y * g->w + x];
+    char ta[64] = "", tb[64] = "", sa[120] = "nothing retired", sb[120] = "nothing retired";
+    if (a->valid) {
+        rv_disasm(a->insn, ta, sizeof ta);
+        snprintf(sa, sizeof sa, "pc 0x%08" PRIx32 " %08" PRIx32 " (%s) at cycle %" PRIu64, a->pc, a->insn, ta, a->cycle);
+    }
+    if (b->valid) {
+        rv_disasm(b->insn, tb, sizeof tb);
+        snprintf(sb, sizeof sb, "pc 0x%08" PRIx32 " %08" PRIx32 " (%s) at cycle %" PRIu64, b->pc, b->insn, tb, b->cycle);
+    }
+    snprintf(buf, size, "; core (%u,%u) last retired: expected %s, got %s", x, y, sa, sb);
+}
+
+static const char *core_port_name(unsigned port)
+{
+    switch (port) {
+    case CORE_RETIRE_PC: return "retired pc";
+    case CORE_RETIRE_INSN: return "retired instruction";
+    case CORE_RD: return "register write (rd<<27 ^ value)";
+    case CORE_PUSH: return "TX push";
+    case CORE_POP: return "RX pop";
+    }
+    return "?";
 }
 
 static void describe_word(const result_word *w, char *buf, size_t size)
@@ -155,7 +246,7 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
     run_once(s, got, UINT64_MAX, &g);
     rep->cycles = e.cycles;
     rep->events = e.trace ? wm_trace_event_count(e.trace) : 0;
-    char why[320];
+    char why[700];
     uint64_t cycle;
     if (!e.ran || !g.ran) {
         rep->could_not_run = true;
@@ -166,13 +257,33 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
         run_once(s, got, cycle, &g2);
         rep->diverged = e2.ran && g2.ran && wm_trace_first_divergence(e2.trace, g2.trace, &rep->first);
         if (rep->diverged) {
-            char at[200];
+            char at[200], cores[400] = "";
             wm_divergence_format(&rep->first, at, sizeof at);
-            snprintf(why, sizeof why, "first divergence at %s", at);
+            if (s->cores) describe_cores(&e2, &g2, rep->first.x, rep->first.y, cores, sizeof cores);
+            snprintf(why, sizeof why, "first divergence at %s%s", at, cores);
         } else {
             rep->could_not_run = true;
             snprintf(why, sizeof why, "traces differ at cycle %" PRIu64 " but not when run again: nondeterministic",
                      cycle);
+        }
+        free_record(&e2);
+        free_record(&g2);
+    } else if (s->cores && wm_trace_first_difference(e.core_trace, g.core_trace, &cycle)) {
+        run_record e2, g2;
+        run_once(s, expected, cycle, &e2);
+        run_once(s, got, cycle, &g2);
+        wm_divergence d;
+        rep->core_diverged = e2.ran && g2.ran && wm_trace_first_divergence(e2.core_trace, g2.core_trace, &d);
+        if (rep->core_diverged) {
+            char ev[32] = "nothing", gv[32] = "nothing", cores[400];
+            if (d.has_expected) snprintf(ev, sizeof ev, "%08" PRIx32, d.expected);
+            if (d.has_got) snprintf(gv, sizeof gv, "%08" PRIx32, d.got);
+            describe_cores(&e2, &g2, d.x, d.y, cores, sizeof cores);
+            snprintf(why, sizeof why, "first core divergence at cycle %" PRIu64 " core (%u,%u) %s: expected %s, got %s%s",
+                     d.cycle, d.x, d.y, core_port_name(d.port), ev, gv, cores);
+        } else {
+            rep->could_not_run = true;
+            snprintf(why, sizeof why, "core traces differ at cycle %" PRIu64 " but not when run again", cycle);
         }
         free_record(&e2);
         free_record(&g2);

@@ -9,6 +9,12 @@
  * cycle, tile, port, the expected and the observed wavelet, or the first
  * result word that differs.
  *
+ * A scenario with `cores` runs on fabrics of tiles with PE cores
+ * (create_cores) and compares, besides the link events, every core's
+ * eventful cycles (each retired instruction's PC and word, its register
+ * write, its pushes and pops, at the same cycle); a divergence names the
+ * PC and instruction the cores of the divergent tile retired last.
+ *
  * Adding a scenario (a firmware one, say):
  *   1. In your own file, write a function of type wm_regress_fn. It gets a
  *      fresh fabric at cycle 0 with the trace hook already set (do not set
@@ -53,6 +59,7 @@ typedef struct {
     wm_regress_fn run;
     const void *arg;  /* handed to run as is */
     bool quick;       /* part of `wavemesh regress --quick` and `make test` */
+    bool cores;       /* tiles with PE cores (run gets a fabric from create_cores) */
 } wm_regress_scenario;
 
 /* The corpus, terminated by an entry with a NULL name (regress_corpus.c). */
@@ -65,10 +72,11 @@ typedef struct {
     bool could_not_run;      /* a backend failed to create or run it */
     bool diverged;           /* the link traces differ at `first` */
     wm_divergence first;
+    bool core_diverged;      /* link traces agree, the cores' do not */
     bool result_differs;     /* traces agree, a result word does not */
     uint64_t cycles;         /* of the expected run */
     uint64_t events;         /* link events of the expected run */
-    char line[400];          /* the report line, "PASS name ..." or "FAIL name ..." */
+    char line[900];          /* the report line, "PASS name ..." or "FAIL name ..." */
 } wm_regress_report;
 
 /* Runs s on both backends and compares; the report says how it went. */

@@ -56,9 +56,9 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 
 void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
 
-int64_t wm_mp_param(wm_mp *mp, const char *name) { return wm_sched_param(mp, name); }
+int64_t wm_mp_param(wm_mp *mp, unsigned index) { return wm_sched_param(mp, index); }
 
-void wm_mp_export(wm_mp *mp, const char *name, int64_t value) { wm_sched_export(mp, name, value); }
+void wm_mp_export(wm_mp *mp, unsigned index, int64_t value) { wm_sched_export(mp, index, value); }
 
 uint32_t *wm_mp_mem(wm_mp *mp) { return wm_sched_mem(mp); }
 

@@ -60,19 +60,31 @@ static bool declare_waves(wm_runner *r, const wm_trace_spec *trace)
 
 wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace)
 {
+    return wm_runner_create_mode(ops, layout, trace, WM_PE_NATIVE);
+}
+
+wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
+                                 wm_pe_mode mode)
+{
+    if (mode == WM_PE_CORE && !ops->create_cores) {
+        fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
+        return NULL;
+    }
     wm_runner *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->ops = ops;
     r->layout = layout;
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
     if (trace && trace->path) {
-        if (!declare_waves(r, trace)) {
+        wm_trace_spec spec = *trace;
+        spec.cores = mode == WM_PE_CORE;
+        if (!declare_waves(r, &spec)) {
             wm_runner_destroy(r);
             return NULL;
         }
         r->f = wm_waves_open(r->waves, ops);
     } else {
-        r->f = ops->create(w, h);
+        r->f = mode == WM_PE_CORE ? ops->create_cores(w, h) : ops->create(w, h);
     }
     if (!r->f) {
         wm_runner_destroy(r);
@@ -81,7 +93,7 @@ wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *la
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(layout, x, y)) ops->set_enable(r->f, x, y, false);
-    r->s = wm_sched_create(ops, r->f, layout);
+    r->s = wm_sched_create_mode(ops, r->f, layout, mode);
     if (!r->s) {
         wm_runner_destroy(r);
         return NULL;

@@ -20,6 +20,10 @@ wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout);
 /* The same with a waves dump when trace->path is set (csim/waves/waves.h): tiles
  * named after their instances, each kernel's state and exports. */
 wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace);
+/* Either, in PE mode `mode` (trace may be NULL): WM_PE_CORE makes a fabric
+ * of tiles with cores and runs each instance's firmware on its core. */
+wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
+                                 wm_pe_mode mode);
 /* Close the dump, if any; false after a message on stderr. */
 bool wm_runner_finish(wm_runner *r);
 void wm_runner_destroy(wm_runner *r);

@@ -6,6 +6,7 @@
  * another stack aborts under _FORTIFY_SOURCE, hence the #undef. */
 #undef _FORTIFY_SOURCE
 #include "run/scheduler.h"
+#include "run/scheduler_internal.h"
 
 #include <inttypes.h>
 #include <setjmp.h>
@@ -15,55 +16,6 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
-
-enum {
-    STACK_BYTES = 64 * 1024,   /* kernels are small: a few frames deep */
-    STALL_WINDOW = 64,         /* cycles between two snapshots of a stall */
-    FAULT_TEXT = 200
-};
-
-typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
-
-struct wm_mp {
-    wm_sched *s;
-    size_t index;
-    const wm_instance *inst;
-    jmp_buf jb;
-    char *stack_map; /* guard page + stack */
-    wait_kind wait;
-    bool pop_is_header;
-    uint64_t ready;  /* earliest cycle of the next port access */
-    uint32_t push_data;
-    uint32_t popped;
-    uint64_t tsc_read;
-    uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
-    wm_pe_state state;
-    unsigned headers_received;
-    wm_export *exports;
-    size_t nexports, cap_exports;
-    char fault[FAULT_TEXT];
-    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
-    bool mem_owned;  /* made here (zeroed) because the caller gave none */
-};
-
-struct wm_sched {
-    const wm_fabric_ops *ops;
-    wm_fabric *f;
-    const wm_layout *layout;
-    size_t n;
-    wm_mp *pes;
-    size_t *live; /* indices of kernels still running, in layout order */
-    size_t nlive;
-    jmp_buf jb;
-    uint64_t cycle;
-    wm_sched_observer obs;
-    void *obs_ctx;
-    size_t page;
-    /* stall detection: two snapshots of the wavelets in flight */
-    unsigned idle_cycles;
-    wm_flight *snap, *prev_snap;
-    size_t snap_n, prev_snap_n, snap_cap;
-};
 
 static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {
@@ -103,10 +55,29 @@ static bool start_coroutine(wm_sched *s, wm_mp *mp)
     return true;
 }
 
+bool wm_pe_mode_parse(const char *text, wm_pe_mode *out)
+{
+    if (!strcmp(text, "native")) *out = WM_PE_NATIVE;
+    else if (!strcmp(text, "core")) *out = WM_PE_CORE;
+    else return false;
+    return true;
+}
+
+const char *wm_pe_mode_name(wm_pe_mode m) { return m == WM_PE_CORE ? "core" : "native"; }
+
 wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout)
+{
+    return wm_sched_create_mode(ops, f, layout, WM_PE_NATIVE);
+}
+
+wm_pe_mode wm_sched_mode(const wm_sched *s) { return s->mode; }
+wm_core_status wm_sched_core(const wm_sched *s, size_t pe) { return s->pes[pe].core; }
+
+wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout, wm_pe_mode mode)
 {
     wm_sched *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    s->mode = mode;
     s->ops = ops;
     s->f = f;
     s->layout = layout;
@@ -127,12 +98,17 @@ wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layou
         mp->wait = WAIT_START;
         mp->ready = s->cycle;
         mp->state = WM_PE_RUNNING;
+        s->live[s->nlive++] = i;
+        if (mode == WM_PE_CORE) continue;
         if (!start_coroutine(s, mp)) {
             fprintf(stderr, "wavemesh: cannot make a stack for kernel %zu of %zu\n", i, s->n);
             wm_sched_destroy(s);
             return NULL;
         }
-        s->live[s->nlive++] = i;
+    }
+    if (mode == WM_PE_CORE && !wm_core_sched_init(s)) {
+        wm_sched_destroy(s);
+        return NULL;
     }
     return s;
 }
@@ -145,6 +121,7 @@ void wm_sched_destroy(wm_sched *s)
         free(s->pes[i].exports);
         if (s->pes[i].mem_owned) free(s->pes[i].mem);
     }
+    wm_core_sched_free(s);
     free(s->pes);
     free(s->live);
     free(s->snap);
@@ -240,7 +217,7 @@ static int flight_cmp(const wm_flight *a, const wm_flight *b)
 }
 
 /* Take a snapshot of the wavelets in flight; true if it equals the last. */
-static bool snapshot_unchanged(wm_sched *s)
+bool wm_sched_snapshot_unchanged(wm_sched *s)
 {
     size_t n = s->ops->in_flight(s->f, s->snap, s->snap_cap);
     if (n > s->snap_cap) {
@@ -266,6 +243,7 @@ static bool snapshot_unchanged(wm_sched *s)
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
 {
     s->prev_snap_n = (size_t)-1;
+    if (s->mode == WM_PE_CORE) return wm_core_sched_run(s, max_cycles);
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
         bool acted = false, faulted = false;
@@ -284,7 +262,7 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
         if (s->nlive == 0) return WM_RUN_DONE;
         if (!acted && blocked_recv == s->nlive && s->ops->quiescent(s->f)) return WM_RUN_DEADLOCK;
         if (!acted && blocked == s->nlive) {
-            if (++s->idle_cycles % STALL_WINDOW == 0 && snapshot_unchanged(s)) return WM_RUN_STALLED;
+            if (++s->idle_cycles % STALL_WINDOW == 0 && wm_sched_snapshot_unchanged(s)) return WM_RUN_STALLED;
         } else {
             s->idle_cycles = 0;
             s->prev_snap_n = (size_t)-1;
@@ -315,6 +293,10 @@ static const char *const port_names[WM_NPORTS] = {"N", "E", "S", "W", "L"};
 static void report_pe(const wm_mp *mp, bool deadlocked, FILE *out)
 {
     const wm_instance *in = mp->inst;
+    if (mp->s->mode == WM_PE_CORE) {
+        wm_core_sched_report_pe(mp->s, mp, deadlocked, out);
+        return;
+    }
     fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
     switch (mp->state) {
     case WM_PE_BLOCKED_RECV:
@@ -490,16 +472,23 @@ uint32_t *wm_sched_mem(wm_mp *mp)
     return mp->mem;
 }
 
-int64_t wm_sched_param(wm_mp *mp, const char *name)
+int64_t wm_sched_param(wm_mp *mp, unsigned index)
 {
-    int64_t v = 0;
-    if (!wm_instance_param(mp->inst, name, &v))
-        wm_sched_fault(mp, "kernel %s reads parameter %s, which it does not declare", mp->inst->kernel->name, name);
-    return v;
+    if (index >= mp->inst->nparams)
+        wm_sched_fault(mp, "kernel %s reads parameter %u, but declares %zu", mp->inst->kernel->name, index,
+                       mp->inst->nparams);
+    return mp->inst->params[index].value;
 }
 
-void wm_sched_export(wm_mp *mp, const char *name, int64_t value)
+void wm_sched_export(wm_mp *mp, unsigned index, int64_t value)
 {
+    const char *const *list = mp->inst->kernel->exports;
+    unsigned n = 0;
+    while (list && list[n]) n++;
+    if (index >= n)
+        wm_sched_fault(mp, "kernel %s exports result %u, but its exports list has %u", mp->inst->kernel->name,
+                       index, n);
+    const char *name = list[index];
     size_t e = 0;
     while (e < mp->nexports && strcmp(mp->exports[e].name, name)) e++;
     if (e == mp->nexports) {

@@ -53,9 +53,27 @@ typedef struct {
     void (*on_cycle)(void *ctx, uint64_t cycle); /* after each step */
 } wm_sched_observer;
 
+/* How a PE runs its kernel. */
+typedef enum {
+    WM_PE_NATIVE = 0, /* a coroutine on the host, timed by sw/mp.h's cost model */
+    WM_PE_CORE        /* its firmware on the tile's RV32IM core (docs/core.md) */
+} wm_pe_mode;
+
+/* "native" or "core" into *out; false for anything else. */
+bool wm_pe_mode_parse(const char *text, wm_pe_mode *out);
+const char *wm_pe_mode_name(wm_pe_mode m);
+
 /* One coroutine per instance of the layout, on fabric f of backend ops,
  * whose size and region the caller set from the layout. NULL on failure. */
 wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout);
+/* The same in either mode. WM_PE_CORE needs f made by ops->create_cores;
+ * each instance's core gets its kernel's firmware (core_image.h) and its
+ * PE block, and starts at the first wm_sched_run; NULL with a message on
+ * stderr naming the PE if an image cannot be made. */
+wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout, wm_pe_mode mode);
+wm_pe_mode wm_sched_mode(const wm_sched *s);
+/* WM_PE_CORE: what PE pe's core did (started, PC, retired, halt). */
+wm_core_status wm_sched_core(const wm_sched *s, size_t pe);
 void wm_sched_destroy(wm_sched *s);
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx);
 
@@ -76,7 +94,8 @@ const char *wm_pe_state_name(wm_pe_state st);
 
 /* PE pe's data memory (WM_PE_DATA_WORDS words of sw/mp.h), owned by the
  * caller, who loads it before the run and reads it after; a PE given none
- * gets a zeroed one of its own. */
+ * gets a zeroed one of its own. On a core it is copied into the tile's
+ * RAM when the run starts and back when it ends. */
 void wm_sched_set_memory(wm_sched *s, size_t pe, uint32_t *words);
 
 /* The port primitives under csim/run/mp_native.c; called from inside a kernel only. */
@@ -89,8 +108,8 @@ uint64_t wm_sched_tsc(wm_mp *mp);
 void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
 void wm_sched_charge(wm_mp *mp, unsigned cycles);
 uint32_t *wm_sched_mem(wm_mp *mp);
-int64_t wm_sched_param(wm_mp *mp, const char *name);
-void wm_sched_export(wm_mp *mp, const char *name, int64_t value);
+int64_t wm_sched_param(wm_mp *mp, unsigned index);
+void wm_sched_export(wm_mp *mp, unsigned index, int64_t value);
 /* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */
 _Noreturn void wm_sched_fault(wm_mp *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

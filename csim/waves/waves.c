@@ -213,12 +213,12 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
             wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value};
     }
     wm_rtl_trace tr = {wv->spec.path, wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
-                       wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra};
+                       wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
     wv->ops = ops;
     if (ops == &wm_fabric_rtl) {
         wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr);
     } else if (ops == &wm_fabric_sw) {
-        wv->f = ops->create(wv->w, wv->h);
+        wv->f = wv->spec.cores ? ops->create_cores(wv->w, wv->h) : ops->create(wv->w, wv->h);
         if (wv->f && !(wv->sw = wm_sw_dump_open(wv->f, wv->w, &tr))) {
             ops->destroy(wv->f);
             wv->f = NULL;

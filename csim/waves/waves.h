@@ -31,6 +31,7 @@ typedef struct {
     bool tiles_given;          /* else the whole mesh */
     unsigned x0, y0, x1, y1;   /* corners, included */
     uint64_t from, to;         /* cycles, included */
+    bool cores;                /* the fabric's tiles have PE cores (--pe core) */
 } wm_trace_spec;
 
 /* The help lines of the three options. */

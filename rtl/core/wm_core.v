@@ -74,7 +74,10 @@ module wm_core #(
     output wire        rd_we_o,
     output wire [4:0]  rd_o,
     output wire [31:0] rd_data_o,
-    output wire [31:0] pc_o            // the PC of the instruction in X
+    output wire [31:0] pc_o,           // the PC of the instruction in X
+    // observation: X holds a TX store to a full queue or an RX load from an
+    // empty one, and repeats its first cycle (docs/core.md: stall, not poll)
+    output wire        wait_o
 );
     localparam [6:0] OPC_LOAD   = 7'b0000011;
     localparam [6:0] OPC_FENCE  = 7'b0001111;
@@ -442,6 +445,7 @@ module wm_core #(
     assign rd_o           = rd;
     assign rd_data_o      = wb_data;
     assign pc_o           = x_pc_q;
+    assign wait_o         = stall;
 
     // The top two product bits only extend the sign of a 33 x 33 product.
     wire unused_mul_p = &{1'b0, mul_p[65:64]};

@@ -42,7 +42,8 @@ module wm_core_top #(
     output wire        rd_we_o,
     output wire [4:0]  rd_o,
     output wire [31:0] rd_data_o,
-    output wire [31:0] pc_o
+    output wire [31:0] pc_o,
+    output wire        wait_o          // X is stalled on the TX or RX queue
 );
     wire [31:0] imem_addr, imem_rdata;
     wire        dmem_en;
@@ -83,7 +84,8 @@ module wm_core_top #(
         .rd_we_o        (rd_we_o),
         .rd_o           (rd_o),
         .rd_data_o      (rd_data_o),
-        .pc_o           (pc_o)
+        .pc_o           (pc_o),
+        .wait_o         (wait_o)
     );
 
     wm_ram #(.MEM_BYTES(MEM_BYTES), .INIT_FILE(INIT_FILE)) u_ram (

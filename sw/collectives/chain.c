@@ -4,34 +4,37 @@
  * total. The sum visits every PE in turn: one message step per PE. */
 #include "collectives.h"
 
+enum { VAL, FIRST, LAST, NEXTX, NEXTY };
 const wm_kernel_param wm_chain_params[] = {
-    {"VAL", true, 0},    /* this PE's value */
-    {"FIRST", true, 0},  /* 1: nothing comes before this PE */
-    {"LAST", true, 0},   /* 1: nothing comes after; keeps the total */
-    {"NEXTX", false, -1}, /* the next PE's coordinates, unless LAST */
-    {"NEXTY", false, -1},
+    [VAL] = {"VAL", true, 0},      /* this PE's value */
+    [FIRST] = {"FIRST", true, 0},  /* 1: nothing comes before this PE */
+    [LAST] = {"LAST", true, 0},    /* 1: nothing comes after; keeps the total */
+    [NEXTX] = {"NEXTX", false, -1}, /* the next PE's coordinates, unless LAST */
+    [NEXTY] = {"NEXTY", false, -1},
     {NULL, false, 0},
 };
 
-const char *const wm_chain_exports[] = {"excl", "incl", "total", "t0", "t1", NULL};
+enum { EXCL, INCL, TOTAL, T0, T1 };
+const char *const wm_chain_exports[] = {[EXCL] = "excl", [INCL] = "incl", [TOTAL] = "total", [T0] = "t0",
+                                        [T1] = "t1", NULL};
 
 void wm_kernel_chain(wm_mp *mp)
 {
-    const uint32_t value = (uint32_t)wm_mp_param(mp, "VAL");
+    const uint32_t value = (uint32_t)wm_mp_param(mp, VAL);
     const uint64_t t0 = wm_mp_tsc(mp);
     uint32_t prefix = 0;
-    if (!wm_mp_param(mp, "FIRST")) wm_mp_recv(mp, &prefix, 1);
+    if (!wm_mp_param(mp, FIRST)) wm_mp_recv(mp, &prefix, 1);
     const uint64_t t1 = wm_mp_tsc(mp);
     wm_mp_work(mp, WM_COST_ADD);
     const uint32_t sum = prefix + value;
-    if (wm_mp_param(mp, "LAST")) {
-        wm_mp_export(mp, "total", (int32_t)sum);
+    if (wm_mp_param(mp, LAST)) {
+        wm_mp_export(mp, TOTAL, (int32_t)sum);
     } else {
-        const uint32_t next = wm_mp_header(mp, wm_mp_param(mp, "NEXTX"), wm_mp_param(mp, "NEXTY"), 1, 0);
+        const uint32_t next = wm_mp_header(mp, wm_mp_param(mp, NEXTX), wm_mp_param(mp, NEXTY), 1, 0);
         wm_mp_send(mp, next, &sum);
     }
-    wm_mp_export(mp, "excl", (int32_t)prefix);
-    wm_mp_export(mp, "incl", (int32_t)sum);
-    wm_mp_export(mp, "t0", (int64_t)t0);
-    wm_mp_export(mp, "t1", (int64_t)t1);
+    wm_mp_export(mp, EXCL, (int32_t)prefix);
+    wm_mp_export(mp, INCL, (int32_t)sum);
+    wm_mp_export(mp, T0, (int64_t)t0);
+    wm_mp_export(mp, T1, (int64_t)t1);
 }

@@ -4,30 +4,32 @@
 #include "collectives.h"
 
 
+enum { VAL, SIDE, UPX, UPY };
 const wm_kernel_param wm_leaf_params[] = {
-    {"VAL", true, 0},  /* this leaf's value */
-    {"SIDE", true, 0}, /* 0: left child of its parent, 1: right child */
-    {"UPX", true, 0},  /* the parent's coordinates */
-    {"UPY", true, 0},
+    [VAL] = {"VAL", true, 0},  /* this leaf's value */
+    [SIDE] = {"SIDE", true, 0}, /* 0: left child of its parent, 1: right child */
+    [UPX] = {"UPX", true, 0},  /* the parent's coordinates */
+    [UPY] = {"UPY", true, 0},
     {NULL, false, 0},
 };
 
-const char *const wm_leaf_exports[] = {"excl", "incl", "t0", "t1", NULL};
+enum { EXCL, INCL, T0, T1 };
+const char *const wm_leaf_exports[] = {[EXCL] = "excl", [INCL] = "incl", [T0] = "t0", [T1] = "t1", NULL};
 
 void wm_kernel_leaf(wm_mp *mp)
 {
-    const uint32_t value = (uint32_t)wm_mp_param(mp, "VAL");
+    const uint32_t value = (uint32_t)wm_mp_param(mp, VAL);
     const uint64_t t0 = wm_mp_tsc(mp);
-    const uint32_t up = wm_mp_header(mp, wm_mp_param(mp, "UPX"), wm_mp_param(mp, "UPY"), 1,
-                                     (unsigned)wm_mp_param(mp, "SIDE"));
+    const uint32_t up = wm_mp_header(mp, wm_mp_param(mp, UPX), wm_mp_param(mp, UPY), 1,
+                                     (unsigned)wm_mp_param(mp, SIDE));
     wm_mp_send(mp, up, &value);
 
     uint32_t prefix = 0;
     wm_mp_recv(mp, &prefix, 1);
     const uint64_t t1 = wm_mp_tsc(mp);
     wm_mp_work(mp, WM_COST_ADD);
-    wm_mp_export(mp, "excl", (int32_t)prefix);
-    wm_mp_export(mp, "incl", (int32_t)(prefix + value));
-    wm_mp_export(mp, "t0", (int64_t)t0);
-    wm_mp_export(mp, "t1", (int64_t)t1);
+    wm_mp_export(mp, EXCL, (int32_t)prefix);
+    wm_mp_export(mp, INCL, (int32_t)(prefix + value));
+    wm_mp_export(mp, T0, (int64_t)t0);
+    wm_mp_export(mp, T1, (int64_t)t1);
 }

@@ -10,21 +10,23 @@
 #include "collectives.h"
 
 
+enum { ROOT, SIDE, UPX, UPY, LX, LY, RX, RY, CHILDREN, IGNORE_TAG };
 const wm_kernel_param wm_node_params[] = {
-    {"ROOT", true, 0},        /* 1: this node is the root */
-    {"SIDE", true, 0},        /* 0: left child of its parent, 1: right */
-    {"UPX", true, 0},         /* the parent's coordinates (unused by the root) */
-    {"UPY", true, 0},
-    {"LX", true, 0},          /* the left child's coordinates */
-    {"LY", true, 0},
-    {"RX", false, -1},        /* the right child's, when there is one */
-    {"RY", false, -1},
-    {"CHILDREN", false, 2},   /* 1 only for the root of a one-leaf tree */
-    {"IGNORE_TAG", false, 0}, /* exercise 1: take arrival order as tree order */
+    [ROOT] = {"ROOT", true, 0},             /* 1: this node is the root */
+    [SIDE] = {"SIDE", true, 0},             /* 0: left child of its parent, 1: right */
+    [UPX] = {"UPX", true, 0},               /* the parent's coordinates (unused by the root) */
+    [UPY] = {"UPY", true, 0},
+    [LX] = {"LX", true, 0},                 /* the left child's coordinates */
+    [LY] = {"LY", true, 0},
+    [RX] = {"RX", false, -1},               /* the right child's, when there is one */
+    [RY] = {"RY", false, -1},
+    [CHILDREN] = {"CHILDREN", false, 2},    /* 1 only for the root of a one-leaf tree */
+    [IGNORE_TAG] = {"IGNORE_TAG", false, 0}, /* exercise 1: take arrival order as tree order */
     {NULL, false, 0},
 };
 
-const char *const wm_node_exports[] = {"total", NULL}; /* the root's */
+enum { TOTAL };
+const char *const wm_node_exports[] = {[TOTAL] = "total", NULL}; /* the root's */
 
 static void send_one(wm_mp *mp, int64_t col, int64_t row, unsigned tag, uint32_t value)
 {
@@ -33,8 +35,8 @@ static void send_one(wm_mp *mp, int64_t col, int64_t row, unsigned tag, uint32_t
 
 void wm_kernel_node(wm_mp *mp)
 {
-    const int64_t children = wm_mp_param(mp, "CHILDREN");
-    const bool ignore_tag = wm_mp_param(mp, "IGNORE_TAG") != 0;
+    const int64_t children = wm_mp_param(mp, CHILDREN);
+    const bool ignore_tag = wm_mp_param(mp, IGNORE_TAG) != 0;
     uint32_t left = 0, right = 0;
     for (int64_t c = 0; c < children; c++) {
         uint32_t value = 0;
@@ -49,16 +51,16 @@ void wm_kernel_node(wm_mp *mp)
     const uint32_t sum = left + right;
 
     uint32_t prefix = 0;
-    if (wm_mp_param(mp, "ROOT")) {
-        wm_mp_export(mp, "total", (int32_t)sum);
+    if (wm_mp_param(mp, ROOT)) {
+        wm_mp_export(mp, TOTAL, (int32_t)sum);
     } else {
-        send_one(mp, wm_mp_param(mp, "UPX"), wm_mp_param(mp, "UPY"), (unsigned)wm_mp_param(mp, "SIDE"), sum);
+        send_one(mp, wm_mp_param(mp, UPX), wm_mp_param(mp, UPY), (unsigned)wm_mp_param(mp, SIDE), sum);
         wm_mp_recv(mp, &prefix, 1);
     }
 
-    send_one(mp, wm_mp_param(mp, "LX"), wm_mp_param(mp, "LY"), 0, prefix);
+    send_one(mp, wm_mp_param(mp, LX), wm_mp_param(mp, LY), 0, prefix);
     if (children == 2) {
         wm_mp_work(mp, WM_COST_ADD);
-        send_one(mp, wm_mp_param(mp, "RX"), wm_mp_param(mp, "RY"), 1, prefix + left);
+        send_one(mp, wm_mp_param(mp, RX), wm_mp_param(mp, RY), 1, prefix + left);
     }
 }

@@ -5,8 +5,9 @@
 
 #include "methods.h"
 
+enum { RANK };
 const wm_kernel_param wm_gs_params[] = {
-    {"RANK", true, 0},
+    [RANK] = {"RANK", true, 0},
     {NULL, false, 0},
 };
 
@@ -14,7 +15,7 @@ void wm_kernel_gs(wm_mp *mp)
 {
     wm_gs_rank g = {.mp = mp, .mem = wm_mp_mem(mp)};
     g.img = (wm_gs_image *)g.mem;
-    const int64_t rank = wm_mp_param(mp, "RANK");
+    const int64_t rank = wm_mp_param(mp, RANK);
     if (g.img->magic != WM_GS_IMAGE_MAGIC)
         wm_mp_fault(mp, "the gs kernel runs only under `wavemesh gs` (its PE memory holds no gs image)");
     if (rank != (int64_t)g.img->rank)

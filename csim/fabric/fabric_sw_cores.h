@@ -1,0 +1,84 @@
+/* fabric_sw_cores.h: the PE cores of the sw backend, internal to it
+ * (fabric_sw.c drives them, fabric_sw_cores.c keeps them).
+ *
+ * A fabric made by create_cores has a core and a RAM per tile, modelled by
+ * the instruction-set simulator (core/iss.h), which is cycle-exact to the
+ * RTL core. Most tiles of a large mesh never run one, so a tile's core and
+ * its RAM are allocated when the host first loads or starts it.
+ *
+ * Time: core_start at fabric cycle S makes the step that simulates cycle S
+ * the core's cycle 0, so the core's cycle is always the fabric's minus S.
+ * A core stalled on an empty RX (or a full TX) does nothing until its
+ * tile's queue changes, and the queue only changes when the tile is
+ * evaluated; so such a core is not stepped at all while it sleeps, and
+ * the cycles it slept are handed to wm_iss_idle when it is stepped next
+ * (wm_sw_core_cycle), which the ISS defines to be the same as stepping it
+ * through them.
+ */
+#ifndef WM_FABRIC_SW_CORES_H
+#define WM_FABRIC_SW_CORES_H
+
+#include "core/iss.h"
+#include "fabric/fabric.h"
+#include "fabric/fabric_sw.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    wm_iss iss;
+    uint64_t start;      /* the fabric cycle that is the core's cycle 0 */
+    bool started;        /* core_start was called */
+    uint64_t last_cycle; /* the fabric cycle `last` describes; UINT64_MAX before the first */
+    wm_core_cycle last;  /* what the core did in that cycle, for the dumps */
+    uint8_t mem[WM_TILE_MEM_BYTES];
+} sw_core;
+
+/* The cores of a fabric, one pointer per tile, NULL until needed. */
+typedef struct {
+    size_t ntiles;
+    sw_core **tile;
+} sw_cores;
+
+sw_cores *wm_sw_cores_new(size_t ntiles);
+void wm_sw_cores_free(sw_cores *cs);
+/* Tile idx's core, made (reset, zeroed RAM) on first use; NULL with a
+ * message on stderr when out of memory. */
+sw_core *wm_sw_cores_get(sw_cores *cs, size_t idx);
+/* addr .. addr + n lies in a tile's RAM; otherwise a message naming what
+ * (core_load or core_read) and the tile, and false. */
+bool wm_sw_core_range_ok(uint32_t addr, size_t n, const char *what, unsigned x, unsigned y);
+/* Reset, and the next step simulates fabric cycle `cycle`, the core's 0. */
+void wm_sw_core_start(sw_core *c, uint64_t cycle);
+/* As the host sees it when the fabric is at cycle `cycle`; c may be NULL. */
+wm_core_status wm_sw_core_status(const sw_core *c, uint64_t cycle);
+void wm_sw_core_fill_view(const sw_core *c, uint64_t cycle, wm_sw_core_view *out);
+
+/* The core spends fabric cycle `cycle` with the datapath as `in` shows it
+ * (started, not halted). */
+static inline void wm_sw_core_cycle(sw_core *c, uint64_t cycle, const wm_core_pe_in *in, wm_core_cycle *out)
+{
+    const uint64_t due = cycle - c->start;
+    /* Only a core asleep on its queue misses steps (wm_sw_core_wants_next). */
+    if (wm_iss_cycle(&c->iss) < due) wm_iss_idle(&c->iss, due - wm_iss_cycle(&c->iss));
+    wm_iss_step(&c->iss, in, out);
+    c->last = *out;
+    c->last_cycle = cycle;
+}
+
+/* After its tile's edge: whether a started core can do anything in the
+ * next cycle, given the tile's queues as they now stand. A halted core
+ * cannot; a core stalled on a queue that is still empty (RX) or full (TX)
+ * would only wait, and sleeps. */
+static inline bool wm_sw_core_wants_next(const sw_core *c, unsigned tx_count, unsigned rx_count)
+{
+    if (wm_iss_halted(&c->iss)) return false;
+    switch (wm_iss_waiting(&c->iss)) {
+    case WM_ISS_WAIT_RX: return rx_count != 0;
+    case WM_ISS_WAIT_TX: return tx_count < WM_CORE_TX_DEPTH;
+    default: return true;
+    }
+}
+
+#endif

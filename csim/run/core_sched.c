@@ -1,0 +1,218 @@
+/* core_sched.c: the scheduler's core mode (scheduler.h, WM_PE_CORE).
+ *
+ * Nothing runs on the host: each instance's tile gets its kernel's
+ * firmware, its PE block and its data memory, its core is started, and
+ * the loop only steps the fabric and watches the cores, diagnosing the
+ * end of the run as the native mode does: every core halted (done, or a
+ * fault that stops the run at once), a deadlock (the fabric quiescent and
+ * every running core stalled on an empty RX queue), a stall (every running
+ * core stalled and no wavelet moving), or the cycle limit, which names the
+ * PC of every core still running. Results and the data memory are read
+ * back from each tile when the run ends, however it ends. */
+#include "run/scheduler_internal.h"
+
+#include "core/rv32_asm.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
+{
+    if (mp->state == st) return;
+    mp->state = st;
+    if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
+}
+
+static const wm_firmware *firmware_of(wm_sched *s, const char *kernel, char *err, size_t errn)
+{
+    for (size_t i = 0; i < s->nfws; i++)
+        if (!strcmp(s->fws[i].kernel, kernel)) return &s->fws[i];
+    wm_firmware *grown = realloc(s->fws, (s->nfws + 1) * sizeof *grown);
+    if (!grown) {
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    s->fws = grown;
+    if (!wm_firmware_load(kernel, &s->fws[s->nfws], err, errn)) return NULL;
+    return &s->fws[s->nfws++];
+}
+
+bool wm_core_sched_init(wm_sched *s)
+{
+    if (!s->ops->create_cores) {
+        fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", s->ops->name);
+        return false;
+    }
+    char err[400];
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        const wm_instance *in = mp->inst;
+        mp->fw = firmware_of(s, in->kernel->name, err, sizeof err);
+        if (!mp->fw || !wm_pe_block_build(&mp->block, in, err, sizeof err)) {
+            fprintf(stderr, "wavemesh: PE (%u,%u) %s [%s]: %s\n", in->x, in->y, in->name, in->kernel->name, err);
+            return false;
+        }
+    }
+    return true;
+}
+
+void wm_core_sched_free(wm_sched *s)
+{
+    for (size_t i = 0; i < s->nfws; i++) wm_firmware_free(&s->fws[i]);
+    free(s->fws);
+    s->fws = NULL;
+    s->nfws = 0;
+}
+
+static void start_cores(wm_sched *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        const unsigned x = mp->inst->x, y = mp->inst->y;
+        s->ops->core_load(s->f, x, y, 0, mp->fw->bytes, mp->fw->n);
+        s->ops->core_load(s->f, x, y, WM_PE_BLOCK_ADDR, &mp->block, sizeof mp->block);
+        if (mp->mem) s->ops->core_load(s->f, x, y, WM_PE_DATA_ADDR, mp->mem, WM_PE_DATA_BYTES);
+        s->ops->core_start(s->f, x, y);
+    }
+    s->cores_started = true;
+}
+
+static void add_export(wm_mp *mp, const char *name, int64_t value, uint64_t cycle)
+{
+    if (mp->nexports == mp->cap_exports) {
+        const size_t cap = mp->cap_exports ? 2 * mp->cap_exports : 8;
+        wm_export *grown = realloc(mp->exports, cap * sizeof *grown);
+        if (!grown) return;
+        mp->exports = grown;
+        mp->cap_exports = cap;
+    }
+    mp->exports[mp->nexports++] = (wm_export){name, value, cycle};
+    if (mp->s->obs.on_export) mp->s->obs.on_export(mp->s->obs_ctx, mp->index, cycle, name, value);
+}
+
+/* Read the block back: its results, and the fault record. */
+static void read_block(wm_sched *s, wm_mp *mp)
+{
+    const unsigned x = mp->inst->x, y = mp->inst->y;
+    s->ops->core_read(s->f, x, y, WM_PE_BLOCK_ADDR, &mp->block, sizeof mp->block);
+}
+
+/* When the run ends: every core's results and data memory. */
+static void collect(wm_sched *s)
+{
+    if (s->cores_collected) return;
+    s->cores_collected = true;
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        const unsigned x = mp->inst->x, y = mp->inst->y;
+        read_block(s, mp);
+        const char *const *list = mp->inst->kernel->exports;
+        for (unsigned e = 0; list && list[e] && e < WM_PE_EXPORTS_MAX; e++)
+            if (mp->block.exported & (1u << e)) add_export(mp, list[e], mp->block.exports[e], s->cycle);
+        if (mp->mem) s->ops->core_read(s->f, x, y, WM_PE_DATA_ADDR, mp->mem, WM_PE_DATA_BYTES);
+    }
+}
+
+/* A halted core: done, or the fault that ends the run. */
+static bool halted_ok(wm_sched *s, wm_mp *mp)
+{
+    const wm_core_halt *h = &mp->core.halt;
+    if (h->state == WM_CORE_EXITED && h->exit_code == WM_PE_EXIT_DONE) {
+        set_state(s, mp, WM_PE_DONE);
+        return true;
+    }
+    char insn[64];
+    rv_disasm(h->insn, insn, sizeof insn);
+    if (h->state == WM_CORE_FAULTED) {
+        snprintf(mp->fault, sizeof mp->fault, "%s at pc 0x%08" PRIx32 ", instruction %08" PRIx32 " (%s)",
+                 wm_core_fault_name(h->cause), h->pc, h->insn, h->cause == WM_CORE_FAULT_FETCH ? "none" : insn);
+    } else if (h->exit_code == WM_PE_EXIT_FAULT) {
+        read_block(s, mp);
+        char text[FAULT_TEXT];
+        wm_pe_fault_text(s->ops, s->f, mp->inst->x, mp->inst->y, &mp->block, text, sizeof text);
+        snprintf(mp->fault, sizeof mp->fault, "%s", text);
+    } else {
+        snprintf(mp->fault, sizeof mp->fault, "the firmware exited with code %" PRIu32 " at pc 0x%08" PRIx32,
+                 h->exit_code, h->pc);
+    }
+    set_state(s, mp, WM_PE_FAULT);
+    return false;
+}
+
+static wm_run_result finish(wm_sched *s, wm_run_result r)
+{
+    collect(s);
+    return r;
+}
+
+wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
+{
+    if (!s->cores_started) start_cores(s);
+    if (s->cores_collected) return s->nlive ? WM_RUN_MAX_CYCLES : WM_RUN_DONE;
+    for (;;) {
+        s->cycle = s->ops->cycle(s->f);
+        bool faulted = false;
+        size_t blocked_recv = 0, blocked = 0, kept = 0;
+        for (size_t k = 0; k < s->nlive; k++) {
+            wm_mp *mp = &s->pes[s->live[k]];
+            const unsigned x = mp->inst->x, y = mp->inst->y;
+            mp->core = s->ops->core_status(s->f, x, y);
+            if (mp->core.halt.state != WM_CORE_RUNNING) {
+                if (!halted_ok(s, mp)) faulted = true;
+                continue;
+            }
+            if (mp->core.waiting) {
+                const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
+                const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
+                set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
+                blocked_recv += recv;
+                blocked++;
+            } else {
+                set_state(s, mp, WM_PE_RUNNING);
+            }
+            s->live[kept++] = s->live[k];
+        }
+        s->nlive = kept;
+        if (faulted) return finish(s, WM_RUN_FAULT);
+        if (s->nlive == 0) return finish(s, WM_RUN_DONE);
+        if (blocked_recv == s->nlive && s->ops->quiescent(s->f)) return finish(s, WM_RUN_DEADLOCK);
+        if (blocked == s->nlive) {
+            if (++s->idle_cycles % STALL_WINDOW == 0 && wm_sched_snapshot_unchanged(s))
+                return finish(s, WM_RUN_STALLED);
+        } else {
+            s->idle_cycles = 0;
+            s->prev_snap_n = (size_t)-1;
+        }
+        if (s->cycle >= max_cycles) return finish(s, WM_RUN_MAX_CYCLES);
+        s->ops->step(s->f);
+        if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+    }
+}
+
+void wm_core_sched_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
+{
+    (void)s;
+    const wm_instance *in = mp->inst;
+    const wm_core_status *c = &mp->core;
+    fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
+    switch (mp->state) {
+    case WM_PE_FAULT:
+        fprintf(out, "fault: %s", mp->fault);
+        if (c->halt.state == WM_CORE_EXITED) fprintf(out, " (the EXIT store at pc 0x%08" PRIx32 ")", c->halt.pc);
+        break;
+    case WM_PE_BLOCKED_RECV:
+        fprintf(out, "blocked on receive at pc 0x%08" PRIx32 ": its RX queue is empty%s", c->pc,
+                deadlocked ? " and nobody has sent it anything" : "");
+        break;
+    case WM_PE_BLOCKED_SEND:
+        fprintf(out, "blocked on send at pc 0x%08" PRIx32 ": its TX queue is full", c->pc);
+        break;
+    default: {
+        fprintf(out, "%s at pc 0x%08" PRIx32 ", %" PRIu64 " instructions retired", wm_pe_state_name(mp->state), c->pc,
+                c->retired);
+        break;
+    }
+    }
+    fputc('\n', out);
+}

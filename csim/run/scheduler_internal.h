@@ -1,0 +1,82 @@
+/* scheduler_internal.h: the scheduler's state, shared by its two PE modes:
+ * coroutines (scheduler.c) and cores (core_sched.c). Not for other files. */
+#ifndef WM_SCHEDULER_INTERNAL_H
+#define WM_SCHEDULER_INTERNAL_H
+
+#include "run/core_image.h"
+#include "run/scheduler.h"
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    STACK_BYTES = 64 * 1024,   /* kernels are small: a few frames deep */
+    STALL_WINDOW = 64,         /* cycles between two snapshots of a stall */
+    FAULT_TEXT = 200
+};
+
+typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
+
+struct wm_mp {
+    wm_sched *s;
+    size_t index;
+    const wm_instance *inst;
+    jmp_buf jb;
+    char *stack_map; /* guard page + stack */
+    wait_kind wait;
+    bool pop_is_header;
+    uint64_t ready;  /* earliest cycle of the next port access */
+    uint32_t push_data;
+    uint32_t popped;
+    uint64_t tsc_read;
+    uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
+    wm_pe_state state;
+    unsigned headers_received;
+    wm_export *exports;
+    size_t nexports, cap_exports;
+    char fault[FAULT_TEXT];
+    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
+    bool mem_owned;  /* made here (zeroed) because the caller gave none */
+    /* WM_PE_CORE: the image, and what the core did */
+    const wm_firmware *fw;
+    wm_pe_block block;
+    wm_core_status core;
+};
+
+struct wm_sched {
+    wm_pe_mode mode;
+    const wm_fabric_ops *ops;
+    wm_fabric *f;
+    const wm_layout *layout;
+    size_t n;
+    wm_mp *pes;
+    size_t *live; /* indices of kernels still running, in layout order */
+    size_t nlive;
+    jmp_buf jb;
+    uint64_t cycle;
+    wm_sched_observer obs;
+    void *obs_ctx;
+    size_t page;
+    /* stall detection: two snapshots of the wavelets in flight */
+    unsigned idle_cycles;
+    wm_flight *snap, *prev_snap;
+    size_t snap_n, prev_snap_n, snap_cap;
+    /* WM_PE_CORE: one image per kernel, loaded once */
+    wm_firmware *fws;
+    size_t nfws;
+    bool cores_started, cores_collected;
+};
+
+
+/* scheduler.c */
+bool wm_sched_snapshot_unchanged(wm_sched *s);
+
+/* core_sched.c */
+bool wm_core_sched_init(wm_sched *s);
+wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles);
+void wm_core_sched_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
+void wm_core_sched_free(wm_sched *s);
+
+#endif

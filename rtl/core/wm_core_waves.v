@@ -1,0 +1,42 @@
+// wm_core_waves: the signals a dump of a tile's PE core shows.
+//
+// The companion of rtl/wm_waves.v for rtl/wm_tile_core.v: tracing is off in
+// the core and its RAM (thousands of nets and a 64 KiB array), and this
+// module, instantiated once per core, names what a reader follows: the PC
+// of the instruction in X, the retiring instruction and its write-back, the
+// wavelets the core pushed and popped, and the halt. No outputs and no
+// logic, so it costs nothing in a model built without tracing. A field
+// means something only when its flag is set, as in csim/core/core_port.h.
+`default_nettype none
+/*verilator tracing_off*/
+
+module wm_core_waves (
+    input  wire [31:0] pc_i,
+    input  wire        retire_i,
+    input  wire [31:0] retire_insn_i,
+    input  wire        rd_we_i,
+    input  wire [4:0]  rd_i,
+    input  wire [31:0] rd_data_i,
+    input  wire        push_i,
+    input  wire        pop_i,
+    input  wire        halted_i,
+    input  wire [2:0]  fault_cause_i
+);
+    // Every signal exists to be traced; none is read.
+    /* verilator lint_off UNUSEDSIGNAL */
+    /*verilator tracing_on*/
+    wire [31:0] pc          = pc_i;
+    wire        retire      = retire_i;
+    wire [31:0] retire_insn = retire_insn_i;
+    wire        rd_we       = rd_we_i;
+    wire [4:0]  rd          = rd_i;
+    wire [31:0] rd_data     = rd_data_i;
+    wire        push        = push_i;
+    wire        pop         = pop_i;
+    wire        halted      = halted_i;
+    wire [2:0]  fault_cause = fault_cause_i;
+    /*verilator tracing_off*/
+    /* verilator lint_on UNUSEDSIGNAL */
+endmodule
+
+`default_nettype wire
