@@ -1,0 +1,243 @@
+/* test_core_firmware.c: bad firmware on the PE cores (`--pe core`), as a
+ * user meets it through `wavemesh run`: each kind of fault stops the run
+ * with the PE, its instance, the cause, the PC and the instruction named
+ * and a non-zero exit, word for word the same on both backends; a core
+ * that spins is stopped by --max-cycles with its PC named; an image too
+ * big for the memory is refused before the run; a firmware fault raised by
+ * sw/mp.h on the core is formatted on the host.
+ *
+ * The bad images are hand-assembled (csim/core/rv32_asm.h) into a folder
+ * that WM_FIRMWARE_DIR points the loader at, as the chain kernel's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/rv32_asm.h"
+#include "rv32/pe_block.h"
+
+static char dir[64];
+static char layout[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/wm-core-fw-XXXXXX");
+    if (!mkdtemp(dir)) return -1;
+    snprintf(layout, sizeof layout, "%s/one.layout", dir);
+    FILE *f = fopen(layout, "w");
+    if (!f) return -1;
+    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 chain VAL=5 FIRST=1 LAST=1\n", f);
+    fclose(f);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* dir/NAME/chain.bin holding the n words. */
+static void write_image(const char *name, const uint32_t *words, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%s/chain.bin", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(words, 4, n, f), n);
+    fclose(f);
+}
+
+/* `wavemesh run` of the layout on backend with the images of dir/NAME
+ * (NULL: the built ones); stdout and stderr into out; the exit status. */
+static int run(const char *name, const char *backend, const char *layout_path, const char *extra, char *out,
+               size_t n)
+{
+    char cmd[1024], fwdir[256] = "";
+    if (name) snprintf(fwdir, sizeof fwdir, "WM_FIRMWARE_DIR=%s/%s ", dir, name);
+    snprintf(cmd, sizeof cmd, "%s%s/wavemesh run %s --pe core --backend %s %s 2>&1", fwdir, BUILD_DIR, layout_path,
+             backend, extra);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    const size_t got = fread(out, 1, n - 1, p);
+    out[got] = '\0';
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Runs on both backends; both must exit 1 and print exactly `expected`. */
+static void expect_report(const char *name, const char *layout_path, const char *extra, const char *expected)
+{
+    static const char *const backends[] = {"rtl", "sw"};
+    for (int b = 0; b < 2; b++) {
+        char out[4096];
+        const int status = run(name, backends[b], layout_path, extra, out, sizeof out);
+        if (strcmp(out, expected)) fprintf(stderr, "%s on %s printed:\n%s", name ? name : "", backends[b], out);
+        assert_string_equal(out, expected);
+        assert_int_equal(status, 1);
+    }
+}
+
+static const uint32_t NOP = 0x00000013u;
+
+static void test_an_illegal_instruction_is_named_with_its_pc(void **state)
+{
+    (void)state;
+    const uint32_t prog[] = {NOP, 0x00000000u};
+    write_image("illegal", prog, 2);
+    /* cycle 0 fetches 0, the NOP is in X in cycle 1, the zero word in cycle 2 and halts at its end */
+    expect_report("illegal", layout, "",
+                  "firmware fault at cycle 3\n"
+                  "  PE (0,0) l0 [chain]: fault: illegal instruction at pc 0x00000004, instruction 00000000 "
+                  "(illegal 0x00000000)\n");
+}
+
+static void test_a_misaligned_load_is_named(void **state)
+{
+    (void)state;
+    const uint32_t prog[] = {NOP, rv_lw(1, 0, 2)};
+    write_image("misaligned", prog, 2);
+    expect_report("misaligned", layout, "",
+                  "firmware fault at cycle 3\n"
+                  "  PE (0,0) l0 [chain]: fault: misaligned load or store at pc 0x00000004, instruction 00202083 "
+                  "(lw x1, 2(x0))\n");
+}
+
+static void test_a_load_outside_the_memory_is_named(void **state)
+{
+    (void)state;
+    const uint32_t prog[] = {rv_lui(1, 0x40000), rv_lw(2, 1, 0)};
+    write_image("outside", prog, 2);
+    expect_report("outside", layout, "",
+                  "firmware fault at cycle 3\n"
+                  "  PE (0,0) l0 [chain]: fault: load or store outside the memory at pc 0x00000004, instruction "
+                  "0000a103 (lw x2, 0(x1))\n");
+}
+
+static void test_a_store_outside_the_memory_is_named(void **state)
+{
+    (void)state;
+    const uint32_t prog[] = {rv_lui(1, 0x10), rv_sw(0, 1, 0)};
+    write_image("store-outside", prog, 2);
+    expect_report("store-outside", layout, "",
+                  "firmware fault at cycle 3\n"
+                  "  PE (0,0) l0 [chain]: fault: load or store outside the memory at pc 0x00000004, instruction "
+                  "0000a023 (sw x0, 0(x1))\n");
+}
+
+static void test_a_read_of_an_unmapped_register_is_named(void **state)
+{
+    (void)state;
+    /* TX (offset 0) is write-only */
+    const uint32_t prog[] = {rv_lui(1, 0x80000), rv_lw(2, 1, 0)};
+    write_image("unmapped", prog, 2);
+    expect_report("unmapped", layout, "",
+                  "firmware fault at cycle 3\n"
+                  "  PE (0,0) l0 [chain]: fault: access to an unmapped PE register at pc 0x00000004, instruction "
+                  "0000a103 (lw x2, 0(x1))\n");
+}
+
+static void test_a_jump_to_nowhere_is_named_where_it_lands(void **state)
+{
+    (void)state;
+    /* 0x10000 is past the 64 KiB RAM: JALR takes cycles 2-3, the target reaches X in cycle 4 */
+    const uint32_t prog[] = {rv_lui(1, 0x10), rv_jalr(0, 1, 0)};
+    write_image("nowhere", prog, 2);
+    expect_report("nowhere", layout, "",
+                  "firmware fault at cycle 5\n"
+                  "  PE (0,0) l0 [chain]: fault: instruction fetch outside the memory at pc 0x00010000, instruction "
+                  "00000000 (none)\n");
+}
+
+static void test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc(void **state)
+{
+    (void)state;
+    /* addi 1 cycle + jal 2 cycles: from cycle 1 to 299, 299 cycles, 199 retired (100 addi, 99 jal... one
+     * addi-jal pair every 3 cycles: 99 pairs and the 100th addi) */
+    const uint32_t prog[] = {rv_addi(1, 1, 1), rv_jal(0, -4)};
+    write_image("spin", prog, 2);
+    expect_report("spin", layout, "--max-cycles 300",
+                  "cycle limit reached at cycle 300 with 1 kernel(s) still running\n"
+                  "  PE (0,0) l0 [chain]: running at pc 0x00000004, 199 instructions retired\n");
+}
+
+static void test_an_image_too_big_is_refused_before_the_run(void **state)
+{
+    (void)state;
+    const size_t n = WM_PE_CODE_MAX / 4 + 1;
+    uint32_t *prog = calloc(n, 4);
+    assert_non_null(prog);
+    for (size_t i = 0; i < n; i++) prog[i] = NOP;
+    write_image("big", prog, n);
+    free(prog);
+    char expected[512];
+    snprintf(expected, sizeof expected,
+             "wavemesh: PE (0,0) l0 [chain]: the firmware %s/big/chain.bin is too big for the PE's memory: more "
+             "than 22016 bytes, and code and data must end at 0x5600 to leave 2048 bytes of stack below the PE "
+             "block at 0x5e00\n",
+             dir);
+    expect_report("big", layout, "", expected);
+}
+
+static void test_a_missing_image_says_how_to_build_it(void **state)
+{
+    (void)state;
+    char empty[256], expected[512];
+    snprintf(empty, sizeof empty, "%s/none", dir);
+    mkdir(empty, 0755);
+    snprintf(expected, sizeof expected,
+             "wavemesh: PE (0,0) l0 [chain]: cannot read the firmware of kernel chain, %s/none/chain.bin: No such "
+             "file or directory (`make firmware` builds it)\n",
+             dir);
+    expect_report("none", layout, "", expected);
+}
+
+static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **state)
+{
+    (void)state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/fault.layout", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 chain VAL=5 FIRST=1 LAST=0 NEXTX=300 NEXTY=0\n", f);
+    fclose(f);
+    /* the real chain firmware: wm_mp_header (sw/rv32/mp_core.c) refuses column 300 */
+    char out[4096];
+    const int status = run(NULL, "rtl", path, "", out, sizeof out);
+    assert_int_equal(status, 1);
+    assert_non_null(strstr(out, "  PE (0,0) l0 [chain]: fault: header to (300,0): coordinates outside 0..255 (the "
+                                "EXIT store at pc 0x"));
+    char out_sw[4096];
+    assert_int_equal(run(NULL, "sw", path, "", out_sw, sizeof out_sw), 1);
+    assert_string_equal(out, out_sw);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_an_illegal_instruction_is_named_with_its_pc),
+        cmocka_unit_test(test_a_misaligned_load_is_named),
+        cmocka_unit_test(test_a_load_outside_the_memory_is_named),
+        cmocka_unit_test(test_a_store_outside_the_memory_is_named),
+        cmocka_unit_test(test_a_read_of_an_unmapped_register_is_named),
+        cmocka_unit_test(test_a_jump_to_nowhere_is_named_where_it_lands),
+        cmocka_unit_test(test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc),
+        cmocka_unit_test(test_an_image_too_big_is_refused_before_the_run),
+        cmocka_unit_test(test_a_missing_image_says_how_to_build_it),
+        cmocka_unit_test(test_a_library_fault_on_the_core_is_formatted_on_the_host),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
