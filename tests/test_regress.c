@@ -18,6 +18,7 @@
 #include "fabric/fabric_sw.h"
 #include "regress/regress.h"
 #include "fabric/trace.h"
+#include "core/iss.h"
 
 static const wm_regress_scenario *scenario(const char *name)
 {
@@ -94,6 +95,40 @@ static void test_perturbation_off_the_path_passes(void **state)
     wm_regress_report rep;
     run_perturbed((wm_sw_perturbation){WM_SW_RR_REVERSE, 2, 0, 0}, &rep);
     assert_true(rep.passed);
+}
+
+/* The sw model's core at (1,0) (leaf l1 of the tutorial tree) pops its RX
+ * queue a cycle late (core/iss.h's PERTURB_RX_POP_LATE). l1's only RX loads
+ * wait for its prefix: the RTL core pops it at cycle 770, after stalling
+ * since the lui of the register window's address retired at cycle 169; the
+ * perturbed one has nothing to report that cycle. The link events still
+ * agree then, so the core comparison is what fires, naming the PC. */
+static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state)
+{
+    (void)state;
+    wm_regress_report rep;
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_CORE, 1, 0, WM_ISS_PERTURB_RX_POP_LATE});
+    wm_regress_run(scenario("core-tutorial"), &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    assert_false(rep.passed);
+    assert_false(rep.diverged);
+    assert_true(rep.core_diverged);
+    assert_string_equal(rep.line, "FAIL core-tutorial 7x1: first core divergence at cycle 770 core (1,0) RX pop: "
+                                  "expected 00000001, got nothing; core (1,0) last retired: expected pc 0x0000034c "
+                                  "800007b7 (lui x15, 0x80000) at cycle 169, got pc 0x0000034c 800007b7 (lui x15, "
+                                  "0x80000) at cycle 169");
+}
+
+/* Unperturbed, the cores agree instruction by instruction. */
+static void test_core_scenarios_agree(void **state)
+{
+    (void)state;
+    const char *const names[] = {"core-tworow", "core-stream-east-4x3"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        wm_regress_report rep;
+        wm_regress_run(scenario(names[k]), &wm_fabric_rtl, &wm_fabric_sw, &rep);
+        if (!rep.passed) fail_msg("%s", rep.line);
+    }
 }
 
 static void record(wm_trace *t, uint64_t cycle, unsigned x, unsigned y, unsigned port, uint32_t data)
@@ -186,6 +221,8 @@ int main(void)
         cmocka_unit_test(test_reversed_arbitration_is_reported_at_cycle_4),
         cmocka_unit_test(test_late_grant_is_reported_as_a_missing_wavelet),
         cmocka_unit_test(test_perturbation_off_the_path_passes),
+        cmocka_unit_test(test_a_perturbed_core_simulator_is_reported_with_its_pc),
+        cmocka_unit_test(test_core_scenarios_agree),
         cmocka_unit_test(test_trace_comparison_finds_the_first_divergence),
         cmocka_unit_test(test_a_differing_result_word_is_reported),
     };

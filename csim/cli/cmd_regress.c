@@ -31,7 +31,9 @@ static void usage(FILE *out)
             "  --perturb SPEC make the sw model deliberately wrong, to see the check fire:\n"
             "                 rr-reverse:X,Y (tile X,Y arbitrates in reverse order) or\n"
             "                 late-grant:X,Y,PORT (its output PORT, N/E/S/W/L, grants a\n"
-            "                 header one cycle late)\n");
+            "                 header one cycle late), or core-sltu:X,Y, core-div33:X,Y,\n"
+            "                 core-rx-late:X,Y (tile X,Y's core simulator: SLTU compares\n"
+            "                 signed, DIV takes 33 cycles, an RX load pops a cycle late)\n");
 }
 
 int wm_cmd_regress(int argc, char **argv)

@@ -1185,6 +1185,7 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     sw_core *c = core_of(s, x, y, "core_start", true);
     if (!c) return;
     wm_sw_core_start(c, s->cycle);
+    if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
     queue_tile(s, (uint32_t)(y * s->w + x));
 }
 
@@ -1264,8 +1265,19 @@ bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *e
                port_from_letter(port_letter) >= 0) {
         p.kind = WM_SW_LATE_GRANT;
         p.port = (unsigned)port_from_letter(port_letter);
+    } else if (sscanf(text, "core-sltu:%u,%u%c", &x, &y, &extra) == 2) {
+        p.kind = WM_SW_CORE;
+        p.port = WM_ISS_PERTURB_SLTU_AS_SLT;
+    } else if (sscanf(text, "core-div33:%u,%u%c", &x, &y, &extra) == 2) {
+        p.kind = WM_SW_CORE;
+        p.port = WM_ISS_PERTURB_DIV_33;
+    } else if (sscanf(text, "core-rx-late:%u,%u%c", &x, &y, &extra) == 2) {
+        p.kind = WM_SW_CORE;
+        p.port = WM_ISS_PERTURB_RX_POP_LATE;
     } else {
-        snprintf(err, err_size, "perturbation '%s' is not rr-reverse:X,Y or late-grant:X,Y,PORT (PORT N/E/S/W/L)",
+        snprintf(err, err_size,
+                 "perturbation '%s' is not rr-reverse:X,Y, late-grant:X,Y,PORT (PORT N/E/S/W/L), core-sltu:X,Y, "
+                 "core-div33:X,Y or core-rx-late:X,Y",
                  text);
         return false;
     }

@@ -19,20 +19,24 @@
 typedef enum {
     WM_SW_EXACT = 0,     /* the model as specified */
     WM_SW_RR_REVERSE,    /* tile (x, y): every arbiter scans RR, RR-1, ... instead of RR, RR+1, ... */
-    WM_SW_LATE_GRANT     /* tile (x, y), output port: a header is granted one cycle after it could be */
+    WM_SW_LATE_GRANT,    /* tile (x, y), output port: a header is granted one cycle after it could be */
+    WM_SW_CORE           /* tile (x, y)'s core: its instruction-set simulator has bug `port` (wm_iss_perturb) */
 } wm_sw_perturbation_kind;
 
 typedef struct {
     wm_sw_perturbation_kind kind;
     unsigned x, y;
-    unsigned port; /* wm_port, for WM_SW_LATE_GRANT */
+    unsigned port; /* wm_port, for WM_SW_LATE_GRANT; wm_iss_perturb, for WM_SW_CORE */
 } wm_sw_perturbation;
 
 void wm_fabric_sw_set_perturbation(wm_sw_perturbation p);
 wm_sw_perturbation wm_fabric_sw_perturbation(void);
 
-/* Parses "rr-reverse:X,Y" or "late-grant:X,Y,PORT" (PORT is N, E, S, W or
- * L) into *out. On a malformed text, false with the reason in err. */
+/* Parses "rr-reverse:X,Y", "late-grant:X,Y,PORT" (PORT is N, E, S, W or
+ * L), or "core-sltu:X,Y", "core-div33:X,Y", "core-rx-late:X,Y" (the ISS
+ * bugs of core/iss.h: SLTU compares signed; DIV/REM take 33 cycles; an RX
+ * load pops a cycle late) into *out. On a malformed text, false with the
+ * reason in err. */
 bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *err, size_t err_size);
 
 /* A tile as rtl/wm_waves.v shows it, for dumps from the sw backend
