@@ -225,6 +225,30 @@ static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **sta
     assert_string_equal(out, out_sw);
 }
 
+/* `traffic --pe core`: the stream kernel's firmware traffic, the same run
+ * on both backends line for line (but the speed line), every PE checked. */
+static void test_firmware_traffic_is_the_same_on_both_backends(void **state)
+{
+    (void)state;
+    char out[2][4096];
+    const char *const backends[] = {"rtl", "sw"};
+    for (int b = 0; b < 2; b++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "%s/wavemesh traffic --pe core --backend %s --mesh 4x3 --rate 0.05 --len 3 --cycles 400 2>&1 "
+                 "| grep -v '^cpu '",
+                 BUILD_DIR, backends[b]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        const size_t n = fread(out[b], 1, sizeof out[b] - 1, p);
+        out[b][n] = '\0';
+        assert_int_equal(pclose(p), 0);
+        assert_non_null(strstr(out[b], "firmware traffic: 7 messages a PE, one every 60 cycles; 84 sent, 84 arrived, "
+                                       "every PE got what was sent to it\n"));
+    }
+    assert_string_equal(strchr(out[0], '\n'), strchr(out[1], '\n'));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_an_image_too_big_is_refused_before_the_run),
         cmocka_unit_test(test_a_missing_image_says_how_to_build_it),
         cmocka_unit_test(test_a_library_fault_on_the_core_is_formatted_on_the_host),
+        cmocka_unit_test(test_firmware_traffic_is_the_same_on_both_backends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,6 +2,8 @@
  * with BookSim-comparable latency and throughput and the simulation speed. */
 #include "cli/commands.h"
 #include "fabric/fabric.h"
+#include "run/runner.h"
+#include "run/stream.h"
 #include "traffic/traffic.h"
 #include "waves/waves.h"
 
@@ -17,7 +19,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: wavemesh traffic [--backend rtl|sw] [--mesh WxH] [--pattern P] [--rate R] [--len L]\n"
             "                        [--cycles N] [--warmup N] [--drain N] [--seed S] [--pop-interval K]\n"
-            "                        [--hotspot X,Y] [--hotspot-fraction F] [--csv]\n"
+            "                        [--hotspot X,Y] [--hotspot-fraction F] [--pe native|core] [--csv]\n"
             "Runs synthetic traffic and prints the average message latency and the\n"
             "accepted throughput, measured as BookSim2 does:\n"
             "  --backend      the fabric model (default sw)\n"
@@ -34,9 +36,18 @@ static void usage(FILE *out)
             "  --hotspot      the hotspot PE (default the centre); --hotspot-fraction its\n"
             "                 share of the messages (default 0.2)\n"
             "  --csv          one CSV header line and one row instead of text\n"
+            "  --pe           firmware traffic instead: every PE runs the stream kernel\n"
+            "                 (sw/traffic/stream.c), natively or on its core (docs/core.md),\n"
+            "                 sending rate x cycles / len messages of len wavelets, one\n"
+            "                 every len / rate cycles, uniform or transpose, and\n"
+            "                 receiving what is sent to it; every receiver's count and sum\n"
+            "                 are checked. Needs len >= 2 (the first data wavelet carries\n"
+            "                 the send time); the run lasts until every PE is done.\n"
             "Latency runs from a message's creation (source queue included) to the pop\n"
-            "of its last wavelet at the destination. Speed is router-cycles per second\n"
-            "of CPU time: mesh size x cycles simulated / CPU seconds of the run.\n");
+            "of its last wavelet at the destination (with --pe, from the firmware's read\n"
+            "of the timestamp counter before the send to its read after that pop).\n"
+            "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
+            "simulated / CPU seconds of the run.\n");
     fputs(wm_trace_usage, out);
 }
 
@@ -75,8 +86,86 @@ static double seconds_of(clockid_t clock)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* --pe: the stream kernel on every PE. */
+static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
+                            wm_pe_mode mode, bool csv)
+{
+    if (cfg->pattern != WM_PATTERN_UNIFORM && cfg->pattern != WM_PATTERN_TRANSPOSE) {
+        fprintf(stderr, "wavemesh traffic: --pe runs the uniform or the transpose pattern, not %s\n",
+                wm_pattern_name(cfg->pattern));
+        return 2;
+    }
+    if (cfg->len < 2 || cfg->len > 256) {
+        fprintf(stderr, "wavemesh traffic: --pe needs --len 2..256 (a header and the send time at least), not %u\n",
+                cfg->len);
+        return 2;
+    }
+    const double per_pe = cfg->rate * (double)cfg->sample / cfg->len;
+    const unsigned count = per_pe < 1 ? 1u : (unsigned)(per_pe + 0.5);
+    const double gap = cfg->len / cfg->rate;
+    const wm_stream_spec spec = {w, h, cfg->pattern == WM_PATTERN_UNIFORM ? WM_STREAM_UNIFORM : WM_STREAM_TRANSPOSE,
+                                 0, 0, count, cfg->len - 1, gap > 1e6 ? 1000000u : (unsigned)(gap + 0.5),
+                                 (uint32_t)cfg->seed, true};
+    wm_stream_expect *expect = NULL;
+    char err[200];
+    wm_layout *l = wm_stream_layout(&spec, &expect, err, sizeof err);
+    if (!l) {
+        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        return 2;
+    }
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, mode);
+    if (!r) {
+        free(expect);
+        wm_layout_destroy(l);
+        return 1;
+    }
+    const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+    const wm_run_result res = wm_runner_run(r, 100000000);
+    const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
+    const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+    wm_sched *s = wm_runner_sched(r);
+    const uint64_t cycles = wm_sched_cycle(s);
+    uint64_t arrived = 0, latency = 0, wrong = 0;
+    for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
+        const wm_instance *in = wm_sched_pe_instance(s, i);
+        int64_t got = 0, lat = 0;
+        wm_sched_result(s, in->name, "received", &got);
+        wm_sched_result(s, in->name, "latency", &lat);
+        arrived += (uint64_t)got;
+        latency += (uint64_t)lat;
+        if (got != (int64_t)expect[in->y * w + in->x].messages) wrong++;
+    }
+    const uint64_t sent = (uint64_t)count * w * h;
+    const double accepted = cycles ? (double)arrived * cfg->len / ((double)w * h * (double)cycles) : 0.0;
+    const double avg = arrived ? (double)latency / (double)arrived : 0.0;
+    const double speed = cpu > 0 ? (double)w * h * (double)cycles / cpu : 0.0;
+    if (res != WM_RUN_DONE) wm_sched_report(s, res, stderr);
+    if (csv) {
+        printf("backend,pe,mesh,pattern,rate,len,seed,messages,arrived,cycles,avg_latency,accepted,wall_s,cpu_s,"
+               "router_cycles_per_s\n");
+        printf("%s,%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.4f,%.4f,%.4f,%.0f\n",
+               ops->name, wm_pe_mode_name(mode), w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed,
+               sent, arrived, cycles, avg, accepted, wall, cpu, speed);
+    } else {
+        printf("backend %s  pe %s  mesh %ux%u  pattern %s  rate %g  len %u  seed %" PRIu64 "\n", ops->name,
+               wm_pe_mode_name(mode), w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed);
+        printf("firmware traffic: %u messages a PE, one every %u cycles; %" PRIu64 " sent, %" PRIu64 " arrived%s\n",
+               count, spec.gap, sent, arrived, wrong ? "" : ", every PE got what was sent to it");
+        printf("cycles %" PRIu64 " until every PE was done\n", cycles);
+        printf("average latency %.2f cycles\n", avg);
+        printf("accepted %.4f wavelets/node/cycle over the run\n", accepted);
+        printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
+    }
+    wm_runner_destroy(r);
+    free(expect);
+    wm_layout_destroy(l);
+    return res == WM_RUN_DONE && !wrong ? 0 : 1;
+}
+
 int wm_cmd_traffic(int argc, char **argv)
 {
+    bool pe_given = false;
+    wm_pe_mode mode = WM_PE_NATIVE;
     const char *backend = "sw";
     unsigned w = 8, h = 8;
     bool csv = false, drain_given = false;
@@ -103,6 +192,7 @@ int wm_cmd_traffic(int argc, char **argv)
         uint64_t u = 0;
         bool ok = true;
         if (!strcmp(a, "--backend")) backend = v;
+        else if (!strcmp(a, "--pe")) ok = pe_given = wm_pe_mode_parse(v, &mode);
         else if (!strcmp(a, "--mesh")) ok = parse_pair(v, 'x', &w, &h);
         else if (!strcmp(a, "--pattern")) ok = wm_pattern_parse(v, &cfg.pattern);
         else if (!strcmp(a, "--rate")) ok = parse_double(v, &cfg.rate);
@@ -142,6 +232,13 @@ int wm_cmd_traffic(int argc, char **argv)
     if (!wm_traffic_config_check(&cfg, w, h, err, sizeof err)) {
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
+    }
+    if (pe_given) {
+        if (trace.path) {
+            fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
+            return 2;
+        }
+        return firmware_traffic(ops, w, h, &cfg, mode, csv);
     }
     wm_waves *waves = NULL;
     if (trace.path && !(waves = wm_waves_create(&trace, w, h, err, sizeof err))) {

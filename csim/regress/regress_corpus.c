@@ -239,6 +239,8 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"core-stream-east-4x3", 4, 3, wm_stream_regress, &wm_regress_stream_east, true, true},
     {"core-stream-diagonal-5x5", 5, 5, wm_stream_regress, &wm_regress_stream_diagonal, true, true},
     {"core-stream-1x7", 1, 7, wm_stream_regress, &wm_regress_stream_diagonal, true, true},
+    {"core-stream-uniform-6x6", 6, 6, wm_stream_regress, &wm_regress_stream_uniform, true, true},
+    {"core-stream-transpose-4x4", 4, 4, wm_stream_regress, &wm_regress_stream_transpose, true, true},
     {"core-stream-long-8x8", 8, 8, wm_stream_regress, &wm_regress_stream_long, false, true},
     {"gs-plan-grid-4x2", 4, 2, wm_gs_regress, &wm_regress_gs_plan_grid, true, false},
     {"gs-crystal-random-5x1", 5, 1, wm_gs_regress, &wm_regress_gs_crystal_random, true, false},

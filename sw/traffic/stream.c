@@ -1,34 +1,52 @@
 /* stream.c: firmware traffic. Each PE sends COUNT messages of LEN data
- * wavelets to PE (TOX, TOY) while it receives EXPECT messages from
- * whoever sends to it, one wavelet at a time as the queues allow (so two
- * PEs streaming at each other never both block on full queues), and
- * publishes the sum of the data it received. The data are a PE's own
- * sequence (SEED, then x * 1103515245 + 12345), so every receiver's sum is
- * known in advance. */
+ * wavelets while it receives EXPECT messages from whoever sends to it,
+ * one wavelet at a time as the queues allow (so two PEs streaming at each
+ * other never both block on full queues), and publishes the sum of the
+ * data it received.
+ *
+ * Where a message goes: MODE 0, always to PE (TOX, TOY); MODE 1, to a PE
+ * drawn uniformly from the W x H mesh by the PE's own generator (SEED,
+ * then x * 1103515245 + 12345; the destination is (x >> 16) mod W*H), the
+ * same generator the host runs to tell each PE its EXPECT. The data are
+ * that generator's sequence too, so every receiver's sum is known in
+ * advance; with STAMP=1 the first data wavelet carries the send time
+ * instead, and the receiver adds up each message's latency. GAP > 0 starts
+ * a message at most every GAP cycles (the offered load). */
 #include "traffic/stream.h"
 
-enum { TOX, TOY, COUNT, LEN, EXPECT, SEED };
+enum { MODE, TOX, TOY, W, H, COUNT, LEN, EXPECT, SEED, GAP, STAMP };
 const wm_kernel_param wm_stream_params[] = {
-    [TOX] = {"TOX", true, 0},       /* the destination */
-    [TOY] = {"TOY", true, 0},
+    [MODE] = {"MODE", false, 0},    /* 0: to (TOX, TOY); 1: uniform over the W x H mesh */
+    [TOX] = {"TOX", false, 0},
+    [TOY] = {"TOY", false, 0},
+    [W] = {"W", false, 1},
+    [H] = {"H", false, 1},
     [COUNT] = {"COUNT", true, 0},   /* messages to send */
     [LEN] = {"LEN", false, 1},      /* data wavelets in each, 0..255 */
     [EXPECT] = {"EXPECT", true, 0}, /* messages to receive */
-    [SEED] = {"SEED", false, 1},    /* the first data wavelet */
+    [SEED] = {"SEED", false, 1},    /* the generator's first value */
+    [GAP] = {"GAP", false, 0},      /* cycles between message starts, 0: back to back */
+    [STAMP] = {"STAMP", false, 0},  /* 1: the first data wavelet is the send time */
     {NULL, false, 0},
 };
 
-enum { SUM, RECEIVED, T_END };
-const char *const wm_stream_exports[] = {[SUM] = "sum", [RECEIVED] = "received", [T_END] = "t_end", NULL};
+enum { SUM, RECEIVED, T_END, LATENCY };
+const char *const wm_stream_exports[] = {[SUM] = "sum", [RECEIVED] = "received", [T_END] = "t_end",
+                                         [LATENCY] = "latency", NULL};
+
+static uint32_t step(uint32_t x) { return x * 1103515245u + 12345u; }
 
 void wm_kernel_stream(wm_mp *mp)
 {
     const unsigned count = (unsigned)wm_mp_param(mp, COUNT), expect = (unsigned)wm_mp_param(mp, EXPECT);
-    const unsigned len = (unsigned)wm_mp_param(mp, LEN);
-    const uint32_t header = wm_mp_header(mp, wm_mp_param(mp, TOX), wm_mp_param(mp, TOY), len, 0);
-    uint32_t next = (uint32_t)wm_mp_param(mp, SEED), sum = 0;
+    const unsigned len = (unsigned)wm_mp_param(mp, LEN), gap = (unsigned)wm_mp_param(mp, GAP);
+    const bool uniform = wm_mp_param(mp, MODE) == 1, stamp = wm_mp_param(mp, STAMP) != 0;
+    const unsigned w = (unsigned)wm_mp_param(mp, W), nodes = w * (unsigned)wm_mp_param(mp, H);
+    uint32_t header = uniform ? 0 : wm_mp_header(mp, wm_mp_param(mp, TOX), wm_mp_param(mp, TOY), len, 0);
+    uint32_t next = (uint32_t)wm_mp_param(mp, SEED), sum = 0, first = 0;
+    uint64_t latency = 0, start_at = 0;
     unsigned sent = 0, word = 0; /* messages sent; wavelet of the current one, 0: its header */
-    unsigned received = 0, left = 0; /* messages received; data wavelets left of the current one */
+    unsigned received = 0, left = 0, got = 0; /* messages received; data wavelets left of, and taken from, the current one */
     bool in_message = false;
     while (sent < count || received < expect) {
         unsigned room, waiting;
@@ -36,26 +54,43 @@ void wm_kernel_stream(wm_mp *mp)
         for (; waiting; waiting--) {
             if (!in_message) {
                 left = wm_header_len(wm_mp_pop_header(mp));
+                got = 0;
                 in_message = left > 0;
                 if (!in_message) received++;
-            } else {
-                sum += wm_mp_pop(mp);
-                if (--left == 0) {
-                    in_message = false;
-                    received++;
-                }
+                continue;
             }
+            const uint32_t v = wm_mp_pop(mp);
+            if (got++ == 0) first = v;
+            if (!(stamp && got == 1)) sum += v;
+            if (--left == 0) {
+                in_message = false;
+                received++;
+                if (stamp) latency += (uint32_t)wm_mp_tsc(mp) - first;
+            }
+        }
+        if (word == 0 && sent < count && gap && room) {
+            const uint64_t now = wm_mp_tsc(mp);
+            if (now < start_at) continue;
+            start_at = (start_at ? start_at : now) + gap;
         }
         for (; room && sent < count; room--) {
             if (word == 0) {
+                if (uniform) {
+                    const unsigned to = (next >> 16) % nodes;
+                    header = wm_mp_header(mp, to % w, to / w, len, 0);
+                    next = step(next);
+                }
                 wm_mp_push(mp, header);
+            } else if (stamp && word == 1) {
+                wm_mp_push(mp, (uint32_t)wm_mp_tsc(mp));
             } else {
                 wm_mp_push(mp, next);
-                next = next * 1103515245u + 12345u;
+                next = step(next);
             }
             if (++word > len) {
                 word = 0;
                 sent++;
+                if (gap) break;
             }
         }
         if (received > expect) wm_mp_fault(mp, "received %u messages, expected %u", received, expect);
@@ -63,4 +98,5 @@ void wm_kernel_stream(wm_mp *mp)
     wm_mp_export(mp, SUM, sum);
     wm_mp_export(mp, RECEIVED, received);
     wm_mp_export(mp, T_END, (int64_t)wm_mp_tsc(mp));
+    wm_mp_export(mp, LATENCY, (int64_t)latency);
 }
