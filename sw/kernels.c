@@ -14,5 +14,7 @@ const wm_kernel wm_kernels[] = {
     {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)", NULL},
     {"stream", wm_kernel_stream, wm_stream_params, "firmware traffic: COUNT messages of LEN wavelets to (TOX,TOY)",
      wm_stream_exports},
+    {"msgcost", wm_kernel_msgcost, wm_msgcost_params, "the cycles of one send (ROLE=0) or one receive (ROLE=1)",
+     wm_msgcost_exports},
     {NULL, NULL, NULL, NULL, NULL},
 };

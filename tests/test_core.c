@@ -32,6 +32,7 @@
 #include "core/rv32_asm.h"
 #ifndef WM_TEST_CORE_NO_RTL
 #include "core/core_rtl.h"
+#include "core/cpi.h"
 #endif
 
 enum { MEM = WM_CORE_MEM_BYTES, DATA = 0x3000, RB = 0x80000000u };
@@ -1663,6 +1664,22 @@ static void test_iss_idle_skips_a_wait_exactly(void **state)
     assert_true(skipped > 1000);
 }
 
+/* `wavemesh cpi`: every class measures exactly what docs/core.md says, on
+ * both models (the contract's table, class by class). */
+static void test_cpi_of_every_class_is_the_contract(void **state)
+{
+    (void)state;
+    wm_cpi_row rows[16];
+    const size_t n = wm_cpi_measure(200, rows, 16);
+    assert_int_equal(n, 11);
+    static const unsigned expected[11] = {1, 2, 1, 1, 2, 2, 2, 2, 34, 1, 2};
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].iss != expected[i] || rows[i].rtl != expected[i])
+            fail_msg("%s: ISS %.2f, RTL %.2f, expected %u", rows[i].name, rows[i].iss, rows[i].rtl, expected[i]);
+        assert_int_equal(rows[i].contract, expected[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1696,6 +1713,7 @@ int main(void)
         cmocka_unit_test(test_random_programs_iss_matches_rtl),
         cmocka_unit_test(test_perturbed_iss_is_caught),
         cmocka_unit_test(test_iss_idle_skips_a_wait_exactly),
+        cmocka_unit_test(test_cpi_of_every_class_is_the_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* stream.h: firmware traffic, a stream of messages to one PE. */
+/* stream.h: firmware traffic (stream.c) and the cost of one message
+ * (msgcost.c). */
 #ifndef WM_STREAM_H
 #define WM_STREAM_H
 
@@ -7,5 +8,10 @@
 extern const wm_kernel_param wm_stream_params[];
 extern const char *const wm_stream_exports[];
 void wm_kernel_stream(wm_mp *mp);
+
+/* msgcost.c: the cycles of one send and one receive. */
+extern const wm_kernel_param wm_msgcost_params[];
+extern const char *const wm_msgcost_exports[];
+void wm_kernel_msgcost(wm_mp *mp);
 
 #endif
