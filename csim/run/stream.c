@@ -34,10 +34,10 @@ wm_layout *wm_stream_layout(const wm_stream_spec *sp, wm_stream_expect **expect_
             for (unsigned m = 0; m < sp->count; m++) {
                 unsigned tx = (x + sp->dx) % w, ty = (y + sp->dy) % h;
                 if (sp->pattern == WM_STREAM_UNIFORM) {
+                    next = step(next);
                     const unsigned to = (next >> 16) % n;
                     tx = to % w;
                     ty = to / w;
-                    next = step(next);
                 } else if (sp->pattern == WM_STREAM_TRANSPOSE) {
                     tx = y;
                     ty = x;

@@ -5,13 +5,14 @@
  * data it received.
  *
  * Where a message goes: MODE 0, always to PE (TOX, TOY); MODE 1, to a PE
- * drawn uniformly from the W x H mesh by the PE's own generator (SEED,
- * then x * 1103515245 + 12345; the destination is (x >> 16) mod W*H), the
- * same generator the host runs to tell each PE its EXPECT. The data are
- * that generator's sequence too, so every receiver's sum is known in
- * advance; with STAMP=1 the first data wavelet carries the send time
- * instead, and the receiver adds up each message's latency. GAP > 0 starts
- * a message at most every GAP cycles (the offered load). */
+ * drawn uniformly from the W x H mesh by the PE's own generator, which
+ * starts at SEED and steps x -> x * 1103515245 + 12345 before each draw
+ * (the seeds are small, their high bits 0); the destination is the new
+ * (x >> 16) mod W*H. The host runs the same generator to tell each PE its
+ * EXPECT. The data are that generator's sequence too, so every receiver's
+ * sum is known in advance; with STAMP=1 the first data wavelet carries the
+ * send time instead, and the receiver adds up each message's latency.
+ * GAP > 0 starts a message at most every GAP cycles (the offered load). */
 #include "traffic/stream.h"
 
 enum { MODE, TOX, TOY, W, H, COUNT, LEN, EXPECT, SEED, GAP, STAMP };
@@ -76,9 +77,9 @@ void wm_kernel_stream(wm_mp *mp)
         for (; room && sent < count; room--) {
             if (word == 0) {
                 if (uniform) {
+                    next = step(next); /* first: the seeds are small, their high bits 0 */
                     const unsigned to = (next >> 16) % nodes;
                     header = wm_mp_header(mp, to % w, to / w, len, 0);
-                    next = step(next);
                 }
                 wm_mp_push(mp, header);
             } else if (stamp && word == 1) {
