@@ -230,6 +230,15 @@ run: check-tools
 	    printf '%s, rtl against sw: ' $$row; \
 	    $(WAVEMESH) wavediff $(BUILD)/waves/$$row-rtl.fst $(BUILD)/waves/$$row-sw.fst || exit 1; \
 	done
+	@for row in tutorial tworow; do \
+	    if [ $$row = tutorial ]; then set -- $(SEED_TUTORIAL); else set -- $(SEED_TWOROW); fi; \
+	    for b in rtl sw; do \
+	        $(WAVEMESH) run sw/collectives/bench.layout --backend $$b --pe core "$$@" \
+	            --trace $(BUILD)/waves/$$row-core-$$b.fst | grep '^waves:' || exit 1; \
+	    done; \
+	    printf '%s --pe core, rtl against sw: ' $$row; \
+	    $(WAVEMESH) wavediff $(BUILD)/waves/$$row-core-rtl.fst $(BUILD)/waves/$$row-core-sw.fst || exit 1; \
+	done
 
 # Waves of one seed row (TEST=tutorial or tworow) from both backends, with
 # their save files; `view` opens the rtl one in GTKWave; `waves-png` makes
@@ -381,3 +390,24 @@ $(VTILECORE_TRACED): $(VTILECORE_SRC)
 $(BUILD)/obj/csim/fabric/fabric_rtl.o: $(VTILECORE_LIBS)
 $(WAVEMESH) $(TEST_BIN): $(VTILECORE_LIBS)
 # ---------------------------------------------------------------- end of the tile with the PE core
+
+# ---------------------------------------------------------------- waves of the cores
+# A dump of a run with --pe core gets, next to its save file, filters that
+# disassemble its cores' instructions and name their PCs
+# (csim/waves/waves_fw.c), from build/firmware/KERNEL.elf: the folder the
+# loader reads, by an absolute path, so that the tools work from any folder.
+# `waves-core` is `waves` for the cores: build/waves/TEST-core-{rtl,sw}.fst,
+# their save files and their wavediff; waves/TEST-core.gtkw is made from it
+# (docs/waves.md).
+$(BUILD)/obj/csim/waves/waves_fw.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+
+.PHONY: waves-core
+waves-core: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	@mkdir -p $(WAVES_DIR)
+	@for b in rtl sw; do \
+	    $(WAVEMESH) run sw/collectives/bench.layout --backend $$b --pe core $(WAVES_SET) \
+	        --trace $(WAVES_DIR)/$(TEST)-core-$$b.fst | grep '^waves:' || exit 1; \
+	done
+	@$(WAVEMESH) wavediff $(WAVES_DIR)/$(TEST)-core-rtl.fst $(WAVES_DIR)/$(TEST)-core-sw.fst
+# ---------------------------------------------------------------- end of waves of the cores

@@ -192,9 +192,10 @@ static void run_message(wm_fabric *f, void (*after_step)(wm_fabric *))
         if (c == SEND_START) OPS->core_start(f, 0, 0);
         /* The receiver's lw at pc 4 is in X from its cycle 2 (fabric 4);
          * the header reaches the head of its RX queue in cycle 16 (see
-         * below), so the load waits in cycles 4..15 and pops in 16. */
+         * below), so the load waits in cycles 4..15 and pops in 16; the
+         * status after cycle c-1 says whether it waited in c-1. */
         s = OPS->core_status(f, 1, 0);
-        const bool want_wait = c >= 4 && c <= 15;
+        const bool want_wait = c >= 5 && c <= 16;
         if (s.waiting != want_wait) fail_msg("receiver waiting=%d at cycle %llu", s.waiting, (unsigned long long)c);
         if (want_wait) {
             assert_int_equal(s.pc, 4);

@@ -7,6 +7,14 @@
  * model must be caught at the exact cycle and tile its link events first
  * diverge. A scoped dump holds only its tiles and cycles; a save file
  * loads in GTKWave headless; an unwritable path fails before anything runs.
+ *
+ * With PE cores (--pe core) the same row dumps each core's signals: the
+ * first instruction of crt0 retires in cycle 1 at pc 0 on either backend,
+ * in FST and VCD, and the two backends' dumps compare identical, scoped or
+ * not. The save file routes pc and retire_insn through the filters made
+ * with objdump, which map the images' words and PCs as objdump prints
+ * them; without objdump the dump is still written, with a note. The save
+ * files committed under waves/ are what `wavemesh waves` writes today.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +32,7 @@
 #include "fabric/fabric_sw.h"
 #include "run/layout.h"
 #include "run/runner.h"
+#include "run/scheduler.h"
 #include "traffic/traffic.h"
 #include "waves/wavediff.h"
 #include "waves/waves.h"
@@ -345,6 +354,334 @@ static void test_unwritable_dump_path_fails_before_the_run(void **state)
     assert_non_null(strstr(line, "/nonexistent-dir/t.fst"));
 }
 
+/* ------------------------------------------------------------ PE cores */
+
+/* The seed's row SHAPE on one backend with its firmware on the cores,
+ * dumped to path, scoped by the --trace-* options in extra (or none). */
+static void run_core_row(const char *backend, int shape, const char *path, char **extra, int nextra)
+{
+    char shape_text[16];
+    snprintf(shape_text, sizeof shape_text, "SHAPE=%d", shape);
+    wm_setting set;
+    assert_true(wm_setting_parse(shape_text, &set));
+    wm_layout *layout = wm_layout_load(LAYOUT, &set, 1, stderr);
+    assert_non_null(layout);
+    wm_trace_spec spec = wm_trace_spec_default();
+    int i = 0;
+    char *argv[] = {"--trace", (char *)path};
+    assert_int_equal(wm_trace_option(&spec, 2, argv, &i, "test"), 1);
+    for (i = 0; i < nextra; i++) assert_int_equal(wm_trace_option(&spec, nextra, extra, &i, "test"), 1);
+    wm_runner *r = wm_runner_create_mode(wm_fabric_backend(backend), layout, &spec, WM_PE_CORE);
+    assert_non_null(r);
+    assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);
+    assert_true(wm_runner_finish(r));
+    wm_runner_destroy(r);
+    wm_layout_destroy(layout);
+}
+
+static uint64_t value_at(const wm_dump *d, const char *name, uint64_t t)
+{
+    const wm_dump_signal *sig = wm_dump_find(d, name);
+    if (!sig) fail_msg("no signal %s in the dump", name);
+    uint64_t v = 0;
+    if (!wm_dump_value_at(d, sig, t, &v)) fail_msg("%s has no value at %llu", name, (unsigned long long)t);
+    return v;
+}
+
+/* Word `index` of KERNEL's image, as the loader writes it at address 4 * index. */
+static uint32_t image_word(const char *kernel, unsigned index)
+{
+    char path[512];
+    snprintf(path, sizeof path, BUILD_DIR "/firmware/%s.bin", kernel);
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("no firmware %s: make firmware", path);
+    uint8_t b[4] = {0, 0, 0, 0};
+    assert_int_equal(fseek(f, 4L * index, SEEK_SET), 0);
+    assert_int_equal(fread(b, 1, 4, f), 4);
+    fclose(f);
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* The core signals of rtl/core/wm_core_waves.v under each instance. */
+static const char *const core_signal_names[] = {"pc",      "retire", "retire_insn", "rd_we",  "rd",
+                                                "rd_data", "push",   "pop",         "halted", "fault_cause"};
+
+/* docs/core.md: in cycle 0 F fetches address 0; the first instruction, crt0's
+ * `la gp` (an auipc), is in X and retires in cycle 1, the next in cycle 2. */
+static void test_core_dumps_show_the_first_retire_of_l0_at_cycle_1(void **state)
+{
+    (void)state;
+    const uint32_t first = image_word("leaf", 0), second = image_word("leaf", 1);
+    assert_int_equal(first & 0x7f, 0x17); /* auipc */
+    static const char *const files[] = {"core_rtl.fst", "core_sw.fst", "core_rtl.vcd", "core_sw.vcd"};
+    for (unsigned k = 0; k < 4; k++) {
+        run_core_row(strstr(files[k], "rtl") ? "rtl" : "sw", 0, tmp_path(files[k]), NULL, 0);
+        char err[256];
+        wm_dump *d = wm_dump_load(tmp_path(files[k]), err, sizeof err);
+        if (!d) fail_msg("%s", err);
+        char name[128];
+        for (unsigned i = 0; i < sizeof core_signal_names / sizeof core_signal_names[0]; i++) {
+            snprintf(name, sizeof name, "root.wm_tile_core.u_core_waves.%s", core_signal_names[i]);
+            assert_non_null(wm_dump_find(d, name));
+        }
+        assert_non_null(wm_dump_find(d, "l0.wm_tile_core.u_tile.u_waves.east_data"));
+        assert_null(wm_dump_find(d, "l0.wm_tile.u_waves.east_data"));
+#define CORE(sig) "l0.wm_tile_core.u_core_waves." sig
+        /* cycle 0: held in reset until the edge, then fetching */
+        assert_int_equal(value_at(d, CORE("pc"), 0), 0);
+        assert_int_equal(value_at(d, CORE("retire"), 0), 0);
+        assert_int_equal(value_at(d, CORE("retire_insn"), 0), 0);
+        /* cycle 1: auipc x3 at pc 0 retires and writes 0 + its upper immediate */
+        assert_int_equal(value_at(d, CORE("pc"), 1), 0);
+        assert_int_equal(value_at(d, CORE("retire"), 1), 1);
+        assert_int_equal(value_at(d, CORE("retire_insn"), 1), first);
+        assert_int_equal(value_at(d, CORE("rd_we"), 1), 1);
+        assert_int_equal(value_at(d, CORE("rd"), 1), (first >> 7) & 31u);
+        assert_int_equal(value_at(d, CORE("rd_data"), 1), first & 0xfffff000u);
+        assert_int_equal(value_at(d, CORE("push"), 1), 0);
+        assert_int_equal(value_at(d, CORE("halted"), 1), 0);
+        /* cycle 2: the second at pc 4 */
+        assert_int_equal(value_at(d, CORE("pc"), 2), 4);
+        assert_int_equal(value_at(d, CORE("retire"), 2), 1);
+        assert_int_equal(value_at(d, CORE("retire_insn"), 2), second);
+        /* a field without its flag reads 0: nothing retires once halted */
+        const uint64_t end = wm_dump_end_time(d);
+        assert_int_equal(value_at(d, CORE("halted"), end), 1);
+        assert_int_equal(value_at(d, CORE("fault_cause"), end), 0);
+        assert_int_equal(value_at(d, CORE("retire"), end), 0);
+        assert_int_equal(value_at(d, CORE("retire_insn"), end), 0);
+        assert_int_equal(value_at(d, CORE("rd"), end), 0);
+        assert_int_equal(value_at(d, CORE("rd_data"), end), 0);
+        /* l0 pushes its message (header and value) and pops the answer */
+        size_t n, pushes = 0, pops = 0;
+        const wm_change *c = wm_dump_changes(d, wm_dump_find(d, CORE("push")), &n);
+        for (size_t i = 0; i < n; i++) pushes += c[i].value == 1;
+        c = wm_dump_changes(d, wm_dump_find(d, CORE("pop")), &n);
+        for (size_t i = 0; i < n; i++) pops += c[i].value == 1;
+        assert_true(pushes >= 1 && pops >= 1);
+#undef CORE
+        wm_dump_free(d);
+    }
+}
+
+static void expect_identical(const char *pa, const char *pb, size_t signals)
+{
+    char err[256];
+    wm_dump *a = wm_dump_load(pa, err, sizeof err), *b = wm_dump_load(pb, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(wm_dump_signal_count(a), signals);
+    const wm_wavediff_result r = wm_wavediff(a, b);
+    if (r.differ)
+        fail_msg("%s and %s differ at %llu: %s 0x%llx against 0x%llx", pa, pb, (unsigned long long)r.time, r.signal,
+                 (unsigned long long)r.a_value, (unsigned long long)r.b_value);
+    /* every signal compared, the cores' too */
+    assert_int_equal(r.common, signals);
+    assert_int_equal(r.only_a + r.only_b, 0);
+    wm_dump_free(a);
+    wm_dump_free(b);
+}
+
+/* 7 tiles x (31 link and 10 core signals), 7 kernel states, the leaves'
+ * excl, incl, t0, t1, the nodes' total. */
+static void test_core_dumps_of_both_backends_are_identical(void **state)
+{
+    (void)state;
+    const size_t signals = 7 * (31 + 10) + 7 + 4 * 4 + 3;
+    expect_identical(tmp_path("core_rtl.fst"), tmp_path("core_sw.fst"), signals);
+    expect_identical(tmp_path("core_rtl.vcd"), tmp_path("core_sw.vcd"), signals);
+    expect_identical(tmp_path("core_rtl.vcd"), tmp_path("core_sw.fst"), signals);
+    /* tworow, whose tile (2,0) has a core but no kernel; and a scoped dump
+     * that ends while the cores still run (the sw dump's last cycle) */
+    run_core_row("rtl", 1, tmp_path("tworow_rtl.fst"), NULL, 0);
+    run_core_row("sw", 1, tmp_path("tworow_sw.fst"), NULL, 0);
+    expect_identical(tmp_path("tworow_rtl.fst"), tmp_path("tworow_sw.fst"), 8 * 41 + 7 + 4 * 4 + 3);
+    char *scoped[] = {"--trace-tiles", "0,0:2,1", "--trace-window", "5:60"};
+    run_core_row("rtl", 1, tmp_path("scoped_rtl.vcd"), scoped, 4);
+    run_core_row("sw", 1, tmp_path("scoped_sw.vcd"), scoped, 4);
+    /* p0, root, tile_2_0, l0, l1, l2 */
+    expect_identical(tmp_path("scoped_rtl.vcd"), tmp_path("scoped_sw.vcd"), 6 * 41 + 5 + 3 * 4 + 2);
+    /* the comparison covers the window's last cycle: some core retires in it */
+    char err[256];
+    wm_dump *d = wm_dump_load(tmp_path("scoped_rtl.vcd"), err, sizeof err);
+    assert_non_null(d);
+    assert_int_equal(wm_dump_end_time(d), 60);
+    static const char *const dumped[] = {"p0", "root", "l0", "l1", "l2"};
+    unsigned retiring = 0;
+    for (unsigned i = 0; i < 5; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.wm_tile_core.u_core_waves.retire", dumped[i]);
+        retiring += (unsigned)value_at(d, name, 60);
+    }
+    assert_true(retiring > 0);
+    wm_dump_free(d);
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+/* The line objdump prints for address addr of KERNEL.elf, as the filters
+ * write it: "WORD mnemonic operands", and the function it lies in. */
+static void objdump_line(const char *kernel, uint32_t addr, char *insn, size_t n, char *func, size_t fn)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "riscv64-unknown-elf-objdump -d -M no-aliases,numeric " BUILD_DIR "/firmware/%s.elf",
+             kernel);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[512];
+    insn[0] = func[0] = '\0';
+    char cur[128] = "";
+    while (fgets(line, sizeof line, p)) {
+        unsigned a;
+        char word[16], mnem[32], ops[128] = "";
+        if (sscanf(line, "%x <%127[^>]>:", &a, cur) == 2) continue;
+        if (sscanf(line, " %x:\t%15s\t%31s\t%127[^#\n]", &a, word, mnem, ops) >= 3 && a == addr && !insn[0]) {
+            size_t len = strlen(ops);
+            while (len && ops[len - 1] == ' ') ops[--len] = '\0';
+            snprintf(insn, n, "%s %s%s%s", word, mnem, len ? " " : "", ops);
+            snprintf(func, fn, "%s", cur);
+        }
+    }
+    pclose(p);
+    assert_true(insn[0] != '\0');
+}
+
+static void test_filters_disassemble_the_images_and_the_save_file_uses_them(void **state)
+{
+    (void)state;
+    char *text = read_text(tmp_path("core_sw-insn.txt"));
+    char insn[256], func[128], line[512];
+    /* crt0's first instruction, and the first of the leaf kernel's main */
+    objdump_line("leaf", 0, insn, sizeof insn, func, sizeof func);
+    snprintf(line, sizeof line, "\n%s\n", insn);
+    if (!strstr(text, line)) fail_msg("no line '%s' in the instruction filter", insn);
+    assert_string_equal(func, "_start");
+    assert_memory_equal(text, "00000000 -\n", 11);
+    text = read_text(tmp_path("core_sw-pc-leaf.txt"));
+    assert_non_null(strstr(text, "00000000 _start\n"));
+    assert_non_null(strstr(text, "00000004 _start+0x4\n"));
+    text = read_text(tmp_path("core_sw-pc-node.txt"));
+    assert_non_null(strstr(text, "00000000 _start\n"));
+    /* the save file: l0's pc through leaf's PC filter, p0's through node's,
+     * every retire_insn through the instruction filter */
+    text = read_text(tmp_path("core_sw.gtkw"));
+    char want[1024];
+    snprintf(want, sizeof want, "@2022\n^5 %s\nl0.wm_tile_core.u_core_waves.pc[31:0]\n",
+             tmp_path("core_sw-pc-leaf.txt"));
+    assert_non_null(strstr(text, want));
+    snprintf(want, sizeof want, "@2022\n^6 %s\np0.wm_tile_core.u_core_waves.pc[31:0]\n",
+             tmp_path("core_sw-pc-node.txt"));
+    assert_non_null(strstr(text, want));
+    snprintf(want, sizeof want, "@2022\n^4 %s\nroot.wm_tile_core.u_core_waves.retire_insn[31:0]\n",
+             tmp_path("core_sw-insn.txt"));
+    assert_non_null(strstr(text, want));
+    assert_non_null(strstr(text, "l3.wm_tile_core.u_tile.u_waves.east_data[31:0]\n"));
+    assert_null(strstr(text, ".wm_tile.u_waves"));
+}
+
+static void test_core_save_file_loads_in_gtkwave_headless(void **state)
+{
+    (void)state;
+    FILE *tcl = fopen(tmp_path("check_core.tcl"), "w");
+    assert_non_null(tcl);
+    fputs("puts \"traces [gtkwave::getTotalNumTraces]\"\ngtkwave::/File/Quit\n", tcl);
+    fclose(tcl);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "xvfb-run -a gtkwave -S %s -a %s %s > %s 2>&1", tmp_path("check_core.tcl"),
+             tmp_path("core_rtl.gtkw"), tmp_path("core_sw.fst"), tmp_path("gtkwave_core.log"));
+    assert_int_equal(system(cmd), 0);
+    FILE *log = fopen(tmp_path("gtkwave_core.log"), "r");
+    assert_non_null(log);
+    char line[512];
+    unsigned traces = 0;
+    bool complaint = false;
+    while (fgets(line, sizeof line, log)) {
+        sscanf(line, "traces %u", &traces);
+        if (strstr(line, "rror") || strstr(line, "not found") || strstr(line, "arning") || strstr(line, "ould not"))
+            complaint = true;
+    }
+    fclose(log);
+    assert_false(complaint);
+    /* 7 groups: begin and end, 31 link and 10 core signals, state and exports */
+    assert_true(traces > 7 * 43);
+}
+
+/* Without objdump the dump and its save file are written all the same,
+ * the cores' traces unfiltered, and one line says why. */
+static void test_a_core_dump_without_objdump_is_written_with_a_note(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "WM_OBJDUMP=/nonexistent/objdump " BUILD_DIR "/wavemesh run %s --pe core --backend sw --trace %s "
+             "> %s 2> %s",
+             LAYOUT, tmp_path("noobjdump.fst"), tmp_path("noobjdump.out"), tmp_path("noobjdump.err"));
+    const int status = system(cmd);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(access(tmp_path("noobjdump.fst"), R_OK), 0);
+    assert_int_equal(access(tmp_path("noobjdump-insn.txt"), F_OK), -1);
+    const char *err = read_text(tmp_path("noobjdump.err"));
+    assert_non_null(strstr(err, "/nonexistent/objdump not found"));
+    assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
+    const char *text = read_text(tmp_path("noobjdump.gtkw"));
+    assert_non_null(strstr(text, "@22\nl0.wm_tile_core.u_core_waves.retire_insn[31:0]\n"));
+    assert_non_null(strstr(text, "@22\nl0.wm_tile_core.u_core_waves.pc[31:0]\n"));
+}
+
+/* waves/ holds what `wavemesh waves` makes of the seed's rows today: the
+ * same command, run where waves/ is a fresh folder, writes the same save
+ * files (their filters are the firmware's and the dump's, not compared). */
+static void test_committed_save_files_are_up_to_date(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *args;
+    } saves[] = {
+        {"tutorial", "--set SHAPE=0"},
+        {"tutorial-overview", "--set SHAPE=0 --overview"},
+        {"tworow", "--set SHAPE=1"},
+        {"tworow-overview", "--set SHAPE=1 --overview"},
+        {"tutorial-core", "--set SHAPE=0 --pe core"},
+    };
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const char *dir = tmp_path("committed");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/waves", dir);
+    assert_int_equal(system(cmd), 0);
+    for (size_t i = 0; i < sizeof saves / sizeof saves[0]; i++) {
+        const char *row = strncmp(saves[i].file, "tworow", 6) ? "tutorial" : "tworow";
+        const char *core = strstr(saves[i].file, "core") ? "-core" : "";
+        char wavemesh[600];
+        if (BUILD_DIR[0] == '/') snprintf(wavemesh, sizeof wavemesh, BUILD_DIR "/wavemesh");
+        else snprintf(wavemesh, sizeof wavemesh, "%s/" BUILD_DIR "/wavemesh", cwd);
+        snprintf(cmd, sizeof cmd, "cd %s && %s waves %s/%s %s -o waves/%s.gtkw --dump build/waves/%s%s-rtl.fst", dir,
+                 wavemesh, cwd, LAYOUT, saves[i].args, saves[i].file, row, core);
+        assert_int_equal(system(cmd), 0);
+        char fresh[700], committed[700];
+        snprintf(fresh, sizeof fresh, "%s/waves/%s.gtkw", dir, saves[i].file);
+        snprintf(committed, sizeof committed, "waves/%s.gtkw", saves[i].file);
+        char *a = strdup(read_text(fresh));
+        assert_non_null(a);
+        if (strcmp(a, read_text(committed)))
+            fail_msg("%s is out of date: docs/waves.md says how to remake it", committed);
+        free(a);
+    }
+    /* the core save file's filters are committed too */
+    assert_int_equal(access("waves/tutorial-core-insn.txt", R_OK), 0);
+    assert_int_equal(access("waves/tutorial-core-pc-leaf.txt", R_OK), 0);
+    assert_int_equal(access("waves/tutorial-core-pc-node.txt", R_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +692,12 @@ int main(void)
         cmocka_unit_test(test_scoped_dump_holds_only_its_tiles_and_cycles),
         cmocka_unit_test(test_save_file_loads_in_gtkwave_headless),
         cmocka_unit_test(test_unwritable_dump_path_fails_before_the_run),
+        cmocka_unit_test(test_core_dumps_show_the_first_retire_of_l0_at_cycle_1),
+        cmocka_unit_test(test_core_dumps_of_both_backends_are_identical),
+        cmocka_unit_test(test_filters_disassemble_the_images_and_the_save_file_uses_them),
+        cmocka_unit_test(test_core_save_file_loads_in_gtkwave_headless),
+        cmocka_unit_test(test_a_core_dump_without_objdump_is_written_with_a_note),
+        cmocka_unit_test(test_committed_save_files_are_up_to_date),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -12,7 +12,8 @@ enum { MAX_SETTINGS = 64 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--set NAME=VALUE]...\n"
+    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--pe native|core]\n"
+                 "                      [--set NAME=VALUE]...\n"
                  "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
                  "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
                  "and its results, then each link port's valid, data (headers decoded), credit,\n"
@@ -22,7 +23,12 @@ static void usage(FILE *out)
                  "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
                  "on run, rows and traffic writes such a save file next to every dump.\n"
                  "--overview keeps, per instance, the firmware signals and the data of the\n"
-                 "ramp and of the four links: a few instances to a screen.\n");
+                 "ramp and of the four links: a few instances to a screen.\n"
+                 "--pe core: for dumps of runs with --pe core, whose tiles have PE cores: each\n"
+                 "instance also shows its core's pc (as function+offset), retire, the retiring\n"
+                 "instruction (disassembled), rd_we, rd, rd_data, push, pop, halted and\n"
+                 "fault_cause, through FILE-insn.txt and one FILE-pc-KERNEL.txt per kernel,\n"
+                 "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n");
 }
 
 int wm_cmd_waves(int argc, char **argv)
@@ -30,7 +36,7 @@ int wm_cmd_waves(int argc, char **argv)
     const char *layout_path = NULL, *out = NULL, *dump = NULL;
     wm_setting settings[MAX_SETTINGS];
     size_t nsettings = 0;
-    bool overview = false;
+    bool overview = false, cores = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -39,6 +45,13 @@ int wm_cmd_waves(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--overview")) {
             overview = true;
+        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
+            const char *pe = argv[++i];
+            if (strcmp(pe, "native") && strcmp(pe, "core")) {
+                fprintf(stderr, "wavemesh waves: --pe %s: expected native or core\n", pe);
+                return 2;
+            }
+            cores = !strcmp(pe, "core");
         } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
             dump = argv[++i];
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
@@ -69,6 +82,8 @@ int wm_cmd_waves(int argc, char **argv)
         fprintf(stderr, "wavemesh waves: out of memory\n");
         return 1;
     }
+    wm_fw_set *fw = cores ? wm_fw_set_new() : NULL;
+    bool noted = false;
     size_t ng = 0;
     for (size_t i = 0; i < n; i++) {
         const wm_instance *in = wm_layout_instance(layout, i);
@@ -77,16 +92,29 @@ int wm_cmd_waves(int argc, char **argv)
         g->has_pe = true;
         g->exports = in->kernel->exports;
         for (const char *const *e = in->kernel->exports; e && *e; e++) g->nexports++;
+        g->core = cores;
+        char err[512];
+        const int k = fw ? wm_fw_set_add(fw, in->kernel->name, err, sizeof err) : -1;
+        if (k >= 0) {
+            g->has_image = true;
+            g->image = (size_t)k;
+        } else if (fw && !noted) {
+            fprintf(stderr, "wavemesh waves: note: the cores' pc and retire_insn go without disassembly: %s\n", err);
+            noted = true;
+        }
         placed[in->y * w + in->x] = true;
     }
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
             if (placed[y * w + x]) continue;
             snprintf(names[y * w + x], sizeof names[0], "tile_%u_%u", x, y);
+            groups[ng].core = cores;
             groups[ng++].scope = names[y * w + x];
         }
     }
-    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng) : wm_gtkw_write(out, dump, groups, ng);
+    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng, fw)
+                             : wm_gtkw_write(out, dump, groups, ng, fw);
+    wm_fw_set_free(fw);
     free(groups);
     free(names);
     free(placed);

@@ -108,7 +108,8 @@ typedef void (*wm_core_hook)(void *ctx, const wm_core_event *ev);
 /* One PE core as the host sees it between two steps. */
 typedef struct {
     bool started;          /* core_start was called and a step has run since */
-    bool waiting;          /* its instruction in X is stalled on the TX or RX queue */
+    bool waiting;          /* in the cycle just simulated, its instruction in X stalled on the
+                              TX or RX queue (and tries again in the next) */
     uint32_t pc;           /* the instruction in X in the next cycle (frozen at a halt) */
     uint64_t retired;      /* instructions retired since it started */
     wm_core_halt halt;     /* RUNNING, or why it stopped */

@@ -2,6 +2,7 @@
 #include "waves/waves.h"
 
 #include "fabric/fabric_rtl.h"
+#include "waves/waves_fw.h"
 #include "waves/waves_gtkw.h"
 #include "waves/waves_sw.h"
 
@@ -232,6 +233,45 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
     return wv->f;
 }
 
+typedef struct {
+    const wm_waves *wv;
+    unsigned x, y;
+} core_at;
+
+static void read_core(void *ctx, uint32_t addr, void *bytes, size_t n)
+{
+    const core_at *c = ctx;
+    c->wv->ops->core_read(c->wv->f, c->x, c->y, addr, bytes, n);
+}
+
+/* The image each dumped core with a kernel ran, found in its memory, for
+ * the save file's disassembly filters. The dump stands without them: when
+ * they cannot be made (no objdump, no image), a note says so. */
+static wm_fw_set *find_images(const wm_waves *wv, wm_gtkw_group *groups, size_t ngroups)
+{
+    if (!wv->spec.cores || !wv->ops->core_read) return NULL;
+    wm_fw_set *fw = wm_fw_set_new();
+    if (!fw) return NULL;
+    bool noted = false;
+    const unsigned width = wv->spec.x1 - wv->spec.x0 + 1;
+    for (size_t g = 0; g < ngroups; g++) {
+        if (!groups[g].has_pe) continue;
+        /* the groups are the dumped rectangle's tiles, row-major */
+        core_at c = {wv, wv->spec.x0 + (unsigned)(g % width), wv->spec.y0 + (unsigned)(g / width)};
+        char err[512];
+        const int k = wm_fw_set_identify(fw, read_core, &c, err, sizeof err);
+        if (k >= 0) {
+            groups[g].has_image = true;
+            groups[g].image = (size_t)k;
+        } else if (!noted) {
+            fprintf(stderr, "wavemesh: note: %s: the cores' pc and retire_insn go without disassembly: %s\n",
+                    wv->spec.path, err);
+            noted = true;
+        }
+    }
+    return fw;
+}
+
 /* FILE.gtkw next to the dump FILE.fst, grouped by the dumped scopes. */
 static bool write_save_file(const wm_waves *wv)
 {
@@ -249,6 +289,7 @@ static bool write_save_file(const wm_waves *wv)
         for (unsigned x = wv->spec.x0; x <= wv->spec.x1; x++) {
             wm_gtkw_group *g = &groups[n++];
             g->scope = wv->scope[y * wv->w + x];
+            g->core = wv->spec.cores;
             for (size_t i = 0; i < wv->npes; i++) {
                 const pe_signals *p = &wv->pes[i];
                 if (p->x != x || p->y != y) continue;
@@ -259,9 +300,11 @@ static bool write_save_file(const wm_waves *wv)
             }
         }
     }
+    wm_fw_set *fw = find_images(wv, groups, n);
     char gtkw[4096];
     snprintf(gtkw, sizeof gtkw, "%.*s.gtkw", (int)(strlen(wv->spec.path) - 4), wv->spec.path);
-    const bool ok = wm_gtkw_write(gtkw, wv->spec.path, groups, n);
+    const bool ok = wm_gtkw_write(gtkw, wv->spec.path, groups, n, fw);
+    wm_fw_set_free(fw);
     free(groups);
     free(names);
     return ok;
@@ -279,6 +322,8 @@ void wm_waves_sample(wm_waves *wv)
 {
     if (!wv->open) return;
     const uint64_t c = wv->ops->cycle(wv->f);
+    /* The sw dump writes a cycle once the next is simulated (waves_sw.h). */
+    if (wv->sw && wv->spec.to != UINT64_MAX && c == wv->spec.to + 1) wm_sw_dump_settle(wv->sw);
     if (c < wv->spec.from || c > wv->spec.to) return;
     if (wv->sw) wm_sw_dump_sample(wv->sw, c);
     else wm_fabric_rtl_dump(wv->f);

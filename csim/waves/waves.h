@@ -12,6 +12,12 @@
  * Time is the fabric cycle, 1 ns per cycle; values are sampled after each
  * edge, so a firmware signal changes at the edge that ends the cycle in
  * which the kernel changed it, as a register would.
+ *
+ * With PE cores (spec.cores) a tile's signals lie under
+ * <scope>.wm_tile_core.u_tile.u_waves, and its core's (rtl/core/
+ * wm_core_waves.v: the PC in X, and what the core does during the cycle)
+ * under <scope>.wm_tile_core.u_core_waves; the save file then disassembles
+ * them through filters made with objdump (csim/waves/waves_fw.h).
  */
 #ifndef WM_WAVES_H
 #define WM_WAVES_H
@@ -73,8 +79,10 @@ void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t valu
 /* After each step: writes the cycle if it lies in the window. */
 void wm_waves_sample(wm_waves *wv);
 
-/* Close the dump and write FILE.gtkw and its filter files next to it.
- * false with a message on stderr on failure. */
+/* Close the dump and write FILE.gtkw and its filter files next to it
+ * (with cores, FILE-insn.txt and FILE-pc-KERNEL.txt for the images found in
+ * the cores' memories, or a one-line note when they cannot be made). The
+ * fabric must still exist. false with a message on stderr on failure. */
 bool wm_waves_finish(wm_waves *wv);
 
 /* The top scope of tile (x, y). */

@@ -94,24 +94,84 @@ static void filtered(FILE *f, unsigned flags, unsigned filter, const char *filte
     fprintf(f, "%s.%s[%u:0]\n", scope, name, bits - 1);
 }
 
+/* Filter numbers in the save file: GTKWave finds a filter by its file
+ * name; the number only has to be non-zero (0 is "disabled"). */
+enum { FILTER_STATE = 1, FILTER_OWNER, FILTER_HEADERS, FILTER_INSN, FILTER_PC };
+
+/* A trace through filter_path when there is one, else plain. */
+static void maybe_filtered(FILE *f, unsigned flags, unsigned filter, const char *filter_path, const char *scope,
+                           const char *name, unsigned bits)
+{
+    if (filter_path) filtered(f, flags, filter, filter_path, scope, name, bits);
+    else plain(f, flags, scope, name, bits);
+}
+
+typedef struct {
+    const char *insn;  /* the instruction filter, or NULL */
+    char (*pc)[4096];  /* one PC filter per image */
+} core_filters;
+
+/* The instruction filter and the images' PC filters next to the save file,
+ * when some group is a core's and fw knows images. */
+static bool write_core_filters(const char *base, int base_len, const wm_gtkw_group *groups, size_t ngroups,
+                               const wm_fw_set *fw, char *insn_path, core_filters *cf)
+{
+    bool cores = false;
+    for (size_t g = 0; g < ngroups; g++) cores |= groups[g].core && groups[g].has_pe;
+    if (!cores || !fw || !wm_fw_set_count(fw)) return true;
+    snprintf(insn_path, 4096, "%.*s-insn.txt", base_len, base);
+    if (!wm_fw_write_insn_filter(fw, insn_path)) return false;
+    cf->insn = insn_path;
+    if (!(cf->pc = calloc(wm_fw_set_count(fw), sizeof *cf->pc))) return false;
+    for (size_t k = 0; k < wm_fw_set_count(fw); k++) {
+        snprintf(cf->pc[k], sizeof cf->pc[k], "%.*s-pc-%s.txt", base_len, base, wm_fw_set_kernel(fw, k));
+        if (!wm_fw_write_pc_filter(fw, k, cf->pc[k])) return false;
+    }
+    return true;
+}
+
+/* The core's signals of group gr (rtl/core/wm_core_waves.v). */
+static void core_signals(FILE *f, const wm_gtkw_group *gr, const core_filters *cf, bool overview)
+{
+    const unsigned hex = TR_HEX | TR_RJUSTIFY, dec = TR_DEC | TR_RJUSTIFY, bin = TR_BIN | TR_RJUSTIFY;
+    char core[256];
+    snprintf(core, sizeof core, "%s.wm_tile_core.u_core_waves", gr->scope);
+    const char *pc_filter = cf->pc && gr->has_image ? cf->pc[gr->image] : NULL;
+    maybe_filtered(f, hex, FILTER_PC + (gr->has_image ? (unsigned)gr->image : 0), pc_filter, core, "pc", 32);
+    if (!overview) plain(f, bin, core, "retire", 1);
+    maybe_filtered(f, hex, FILTER_INSN, cf->insn, core, "retire_insn", 32);
+    if (overview) return;
+    plain(f, bin, core, "rd_we", 1);
+    plain(f, dec, core, "rd", 5);
+    plain(f, hex, core, "rd_data", 32);
+    plain(f, bin, core, "push", 1);
+    plain(f, bin, core, "pop", 1);
+    plain(f, bin, core, "halted", 1);
+    plain(f, dec, core, "fault_cause", 3);
+}
+
 static bool write_save_file(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
-                            size_t ngroups, bool overview)
+                            size_t ngroups, bool overview, const wm_fw_set *fw)
 {
     const size_t base_len = strlen(gtkw_path) > 5 && !strcmp(gtkw_path + strlen(gtkw_path) - 5, ".gtkw")
                                 ? strlen(gtkw_path) - 5
                                 : strlen(gtkw_path);
-    char state_path[4096], owner_path[4096], header_path[4096];
+    char state_path[4096], owner_path[4096], header_path[4096], insn_path[4096];
     snprintf(state_path, sizeof state_path, "%.*s-state.txt", (int)base_len, gtkw_path);
     snprintf(owner_path, sizeof owner_path, "%.*s-owner.txt", (int)base_len, gtkw_path);
     snprintf(header_path, sizeof header_path, "%.*s-headers.txt", (int)base_len, gtkw_path);
+    core_filters cf = {NULL, NULL};
     if (!write_filter_states(state_path) || !write_filter_owners(owner_path) ||
-        !write_filter_headers(header_path, dump_path)) {
+        !write_filter_headers(header_path, dump_path) ||
+        !write_core_filters(gtkw_path, (int)base_len, groups, ngroups, fw, insn_path, &cf)) {
         fprintf(stderr, "wavemesh: cannot write the filter files next to %s\n", gtkw_path);
+        free(cf.pc);
         return false;
     }
     FILE *f = fopen(gtkw_path, "w");
     if (!f) {
         fprintf(stderr, "wavemesh: cannot write the save file %s\n", gtkw_path);
+        free(cf.pc);
         return false;
     }
     fprintf(f, "[*] wavemesh save file: one group per instance (docs/waves.md)\n");
@@ -121,24 +181,25 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     const unsigned hex = TR_HEX | TR_RJUSTIFY, dec = TR_DEC | TR_RJUSTIFY, bin = TR_BIN | TR_RJUSTIFY;
     for (size_t g = 0; g < ngroups; g++) {
         const wm_gtkw_group *gr = &groups[g];
-        char tile[256], fw[256];
-        snprintf(tile, sizeof tile, "%s.wm_tile.u_waves", gr->scope);
-        snprintf(fw, sizeof fw, "%s.fw", gr->scope);
+        char tile[256], fwsig[256];
+        snprintf(tile, sizeof tile, gr->core ? "%s.wm_tile_core.u_tile.u_waves" : "%s.wm_tile.u_waves", gr->scope);
+        snprintf(fwsig, sizeof fwsig, "%s.fw", gr->scope);
         fprintf(f, "@%x\n-%s\n", TR_GRP_BEGIN | TR_BLANK, gr->scope);
         if (gr->has_pe) {
-            filtered(f, hex, 1, state_path, fw, "state", 3);
+            filtered(f, hex, FILTER_STATE, state_path, fwsig, "state", 3);
             for (size_t k = 0; k < gr->nexports; k++) {
                 char name[128];
                 snprintf(name, sizeof name, "%s[63:0]", gr->exports[k]);
-                fprintf(f, "@%x\n%s.%s\n", dec, fw, name);
+                fprintf(f, "@%x\n%s.%s\n", dec, fwsig, name);
             }
+            if (gr->core) core_signals(f, gr, &cf, overview);
         }
         if (overview) {
-            filtered(f, hex, 3, header_path, tile, "ramp_data", 32);
+            filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_data", 32);
             for (unsigned p = 0; p < 4; p++) {
                 char name[32];
                 snprintf(name, sizeof name, "%s_data", port_words[p]);
-                filtered(f, hex, 3, header_path, tile, name, 32);
+                filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
             }
             fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
             continue;
@@ -148,17 +209,17 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
             snprintf(name, sizeof name, "%s_valid", port_words[p]);
             plain(f, bin, tile, name, 1);
             snprintf(name, sizeof name, "%s_data", port_words[p]);
-            filtered(f, hex, 3, header_path, tile, name, 32);
+            filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
             snprintf(name, sizeof name, "%s_credit", port_words[p]);
             plain(f, bin, tile, name, 1);
             snprintf(name, sizeof name, "%s_count", port_words[p]);
             plain(f, dec, tile, name, 3);
             snprintf(name, sizeof name, "%s_owner", port_words[p]);
-            filtered(f, hex, 2, owner_path, tile, name, 3);
+            filtered(f, hex, FILTER_OWNER, owner_path, tile, name, 3);
         }
         plain(f, bin, tile, "ramp_valid", 1);
-        filtered(f, hex, 3, header_path, tile, "ramp_data", 32);
-        filtered(f, hex, 2, owner_path, tile, "ramp_owner", 3);
+        filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_data", 32);
+        filtered(f, hex, FILTER_OWNER, owner_path, tile, "ramp_owner", 3);
         plain(f, dec, tile, "tx_count", 4);
         plain(f, dec, tile, "rx_count", 4);
         plain(f, bin, tile, "busy", 1);
@@ -169,6 +230,7 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
         fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
     }
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
+    free(cf.pc);
     if (fclose(f)) {
         fprintf(stderr, "wavemesh: writing the save file %s failed\n", gtkw_path);
         return false;
@@ -176,13 +238,14 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     return true;
 }
 
-bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups)
+bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
+                   const wm_fw_set *fw)
 {
-    return write_save_file(gtkw_path, dump_path, groups, ngroups, false);
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, false, fw);
 }
 
 bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
-                            size_t ngroups)
+                            size_t ngroups, const wm_fw_set *fw)
 {
-    return write_save_file(gtkw_path, dump_path, groups, ngroups, true);
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, true, fw);
 }

@@ -6,9 +6,19 @@
  * owner, then the PE's queues and error flags. Translate filter files,
  * written next to the save file, turn the kernel states and the owners
  * into words and the headers seen in the dump into "(col,row) len".
+ *
+ * In a dump of a fabric with PE cores (--pe core) a tile is
+ * rtl/wm_tile_core.v: its signals lie under <scope>.wm_tile_core.u_tile.u_waves
+ * and its core's under <scope>.wm_tile_core.u_core_waves; a group of a tile
+ * with a kernel then shows, after the firmware's signals, the core's PC
+ * (as function+offset, through its image's PC filter), retire, the retiring
+ * instruction (disassembled by the instruction filter), the write-back,
+ * push, pop, halt and fault cause (csim/waves/waves_fw.h).
  */
 #ifndef WM_WAVES_GTKW_H
 #define WM_WAVES_GTKW_H
+
+#include "waves/waves_fw.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,17 +28,24 @@ typedef struct {
     bool has_pe;                 /* a kernel runs here: show <scope>.fw */
     const char *const *exports;  /* its results */
     size_t nexports;
+    bool core;                   /* a tile with a PE core: its paths, and the core's signals with has_pe */
+    bool has_image;              /* the core's image is known: image indexes the wm_fw_set */
+    size_t image;
 } wm_gtkw_group;
 
 /* Write the save file gtkw_path for the dump dump_path (NULL: none named),
  * and its filter files BASE-state.txt, BASE-owner.txt, BASE-headers.txt
  * next to it; the header filter lists the headers found in dump_path when
  * it can be read and is at most 16 MB (larger dumps take longer to read
- * back than to write). false with a message on stderr on failure. */
-bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups);
+ * back than to write). With core groups and images in fw (may be NULL),
+ * also BASE-insn.txt, the instruction filter, and BASE-pc-KERNEL.txt per
+ * image. false with a message on stderr on failure. */
+bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
+                   const wm_fw_set *fw);
 /* The same, one screen per few instances: per group only the firmware
- * signals and the data of the ramp and the four links. */
+ * signals, the core's PC and retiring instruction, and the data of the
+ * ramp and the four links. */
 bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
-                            size_t ngroups);
+                            size_t ngroups, const wm_fw_set *fw);
 
 #endif

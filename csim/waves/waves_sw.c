@@ -1,9 +1,21 @@
 /* waves_sw.c: FST or VCD from the sw backend, in Verilator's own shape.
  *
- * Verilator names a traced tile's signals <scope>.wm_tile.u_waves.<name>,
- * a bus as "name [msb:lsb]", and writes a value only when it changed since
+ * Verilator names a traced tile's signals <scope>.wm_tile.u_waves.<name>
+ * (<scope>.wm_tile_core.u_tile.u_waves.<name> and, for its core,
+ * <scope>.wm_tile_core.u_core_waves.<name> in a fabric with PE cores), a
+ * bus as "name [msb:lsb]", and writes a value only when it changed since
  * the last dump (all of them at the first). This writer does the same, so
  * wavediff and one save file treat both backends' dumps alike.
+ *
+ * The core's record of a cycle (retire, the retiring instruction, its
+ * write-back, push, pop) is combinational in the RTL: the dump at cycle c,
+ * taken after the edge that starts c, shows what the core does during c.
+ * The sw model knows that only once it has simulated c, after the next
+ * step (wm_fabric_sw_core_view). So every cycle is written one sample late:
+ * sampling cycle c+1 completes cycle c with the core's record and writes
+ * it. The last cycle held is written by wm_sw_dump_settle (the step after
+ * a window) or at close, where its record is taken as empty: a run ends
+ * with its cores halted or asleep on a queue, when they do nothing.
  */
 #include "waves/waves_sw.h"
 
@@ -32,6 +44,16 @@ static const char *const tile_names[TILE_SIGNALS - SIG_LINK_END] = {
     "err_tx_full", "err_rx_empty", "err_offmesh", "err_hdr", "en"};
 static const unsigned tile_bits[TILE_SIGNALS - SIG_LINK_END] = {1, 32, 3, 4, 4, 1, 1, 1, 1, 32, 1};
 
+/* The signals of rtl/core/wm_core_waves.v, after a tile's when it has a core. */
+enum {
+    CORE_PC, CORE_RETIRE, CORE_RETIRE_INSN, CORE_RD_WE, CORE_RD, CORE_RD_DATA, CORE_PUSH, CORE_POP,
+    CORE_HALTED, CORE_FAULT_CAUSE,
+    CORE_SIGNALS
+};
+static const char *const core_names[CORE_SIGNALS] = {"pc",   "retire", "retire_insn", "rd_we",  "rd",
+                                                     "rd_data", "push", "pop", "halted", "fault_cause"};
+static const unsigned core_bits[CORE_SIGNALS] = {32, 1, 32, 1, 5, 32, 1, 1, 1, 3};
+
 typedef struct {
     unsigned bits;
     uint64_t old;
@@ -42,14 +64,20 @@ typedef struct {
 struct wm_sw_dump {
     const wm_fabric *f;
     unsigned x0, y0, x1, y1;
+    bool cores;  /* tiles with PE cores: CORE_SIGNALS more per tile */
+    unsigned per_tile;
     void *fst;   /* fstWriterContext, or NULL for VCD */
     FILE *vcd;
-    var *tile_vars; /* TILE_SIGNALS per traced tile, row-major */
+    var *tile_vars; /* per_tile per traced tile, row-major */
     var *extra_vars;
     const wm_rtl_extra_signal *extra;
-    size_t nextra, nvars;
+    size_t ntiles, nextra, nvars;
     bool started;
     const char *path;
+    /* The cycle sampled last, not written yet: its values, tiles' then extras'. */
+    bool held;
+    uint64_t held_cycle;
+    uint64_t *held_value;
 };
 
 static void vcd_code(size_t n, char *out)
@@ -118,17 +146,21 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
     d->y1 = trace->y1;
     d->extra = trace->extra;
     d->nextra = trace->nextra;
-    const size_t ntiles = (size_t)(d->x1 - d->x0 + 1) * (d->y1 - d->y0 + 1);
-    d->tile_vars = calloc(ntiles * TILE_SIGNALS, sizeof *d->tile_vars);
+    d->cores = trace->cores;
+    d->per_tile = TILE_SIGNALS + (d->cores ? CORE_SIGNALS : 0);
+    d->ntiles = (size_t)(d->x1 - d->x0 + 1) * (d->y1 - d->y0 + 1);
+    d->tile_vars = calloc(d->ntiles * d->per_tile, sizeof *d->tile_vars);
     d->extra_vars = calloc(d->nextra + 1, sizeof *d->extra_vars);
+    d->held_value = calloc(d->ntiles * d->per_tile + d->nextra + 1, sizeof *d->held_value);
     if (trace->vcd) d->vcd = fopen(trace->path, "w");
     else d->fst = fstWriterCreate(trace->path, 1);
-    if (!d->tile_vars || !d->extra_vars || (!d->vcd && !d->fst)) {
+    if (!d->tile_vars || !d->extra_vars || !d->held_value || (!d->vcd && !d->fst)) {
         fprintf(stderr, "wavemesh: cannot write the dump %s\n", trace->path);
         if (d->vcd) fclose(d->vcd);
         if (d->fst) fstWriterClose(d->fst);
         free(d->tile_vars);
         free(d->extra_vars);
+        free(d->held_value);
         free(d);
         return NULL;
     }
@@ -143,9 +175,10 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
     var *v = d->tile_vars;
     for (unsigned y = d->y0; y <= d->y1; y++) {
         for (unsigned x = d->x0; x <= d->x1; x++) {
+            const char *top = trace->tile_scope[(size_t)y * w + x];
             char scope[160];
-            snprintf(scope, sizeof scope, "%s.wm_tile.u_waves", trace->tile_scope[(size_t)y * w + x]);
-            const unsigned depth = enter(d, scope);
+            snprintf(scope, sizeof scope, d->cores ? "%s.wm_tile_core.u_tile.u_waves" : "%s.wm_tile.u_waves", top);
+            unsigned depth = enter(d, scope);
             for (unsigned p = 0; p < 4; p++) {
                 for (unsigned k = 0; k < 5; k++) {
                     char name[32];
@@ -154,6 +187,11 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
                 }
             }
             for (unsigned k = 0; k < TILE_SIGNALS - SIG_LINK_END; k++) declare(d, v++, tile_names[k], tile_bits[k]);
+            leave(d, depth);
+            if (!d->cores) continue;
+            snprintf(scope, sizeof scope, "%s.wm_tile_core.u_core_waves", top);
+            depth = enter(d, scope);
+            for (unsigned k = 0; k < CORE_SIGNALS; k++) declare(d, v++, core_names[k], core_bits[k]);
             leave(d, depth);
         }
     }
@@ -179,41 +217,91 @@ static void emit(wm_sw_dump *d, var *v, uint64_t value, bool all)
     else fprintf(d->vcd, "b%s %s\n", bits, v->code);
 }
 
-void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
+/* Write the held cycle, with the cores' records of it when the fabric has
+ * just simulated it (else empty), and hold nothing. */
+static void write_held(wm_sw_dump *d)
 {
+    if (!d->held) return;
+    d->held = false;
+    uint64_t *val = d->held_value;
+    if (d->cores) {
+        const bool simulated = d->f && d->held_cycle + 1 == wm_fabric_sw.cycle(d->f);
+        size_t t = 0;
+        for (unsigned y = d->y0; y <= d->y1; y++) {
+            for (unsigned x = d->x0; x <= d->x1; x++, t++) {
+                uint64_t *c = val + t * d->per_tile + TILE_SIGNALS;
+                wm_sw_core_view cv;
+                if (simulated) wm_fabric_sw_core_view(d->f, x, y, &cv);
+                else memset(&cv, 0, sizeof cv);
+                c[CORE_RETIRE] = cv.retire;
+                c[CORE_RETIRE_INSN] = cv.retire_insn;
+                c[CORE_RD_WE] = cv.rd_we;
+                c[CORE_RD] = cv.rd;
+                c[CORE_RD_DATA] = cv.rd_data;
+                c[CORE_PUSH] = cv.push;
+                c[CORE_POP] = cv.pop;
+            }
+        }
+    }
     const bool all = !d->started;
     d->started = true;
-    if (d->fst) fstWriterEmitTimeChange(d->fst, cycle);
-    else fprintf(d->vcd, "#%llu\n", (unsigned long long)cycle);
-    var *v = d->tile_vars;
+    if (d->fst) fstWriterEmitTimeChange(d->fst, d->held_cycle);
+    else fprintf(d->vcd, "#%llu\n", (unsigned long long)d->held_cycle);
+    for (size_t i = 0; i < d->ntiles * d->per_tile; i++) emit(d, &d->tile_vars[i], val[i], all);
+    for (size_t i = 0; i < d->nextra; i++) emit(d, &d->extra_vars[i], val[d->ntiles * d->per_tile + i], all);
+}
+
+void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
+{
+    write_held(d);
+    uint64_t *v = d->held_value;
     for (unsigned y = d->y0; y <= d->y1; y++) {
         for (unsigned x = d->x0; x <= d->x1; x++) {
             wm_sw_tile_view t;
             wm_fabric_sw_view(d->f, x, y, &t);
             for (unsigned p = 0; p < 4; p++) {
-                emit(d, v++, (t.out_valid >> p) & 1u, all);
-                emit(d, v++, t.out_data[p], all);
-                emit(d, v++, (t.credit >> p) & 1u, all);
-                emit(d, v++, t.owner[p], all);
-                emit(d, v++, t.in_count[p], all);
+                *v++ = (t.out_valid >> p) & 1u;
+                *v++ = t.out_data[p];
+                *v++ = (t.credit >> p) & 1u;
+                *v++ = t.owner[p];
+                *v++ = t.in_count[p];
             }
-            emit(d, v++, (t.out_valid >> WM_PORT_L) & 1u, all);
-            emit(d, v++, t.out_data[WM_PORT_L], all);
-            emit(d, v++, t.owner[WM_PORT_L], all);
-            emit(d, v++, t.tx_count, all);
-            emit(d, v++, t.rx_count, all);
-            for (unsigned b = 0; b < 4; b++) emit(d, v++, (t.status >> b) & 1u, all);
-            emit(d, v++, t.err_hdr, all);
-            emit(d, v++, t.en, all);
+            *v++ = (t.out_valid >> WM_PORT_L) & 1u;
+            *v++ = t.out_data[WM_PORT_L];
+            *v++ = t.owner[WM_PORT_L];
+            *v++ = t.tx_count;
+            *v++ = t.rx_count;
+            for (unsigned b = 0; b < 4; b++) *v++ = (t.status >> b) & 1u;
+            *v++ = t.err_hdr;
+            *v++ = t.en;
+            if (!d->cores) continue;
+            /* Where the core stands at this cycle; its record of the cycle
+             * comes with the next sample (write_held). */
+            wm_sw_core_view cv;
+            wm_fabric_sw_core_view(d->f, x, y, &cv);
+            uint64_t *c = v;
+            memset(c, 0, CORE_SIGNALS * sizeof *c);
+            c[CORE_PC] = cv.pc;
+            c[CORE_HALTED] = cv.halted;
+            c[CORE_FAULT_CAUSE] = cv.fault_cause;
+            v += CORE_SIGNALS;
         }
     }
-    for (size_t i = 0; i < d->nextra; i++) emit(d, &d->extra_vars[i], *d->extra[i].value, all);
+    for (size_t i = 0; i < d->nextra; i++) *v++ = *d->extra[i].value;
+    d->held = true;
+    d->held_cycle = cycle;
 }
+
+void wm_sw_dump_settle(wm_sw_dump *d) { write_held(d); }
 
 bool wm_sw_dump_close(wm_sw_dump *d)
 {
     if (!d) return true;
     bool ok = true;
+    /* At close the fabric may have gone further, or be gone: the held
+     * cycle's record is taken as empty (see the top of this file). */
+    d->f = NULL;
+    write_held(d);
     if (d->fst) fstWriterClose(d->fst);
     if (d->vcd && (ferror(d->vcd) | fclose(d->vcd))) {
         fprintf(stderr, "wavemesh: writing the dump %s failed\n", d->path);
@@ -221,6 +309,7 @@ bool wm_sw_dump_close(wm_sw_dump *d)
     }
     free(d->tile_vars);
     free(d->extra_vars);
+    free(d->held_value);
     free(d);
     return ok;
 }

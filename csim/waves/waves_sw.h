@@ -2,8 +2,11 @@
  *
  * The rtl backend's dumps come from Verilator; this writes the same scopes,
  * signal names, widths and value changes for a sw fabric, reading each
- * traced tile through wm_fabric_sw_view, so that the two dumps of one run
- * compare equal signal by signal. FST through GTKWave's fstapi, or VCD.
+ * traced tile through wm_fabric_sw_view (and its core, in a fabric made by
+ * create_cores, through wm_fabric_sw_core_view), so that the two dumps of
+ * one run compare equal signal by signal. FST through GTKWave's fstapi, or
+ * VCD. A cycle is written when the next one is sampled (waves_sw.c says
+ * why), or settled, or at close.
  */
 #ifndef WM_WAVES_SW_H
 #define WM_WAVES_SW_H
@@ -19,8 +22,11 @@ typedef struct wm_sw_dump wm_sw_dump;
 /* trace says what to dump, exactly as for the rtl backend. NULL with a
  * message on stderr naming the path if it cannot be written. */
 wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *trace);
-/* Write the fabric's values at this cycle. */
+/* Take the fabric's values at this cycle (the fabric's current one). */
 void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle);
+/* After the step that follows the last cycle sampled (the end of a
+ * window): write that cycle, with what the cores did in it. */
+void wm_sw_dump_settle(wm_sw_dump *d);
 /* Finish the file and free d; false when writing failed. */
 bool wm_sw_dump_close(wm_sw_dump *d);
 

@@ -75,8 +75,10 @@ module wm_core #(
     output wire [4:0]  rd_o,
     output wire [31:0] rd_data_o,
     output wire [31:0] pc_o,           // the PC of the instruction in X
-    // observation: X holds a TX store to a full queue or an RX load from an
-    // empty one, and repeats its first cycle (docs/core.md: stall, not poll)
+    // observation, from a flop: in the cycle that just ended, X held a TX
+    // store to a full queue or an RX load from an empty one, and so repeats
+    // its first cycle now (docs/core.md: stall, not poll); the ISS's
+    // wm_iss_waiting after a step says the same
     output wire        wait_o
 );
     localparam [6:0] OPC_LOAD   = 7'b0000011;
@@ -249,6 +251,12 @@ module wm_core #(
     wire tx_full  = (pe_tx_count_i == TX_FULL);
     wire rx_empty = (pe_rx_count_i == 4'd0);
     wire stall    = (tx_st && tx_full) || (rx_ld && rx_empty);
+
+    reg wait_q;
+    always @(posedge clk_i) begin
+        if (!rst_ni) wait_q <= 1'b0;
+        else         wait_q <= stall;
+    end
 
     reg [31:0] win_val;
     always @* begin
@@ -445,7 +453,7 @@ module wm_core #(
     assign rd_o           = rd;
     assign rd_data_o      = wb_data;
     assign pc_o           = x_pc_q;
-    assign wait_o         = stall;
+    assign wait_o         = wait_q;
 
     // The top two product bits only extend the sign of a 33 x 33 product.
     wire unused_mul_p = &{1'b0, mul_p[65:64]};
