@@ -391,6 +391,45 @@ $(BUILD)/obj/csim/fabric/fabric_rtl.o: $(VTILECORE_LIBS)
 $(WAVEMESH) $(TEST_BIN): $(VTILECORE_LIBS)
 # ---------------------------------------------------------------- end of the tile with the PE core
 
+# ---------------------------------------------------------------- rtl/mesh.v with PE cores
+# The cross-check of the tiles with cores (tests/test_icarus.c): rtl/mesh.v
+# with CORES=1 Verilated as the rtl-mesh backend's create_cores
+# (csim/fabric/fabric_vmesh.cpp), at its own fixed size, the 4x2 of the
+# seed's tworow placement; Icarus runs the same mesh from $readmemh images.
+# `lint` checks it both ways, with and without INIT_PREFIX's file names.
+VMESHCORE_DIR := $(BUILD)/vmeshcore
+VMESHCORE_LIB := $(VMESHCORE_DIR)/Vwm_mesh_core__ALL.a
+VMESH_CORE_W  := 4
+VMESH_CORE_H  := 2
+
+$(VMESHCORE_LIB): $(RTL_SRC) $(CORE_RTL)
+	@mkdir -p $(VMESHCORE_DIR)
+	$(VERILATOR) $(VFLAGS) --Mdir $(VMESHCORE_DIR) --prefix Vwm_mesh_core --top-module wm_mesh \
+	    -GW=$(VMESH_CORE_W) -GH=$(VMESH_CORE_H) -GCORES=1 rtl/lint.vlt rtl/mesh.v
+	$(MAKE) --no-print-directory -C $(VMESHCORE_DIR) -f Vwm_mesh_core.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" Vwm_mesh_core__ALL.a >/dev/null
+
+# The shim's pattern rule and the link rules name their prerequisites before
+# this section is read: add the model to them here (MODEL_LIBS is expanded
+# only when the link recipes run).
+$(BUILD)/obj/csim/fabric/fabric_vmesh.o: $(VMESHCORE_LIB)
+$(BUILD)/obj/csim/fabric/fabric_vmesh.o: CPPFLAGS += -isystem $(VMESHCORE_DIR) \
+    -DWM_VMESH_CORE_W=$(VMESH_CORE_W) -DWM_VMESH_CORE_H=$(VMESH_CORE_H)
+$(WAVEMESH) $(TEST_BIN): $(VMESHCORE_LIB)
+MODEL_LIBS += $(VMESHCORE_LIB)
+
+.PHONY: lint-mesh-cores
+lint: lint-mesh-cores
+lint-mesh-cores: check-tools
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_mesh \
+	    -GW=$(VMESH_CORE_W) -GH=$(VMESH_CORE_H) -GCORES=1 rtl/mesh.v
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_mesh \
+	    -GW=$(VMESH_CORE_W) -GH=$(VMESH_CORE_H) -GCORES=1 '-GINIT_PREFIX="mesh"' rtl/mesh.v
+	@mkdir -p $(BUILD)
+	$(IVERILOG) -g2005 -DWM_ASSERTIONS -Irtl -Pwm_mesh.W=$(VMESH_CORE_W) -Pwm_mesh.H=$(VMESH_CORE_H) \
+	    -Pwm_mesh.CORES=1 -o $(BUILD)/mesh_core.vvp rtl/mesh.v $(RTL_MODS)
+# ---------------------------------------------------------------- end of rtl/mesh.v with PE cores
+
 # ---------------------------------------------------------------- waves of the cores
 # A dump of a run with --pe core gets, next to its save file, filters that
 # disassemble its cores' instructions and name their PCs

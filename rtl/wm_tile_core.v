@@ -16,13 +16,16 @@
 // this cycle's retire, write-back, push and pop (combinational, valid
 // between the inputs settling and the edge), the PC in X and whether X is
 // stalled on a queue. The RAM (u_ram.mem_q) and the register file
-// (u_core.u_regfile.regs_q) are public for C++.
+// (u_core.u_regfile.regs_q) are public for C++. INIT_FILE, when set, loads
+// the RAM with $readmemh instead, for a simulator with no C++ host: so
+// tests/icarus/tb_mesh_core.v runs rtl/mesh.v with CORES=1 under Icarus.
 `default_nettype none
 // Dumps show wm_waves and wm_core_waves only.
 /*verilator tracing_off*/
 
 module wm_tile_core #(
-    parameter MEM_BYTES = 65536   // WM_TILE_MEM_BYTES of csim/core/core_port.h
+    parameter MEM_BYTES = 65536,  // WM_TILE_MEM_BYTES of csim/core/core_port.h
+    parameter INIT_FILE = ""      // $readmemh image of the RAM; "" for none
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,
@@ -197,7 +200,7 @@ module wm_tile_core #(
     );
 
     // No reset: the contents are the host's, loaded while the core waits.
-    wm_ram #(.MEM_BYTES(MEM_BYTES)) u_ram (
+    wm_ram #(.MEM_BYTES(MEM_BYTES), .INIT_FILE(INIT_FILE)) u_ram (
         .clk_i    (clk_i),
         .iaddr_i  (imem_addr),
         .irdata_o (imem_rdata),

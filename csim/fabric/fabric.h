@@ -145,7 +145,8 @@ typedef struct wm_fabric_ops {
      * driving the PE's firmware port (pe_push and pe_pop are not used).
      * Every core is held in reset with a zeroed RAM until core_start; the
      * step after core_start is the core's cycle 0. NULL members: a backend
-     * without cores (rtl-mesh). */
+     * without cores. (rtl-mesh has them at its own fixed size, the 4x2 of
+     * the tworow placement, not its bare mesh's.) */
     wm_fabric *(*create_cores)(unsigned w, unsigned h);
     /* Write or read n bytes of tile (x, y)'s RAM at addr (addr + n within
      * the RAM). Loads happen before core_start; reads at any time. */
@@ -159,7 +160,8 @@ typedef struct wm_fabric_ops {
 
 extern const wm_fabric_ops wm_fabric_rtl;
 extern const wm_fabric_ops wm_fabric_sw;
-/* The Verilated rtl/mesh.v, one small fixed size: for cross-checks only. */
+/* The Verilated rtl/mesh.v, one small fixed size (another with cores):
+ * for cross-checks only. */
 extern const wm_fabric_ops wm_fabric_rtl_mesh;
 
 /* The backend called name ("rtl", "sw" or "rtl-mesh"), or NULL. */

@@ -275,7 +275,12 @@ module wm_core #(
     // ---- multiply: operands registered in the first cycle, product in the second ----
     wire        mul_sa = (f3[1:0] == 2'b01) || (f3[1:0] == 2'b10);   // MULH, MULHSU
     wire        mul_sb = (f3[1:0] == 2'b01);                         // MULH
-    wire [65:0] mul_p  = $signed(mul_a_q) * $signed(mul_b_q);
+    // The low 64 bits of the 33 x 33 signed product are those of the 64 x 64
+    // product of the operands sign-extended to 64 bits: one 64-bit multiply,
+    // which a simulator does in a machine word (a 66-bit one it does not).
+    wire [63:0] mul_a64 = {{31{mul_a_q[32]}}, mul_a_q};
+    wire [63:0] mul_b64 = {{31{mul_b_q[32]}}, mul_b_q};
+    wire [63:0] mul_p   = mul_a64 * mul_b64;
     wire [31:0] mul_y  = (f3[1:0] == 2'b00) ? mul_p[31:0] : mul_p[63:32];
 
     // ---- divide: setup, 32 steps, write-back ----
@@ -455,8 +460,6 @@ module wm_core #(
     assign pc_o           = x_pc_q;
     assign wait_o         = wait_q;
 
-    // The top two product bits only extend the sign of a 33 x 33 product.
-    wire unused_mul_p = &{1'b0, mul_p[65:64]};
 
 `ifdef WM_ASSERTIONS
     always @(posedge clk_i) begin
