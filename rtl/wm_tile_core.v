@@ -101,6 +101,16 @@ module wm_tile_core #(
     output wire        core_wait_o    // X is stalled on a full TX or an empty RX
 );
     wire        core_rst_n = rst_ni && core_run_i;
+
+    // The coordinates are configuration, latched as the router latches
+    // them: the core's COORD read then comes from flops, and none of the
+    // core's logic hangs off a tile input (a simulator re-evaluates all
+    // logic fed by an input at every evaluation).
+    reg [7:0] col_q, row_q;
+    always @(posedge clk_i) begin
+        col_q <= x_i;
+        row_q <= y_i;
+    end
     wire [31:0] imem_addr, imem_rdata;
     wire        dmem_en;
     wire [3:0]  dmem_we;
@@ -180,8 +190,8 @@ module wm_tile_core #(
         .pe_tsc_i       (pe_tsc_o),
         .pe_status_i    ({4'd0, pe_status_o}),
         .pe_err_hdr_i   (err_hdr_o),
-        .pe_col_i       (x_i),
-        .pe_row_i       (y_i),
+        .pe_col_i       (col_q),
+        .pe_row_i       (row_q),
         .halted_o       (halted_o),
         .exited_o       (exited_o),
         .exit_code_o    (exit_code_o),

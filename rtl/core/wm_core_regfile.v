@@ -18,7 +18,10 @@ module wm_core_regfile (
     input  wire [4:0]  rd_i,
     input  wire [31:0] rd_data_i
 );
-    reg [31:0] regs_q [0:31] /*verilator public_flat_rw*/;
+    // public_flat_rd, not _rw: C++ zeroes it only while the core is in
+    // reset, and a writable public signal makes Verilator re-evaluate all
+    // logic that reads it (the operand path) at every evaluation.
+    reg [31:0] regs_q [0:31] /*verilator public_flat_rd*/;
 
     always @(posedge clk_i) begin
         if (we_i && rd_i != 5'd0) regs_q[rd_i] <= rd_data_i;

@@ -31,7 +31,10 @@ module wm_ram #(
     localparam WORDS = MEM_BYTES / 4;
     localparam AW    = $clog2(WORDS);
 
-    reg [31:0] mem_q [0:WORDS-1] /*verilator public_flat_rw*/;
+    // public_flat_rd, not _rw: C++ writes it only while the core is in
+    // reset, and a writable public signal makes Verilator re-evaluate all
+    // logic that reads it at every evaluation, as if it were an input.
+    reg [31:0] mem_q [0:WORDS-1] /*verilator public_flat_rd*/;
     reg [31:0] irdata_q, drdata_q;
 
     wire [AW-1:0] iidx = iaddr_i[AW+1:2];
