@@ -156,6 +156,10 @@ typedef struct wm_fabric_ops {
     wm_core_status (*core_status)(const wm_fabric *f, unsigned x, unsigned y);
     /* Called from step() for every started core's eventful cycle; NULL off. */
     void (*set_core_hook)(wm_fabric *f, wm_core_hook hook, void *ctx);
+    /* How many started cores have halted, and how many of the others are
+     * waiting (core_status.waiting), without a call per core: a driver
+     * watching a thousand cores looks at each only when these change. */
+    void (*core_census)(const wm_fabric *f, size_t *halted, size_t *waiting);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

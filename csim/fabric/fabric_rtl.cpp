@@ -641,6 +641,19 @@ wm_core_status rtl_core_status(const wm_fabric *f, unsigned x, unsigned y)
     return s;
 }
 
+void rtl_core_census(const wm_fabric *f, size_t *halted, size_t *waiting)
+{
+    const RtlFabric *r = as_rtl(f);
+    *halted = *waiting = 0;
+    if (!r->with_cores) return;
+    for (const Core &core : r->cores) {
+        if (!core.started) continue;
+        const bool stopped = *core.port.exited_o || *core.port.fault_o;
+        *halted += stopped;
+        *waiting += !stopped && *core.port.wait_o;
+    }
+}
+
 void rtl_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
 {
     as_rtl(f)->core_hook = hook;
@@ -706,5 +719,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     "rtl",            rtl_create,        rtl_destroy,     rtl_set_enable, rtl_step,
     rtl_cycle,        rtl_pe_push,       rtl_pe_pop,      rtl_pe_status,  rtl_quiescent,
     rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
-    rtl_core_start,   rtl_core_status,   rtl_set_core_hook,
+    rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,
 };

@@ -169,6 +169,8 @@ typedef struct {
      * evaluation order. */
     wm_core_event *core_events;
     size_t ncore_events;
+    /* Changes of the counts of halted and of waiting cores (core_census). */
+    ptrdiff_t halted_delta, waiting_delta;
 } sw_lane;
 
 typedef struct sw_fabric sw_fabric;
@@ -241,6 +243,7 @@ struct sw_fabric {
     uint32_t *en_pending; /* the enable changes of the previous step: neighbours see them from the next cycle */
     size_t nen_pending;
     size_t nbusy;        /* tiles with wavelets in flight */
+    size_t cores_halted, cores_waiting; /* started cores halted; the others waiting (core_census) */
     size_t evaluated;    /* tiles evaluated in the last step */
     uint64_t parallel_steps; /* steps evaluated on two threads */
     wm_link_hook hook;
@@ -700,7 +703,10 @@ static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
         .row = t->y,
     };
     wm_core_cycle out;
+    const bool was_waiting = wm_iss_waiting(&c->iss) != WM_ISS_WAIT_NONE;
     wm_sw_core_cycle(c, s->cycle, &in, &out);
+    lane->waiting_delta += (wm_iss_waiting(&c->iss) != WM_ISS_WAIT_NONE) - was_waiting;
+    lane->halted_delta += wm_iss_halted(&c->iss);
     if (out.push) s->push_data[idx] = out.push_data;
     s->posted[idx] = (uint8_t)((out.push ? POSTED_PUSH : 0u) | (out.pop ? POSTED_POP : 0u));
     if (lane->core_events && (out.retire | out.push | out.pop))
@@ -951,6 +957,9 @@ static void merge_lane1(sw_fabric *s)
     sw_lane *l0 = &s->lane[0], *l1 = &s->lane[1];
     l0->busy_delta += l1->busy_delta;
     l1->busy_delta = 0;
+    l0->halted_delta += l1->halted_delta;
+    l0->waiting_delta += l1->waiting_delta;
+    l1->halted_delta = l1->waiting_delta = 0;
     memcpy(l0->en_changed + l0->nen_changed, l1->en_changed, l1->nen_changed * sizeof *l1->en_changed);
     l0->nen_changed += l1->nen_changed;
     l1->nen_changed = 0;
@@ -1030,6 +1039,9 @@ static void sw_step(wm_fabric *f)
     }
     s->nbusy = (size_t)((ptrdiff_t)s->nbusy + s->lane[0].busy_delta);
     s->lane[0].busy_delta = 0;
+    s->cores_halted = (size_t)((ptrdiff_t)s->cores_halted + s->lane[0].halted_delta);
+    s->cores_waiting = (size_t)((ptrdiff_t)s->cores_waiting + s->lane[0].waiting_delta);
+    s->lane[0].halted_delta = s->lane[0].waiting_delta = 0;
     if (s->nen_pending || s->lane[0].nen_changed) pass_on_enables(s);
     s->cycle++;
     /* The cycle the cores spent comes before the one the links show. */
@@ -1184,9 +1196,19 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     sw_fabric *s = as_sw(f);
     sw_core *c = core_of(s, x, y, "core_start", true);
     if (!c) return;
+    if (c->started) {
+        s->cores_halted -= wm_iss_halted(&c->iss);
+        s->cores_waiting -= wm_iss_waiting(&c->iss) != WM_ISS_WAIT_NONE;
+    }
     wm_sw_core_start(c, s->cycle);
     if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
     queue_tile(s, (uint32_t)(y * s->w + x));
+}
+
+static void sw_core_census(const wm_fabric *f, size_t *halted, size_t *waiting)
+{
+    *halted = as_sw_const(f)->cores_halted;
+    *waiting = as_sw_const(f)->cores_waiting;
 }
 
 static wm_core_status sw_status_core(const wm_fabric *f, unsigned x, unsigned y)
@@ -1244,6 +1266,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_start = sw_start_core,
     .core_status = sw_status_core,
     .set_core_hook = sw_set_core_hook,
+    .core_census = sw_core_census,
 };
 
 static int port_from_letter(char c)

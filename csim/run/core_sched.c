@@ -152,6 +152,21 @@ wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
     if (s->cores_collected) return s->nlive ? WM_RUN_MAX_CYCLES : WM_RUN_DONE;
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
+        /* Each core is looked at only when the census says something
+         * happened: a core halted, or every live one is waiting. A dump
+         * follows each core's state every cycle. */
+        if (s->ops->core_census && !s->obs.on_state && s->cycle < max_cycles) {
+            size_t halted, waiting;
+            s->ops->core_census(s->f, &halted, &waiting);
+            if (halted == s->census_halted && waiting < s->nlive) {
+                s->idle_cycles = 0;
+                s->prev_snap_n = (size_t)-1;
+                s->ops->step(s->f);
+                if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+                continue;
+            }
+            s->census_halted = halted;
+        }
         bool faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
         for (size_t k = 0; k < s->nlive; k++) {

@@ -67,6 +67,7 @@ struct wm_sched {
     wm_firmware *fws;
     size_t nfws;
     bool cores_started, cores_collected;
+    size_t census_halted; /* halted cores at the last full look at every core */
 };
 
 
