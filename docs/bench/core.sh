@@ -74,7 +74,7 @@ cpu_of() {
 echo "### rtl backend with cores, next to the bare tile"
 echo
 echo "Firmware traffic: \`wavemesh traffic --backend rtl --pe core|native --mesh M --rate 0.02 --len 4"
-echo "--cycles 400\` (every PE runs the stream kernel, uniform destinations, twenty messages each, until"
+echo "--cycles 4000\` (every PE runs the stream kernel, uniform destinations, twenty messages each, until"
 echo "every PE is done); the bare tile: \`wavemesh traffic --backend rtl --mesh M --rate 0.02 --len 4"
 echo "--warmup 500 --cycles 2000 --drain 500\` (the host injects the messages). M router-cycles per CPU"
 echo "second:"
@@ -93,10 +93,13 @@ echo
 
 echo "### sw backend with the instruction-set simulator, against rtl with cores"
 echo
-echo "The same runs on both backends (identical cycles, checked by \`regress\`); router-cycles per CPU second:"
+echo "The same runs on both backends (identical cycles, checked by \`regress\`); router-cycles per CPU second,"
+echo "the sw backend on one thread (\`WM_SW_THREADS=1\`: per CPU second, a second thread would only"
+echo "add its own time):"
 echo
 echo "| run | cycles | rtl | sw | sw / rtl |"
 echo "|---|---:|---:|---:|---:|"
+export WM_SW_THREADS=1
 "$W" tree --leaves 1024 --placement htree -o "$tmp/htree1024.layout" >/dev/null
 size=$(sed -n 's/^mesh \([0-9]*\) \([0-9]*\)/\1 \2/p' "$tmp/htree1024.layout")
 tiles=$(echo $size | awk '{ print $1 * $2 }')
