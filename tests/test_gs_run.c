@@ -23,17 +23,23 @@ static const unsigned grid_w[] = {1, 2, 3, 2, 5, 7, 4, 13, 4, 8};
 static const unsigned grid_h[] = {1, 1, 1, 2, 1, 1, 2, 1, 4, 8}; /* P = 1 2 3 4 5 7 8 13 16 64 */
 enum { NGRIDS = sizeof grid_w / sizeof grid_w[0] };
 
-static wm_gs_result run(const wm_gs_schedule *s, unsigned w, unsigned h, wm_rank_order order, wm_gs_method m,
-                        wm_pairing rule, const char *backend)
+static wm_gs_result run_pe(const wm_gs_schedule *s, unsigned w, unsigned h, wm_rank_order order, wm_gs_method m,
+                           wm_pairing rule, const char *backend, wm_pe_mode pe)
 {
     const wm_gs_config cfg = {.w = w, .h = h, .order = order, .method = m, .pairing = rule,
-                              .backend = wm_fabric_backend(backend)};
+                              .backend = wm_fabric_backend(backend), .pe = pe};
     wm_gs_job *j = wm_gs_job_create(&cfg, s, stderr);
     assert_non_null(j);
     wm_gs_result r;
     assert_true(wm_gs_job_run(j, &r, stderr));
     wm_gs_job_destroy(j);
     return r;
+}
+
+static wm_gs_result run(const wm_gs_schedule *s, unsigned w, unsigned h, wm_rank_order order, wm_gs_method m,
+                        wm_pairing rule, const char *backend)
+{
+    return run_pe(s, w, h, order, m, rule, backend, WM_PE_NATIVE);
 }
 
 static void test_all_methods_match_reference(void **state)
@@ -81,6 +87,45 @@ static void test_rtl_identical_cycles(void **state)
             }
         }
         wm_gs_schedule_destroy(s);
+    }
+}
+
+/* The gs firmware on the cores: every method, every schedule, both pairing
+ * rules and both rank orders give the reference bit for bit (the float
+ * adds in the compiler's soft float equal the host's), the same checksum as
+ * the native run, and the same cycles, messages and hops on rtl and sw. */
+static void test_gs_on_the_cores(void **state)
+{
+    (void)state;
+    const unsigned w = 3, h = 2;
+    for (int kind = WM_GS_CHAIN; kind <= WM_GS_RANDOM; kind++) {
+        for (int order = WM_RANK_ROWMAJOR; order <= WM_RANK_SNAKE; order++) {
+            wm_gs_schedule *s = wm_gs_generate((wm_gs_kind)kind, w, h, (wm_rank_order)order, 3, 7);
+            assert_non_null(s);
+            for (int m = WM_GS_PAIRWISE; m <= WM_GS_PLAN; m++) {
+                for (int rule = WM_PAIRING_NEKO; rule <= WM_PAIRING_GSLIB; rule++) {
+                    if (m == WM_GS_PAIRWISE && rule == WM_PAIRING_GSLIB) continue; /* pairwise has no pairing */
+                    const wm_gs_result nat = run(s, w, h, (wm_rank_order)order, (wm_gs_method)m, (wm_pairing)rule, "sw");
+                    const wm_gs_result a =
+                        run_pe(s, w, h, (wm_rank_order)order, (wm_gs_method)m, (wm_pairing)rule, "sw", WM_PE_CORE);
+                    const wm_gs_result b =
+                        run_pe(s, w, h, (wm_rank_order)order, (wm_gs_method)m, (wm_pairing)rule, "rtl", WM_PE_CORE);
+                    if (!a.matches_reference || !b.matches_reference || a.checksum != nat.checksum)
+                        fail_msg("%s %s %s %s on the cores differs from the reference", wm_gs_kind_name((wm_gs_kind)kind),
+                                 order ? "snake" : "rowmajor", wm_gs_method_name((wm_gs_method)m),
+                                 wm_pairing_name((wm_pairing)rule));
+                    assert_int_equal(a.checksum, b.checksum);
+                    assert_int_equal(a.op_cycles, b.op_cycles);
+                    assert_int_equal(a.setup_cycles, b.setup_cycles);
+                    assert_int_equal(a.messages, b.messages);
+                    assert_int_equal(a.messages, nat.messages);
+                    assert_int_equal(a.wavelets, nat.wavelets);
+                    assert_int_equal(a.wavelet_hops, b.wavelet_hops);
+                    assert_true(a.op_cycles > nat.op_cycles);
+                }
+            }
+            wm_gs_schedule_destroy(s);
+        }
     }
 }
 
@@ -165,6 +210,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_methods_match_reference),
         cmocka_unit_test(test_rtl_identical_cycles),
+        cmocka_unit_test(test_gs_on_the_cores),
         cmocka_unit_test(test_fabric_plan_is_the_lockstep_plan),
         cmocka_unit_test(test_long_records_split),
         cmocka_unit_test(test_chain_64_messages_on_fabric),

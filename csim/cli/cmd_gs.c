@@ -17,8 +17,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: wavemesh gs [--ranks WxH] [--schedule chain|grid|random] [--dofs N]\n"
             "                   [--method pairwise|crystal|plan] [--pairing neko|gslib]\n"
-            "                   [--order rowmajor|snake] [--backend rtl|sw] [--seed S]\n"
-            "                   [--write-layout FILE]\n"
+            "                   [--order rowmajor|snake] [--backend rtl|sw] [--pe native|core]\n"
+            "                   [--seed S] [--write-layout FILE]\n"
             "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
             "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
             "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
@@ -30,9 +30,11 @@ static void usage(FILE *out)
             "            printed apart), then the gs_op replays it with known sizes\n"
             "Prints the gs_op's cycles, messages, wavelets, wavelet-hops, active stages and\n"
             "a checksum, and whether the result equals the reference bit for bit (exit 1\n"
-            "if not). --write-layout writes the rank-grid layout and exits.\n"
+            "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
+            "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
+            "adds in the compiler's soft float (docs/core.md); native runs it on the host.\n"
             "Defaults: --ranks 4x4 --schedule grid --dofs 4 --method plan --pairing neko\n"
-            "          --order rowmajor --backend sw --seed 1\n");
+            "          --order rowmajor --backend sw --pe native --seed 1\n");
 }
 
 static bool parse_grid(const char *s, unsigned *w, unsigned *h)
@@ -52,7 +54,7 @@ static bool parse_grid(const char *s, unsigned *w, unsigned *h)
 static bool takes_value(const char *a)
 {
     static const char *const names[] = {"--ranks", "--schedule", "--dofs", "--method", "--pairing",
-                                        "--order", "--backend", "--seed", "--write-layout"};
+                                        "--order", "--backend", "--seed", "--write-layout", "--pe"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(a, names[i])) return true;
     return false;
@@ -96,6 +98,8 @@ int wm_cmd_gs(int argc, char **argv)
             good = wm_rank_order_parse(v, &cfg.order);
         } else if (!strcmp(a, "--backend")) {
             backend = v;
+        } else if (!strcmp(a, "--pe")) {
+            good = wm_pe_mode_parse(v, &cfg.pe);
         } else if (!strcmp(a, "--seed")) {
             good = parse_number(v, UINT64_MAX, &seed);
         } else if (!strcmp(a, "--write-layout")) {
@@ -130,9 +134,10 @@ int wm_cmd_gs(int argc, char **argv)
     int rc = 1;
     wm_gs_result r;
     if (j && wm_gs_job_run(j, &r, stderr)) {
-        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s\n",
+        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s\n",
                cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), wm_gs_kind_name(kind), dofs,
-               wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name);
+               wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
+               cfg.pe == WM_PE_CORE ? ", pe core" : "");
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
         printf("gs_op cycles: %" PRIu64 "\n", r.op_cycles);
         printf("messages: %" PRIu64 "\n", r.messages);

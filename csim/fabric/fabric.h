@@ -144,7 +144,9 @@ typedef struct wm_fabric_ops {
      * also has the RV32IM core and a RAM of WM_TILE_MEM_BYTES, the core
      * driving the PE's firmware port (pe_push and pe_pop are not used).
      * Every core is held in reset with a zeroed RAM until core_start; the
-     * step after core_start is the core's cycle 0. NULL members: a backend
+     * step after core_start is the core's cycle 0. core_start on a core
+     * already started restarts it: the core (not its RAM) is in reset in
+     * the next step, and the step after that is its cycle 0. NULL members: a backend
      * without cores. (rtl-mesh has them at its own fixed size, the 4x2 of
      * the tworow placement, not its bare mesh's.) */
     wm_fabric *(*create_cores)(unsigned w, unsigned h);

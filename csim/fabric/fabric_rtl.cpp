@@ -229,6 +229,7 @@ template <class C> void register_extra(C *tfp, ExtraSignals *x)
 struct Core {
     CorePorts port;
     bool run;      // core_start was called: core_run_i is 1
+    bool restart;  // core_start again: core_run_i is 0 for one step, then 1
     bool started;  // ... and a step has run since
     uint64_t retired;
 };
@@ -444,7 +445,7 @@ void step_cores(RtlFabric *r)
         Core &core = r->cores[i];
         *t.clk_i = 0;
         t.eval(t.model);
-        if (core.run) {
+        if (core.run && !core.restart) {
             const CorePorts &c = core.port;
             core.started = true;
             core.retired += *c.retire_o;
@@ -468,6 +469,10 @@ void step_cores(RtlFabric *r)
         }
         *t.clk_i = 1;
         t.eval(t.model);
+        if (core.restart) {
+            *core.port.run_i = 1;
+            core.restart = false;
+        }
     }
     r->cycle++;
     if (record) {
@@ -617,6 +622,15 @@ void rtl_core_start(wm_fabric *f, unsigned x, unsigned y)
     RtlFabric *r = as_rtl(f);
     if (!r->with_cores) return;
     Core &core = r->cores[(size_t)y * r->w + x];
+    if (core.run) {
+        // A started core has left reset: it goes back for one step (its
+        // synchronous reset needs an edge), and runs from the step after.
+        *core.port.run_i = 0;
+        core.restart = true;
+        core.started = false;
+        core.retired = 0;
+        return;
+    }
     *core.port.run_i = 1;
     core.run = true;
 }

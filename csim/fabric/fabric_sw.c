@@ -690,7 +690,7 @@ static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lan
 static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
 {
     s->posted[idx] = 0;
-    if (wm_iss_halted(&c->iss)) return;
+    if (wm_iss_halted(&c->iss) || s->cycle < c->start) return; /* halted, or in reset for a restart */
     const sw_tile *t = &s->tiles[idx];
     const wm_core_pe_in in = {
         .tsc = s->cycle,
@@ -1196,11 +1196,14 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     sw_fabric *s = as_sw(f);
     sw_core *c = core_of(s, x, y, "core_start", true);
     if (!c) return;
-    if (c->started) {
+    const bool restart = c->started;
+    if (restart) {
         s->cores_halted -= wm_iss_halted(&c->iss);
         s->cores_waiting -= wm_iss_waiting(&c->iss) != WM_ISS_WAIT_NONE;
     }
-    wm_sw_core_start(c, s->cycle);
+    /* A started core has left reset: as in the RTL, it is held in reset
+     * for the next step, and the step after is its cycle 0. */
+    wm_sw_core_start(c, s->cycle + (restart ? 1u : 0u));
     if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
     queue_tile(s, (uint32_t)(y * s->w + x));
 }

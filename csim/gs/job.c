@@ -149,7 +149,7 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
                       FILE *err)
 {
     for (unsigned r = 0; r < j->nranks; r++) image_of(j, r)->phase = ph;
-    wm_sched *s = wm_sched_create(ops, f, j->layout);
+    wm_sched *s = wm_sched_create_mode(ops, f, j->layout, j->cfg.pe);
     if (!s) return false;
     for (unsigned r = 0; r < j->nranks; r++) wm_sched_set_memory(s, j->pe[r], mem_of(j, r));
     const uint64_t start = ops->cycle(f);
@@ -166,7 +166,11 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
 bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
 {
     const wm_fabric_ops *ops = j->cfg.backend;
-    wm_fabric *f = ops->create(j->cfg.w, j->cfg.h);
+    if (j->cfg.pe == WM_PE_CORE && !ops->create_cores) {
+        fprintf(err, "gs: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
+        return false;
+    }
+    wm_fabric *f = j->cfg.pe == WM_PE_CORE ? ops->create_cores(j->cfg.w, j->cfg.h) : ops->create(j->cfg.w, j->cfg.h);
     if (!f) return false;
     const bool ok = wm_gs_job_run_on(j, ops, f, true, out, err);
     ops->destroy(f);

@@ -25,6 +25,7 @@
 #include "gs/plan_host.h"
 #include "gs/rank_grid.h"
 #include "gs/schedule.h"
+#include "run/scheduler.h" /* wm_pe_mode */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@ typedef struct {
     wm_pairing pairing;
     const wm_fabric_ops *backend;
     uint64_t max_cycles;    /* per run; 0: a generous default */
+    wm_pe_mode pe;          /* native (default) or the gs firmware on the cores */
 } wm_gs_config;
 
 typedef struct {
@@ -69,7 +71,7 @@ void wm_gs_job_destroy(wm_gs_job *j);
  * mismatch to err, if a run does not finish. */
 bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
 /* The same on a fabric the caller made (of the grid's size, at any cycle,
- * quiescent). count_hops sets the fabric's link hook for the run; without
+ * quiescent; made by create_cores for cfg.pe == WM_PE_CORE). count_hops sets the fabric's link hook for the run; without
  * it wavelet_hops stays 0 and a hook the caller set is left alone. */
 bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
                       FILE *err);

@@ -14,11 +14,15 @@ typedef struct {
     wm_rank_order order;
     wm_gs_method method;
     wm_pairing pairing;
+    wm_pe_mode pe;      /* WM_PE_CORE: the gs firmware on the cores (the scenario's `cores` too) */
 } wm_gs_scenario;
 
 bool wm_gs_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
                    wm_regress_results *out);
 
 extern const wm_gs_scenario wm_regress_gs_plan_grid, wm_regress_gs_crystal_random, wm_regress_gs_pairwise_chain;
+/* The same three on the cores, and the plan on a random schedule. */
+extern const wm_gs_scenario wm_regress_core_gs_plan_grid, wm_regress_core_gs_crystal_random,
+    wm_regress_core_gs_pairwise_chain, wm_regress_core_gs_plan_random;
 
 #endif
