@@ -165,6 +165,7 @@ test: check-tools
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-firmware
+	@$(MAKE) --no-print-directory check-calibration
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -318,7 +319,7 @@ RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -ffreestanding -fno-builtin
               $(WARN) -Isw -MMD -MP
 RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
 FW_DIR     := $(BUILD)/firmware
-FW_KERNELS := leaf node chain gs stream msgcost
+FW_KERNELS := leaf node chain gs stream msgcost calib
 # The kernels' sources and the runtime; kernels.c (the host's registry)
 # and start.c (compiled once per kernel) are not shared objects.
 FW_SRC     := $(filter-out sw/kernels.c sw/rv32/start.c,$(shell find sw -name '*.c'))
@@ -354,6 +355,15 @@ $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
 # The objects stay for incremental builds; the .elf for objdump.
 .SECONDARY: $(FW_OBJ) $(FW_KERNELS:%=$(FW_DIR)/obj/start_%.o) $(FW_DIR)/obj/crt0.o $(FW_KERNELS:%=$(FW_DIR)/%.elf)
 -include $(wildcard $(FW_DIR)/obj/*.d $(FW_DIR)/obj/*/*.d $(FW_DIR)/obj/*/*/*.d)
+
+# The native mode's charges, measured on the cores: `calibrate` rewrites
+# sw/cost_model.h; `make test` checks that it is up to date.
+.PHONY: calibrate check-calibration
+calibrate: $(WAVEMESH) firmware
+	$(WAVEMESH) calibrate --write sw/cost_model.h
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+check-calibration: $(WAVEMESH) firmware
+	@$(WAVEMESH) calibrate --check >/dev/null
 # ---------------------------------------------------------------- end of firmware
 
 # ---------------------------------------------------------------- tile with the PE core

@@ -16,5 +16,7 @@ const wm_kernel wm_kernels[] = {
      wm_stream_exports},
     {"msgcost", wm_kernel_msgcost, wm_msgcost_params, "the cycles of one send (ROLE=0) or one receive (ROLE=1)",
      wm_msgcost_exports},
+    {"calib", wm_kernel_calib, wm_calib_params, "the cycles of each call of sw/mp.h (wavemesh calibrate)",
+     wm_calib_exports},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -49,19 +49,44 @@ static void collect(const wm_layout *l, wm_runner *r, outcome *o)
     o->wrong = wm_scan_check(l, s, NULL);
 }
 
-/* Runs layout l on the backend; false if that backend is not registered. */
-static bool run_on(const char *backend, const wm_layout *l, outcome *o)
+/* Runs layout l on the backend in PE mode pe; false if that backend is not registered. */
+static bool run_on_pe(const char *backend, const wm_layout *l, wm_pe_mode pe, outcome *o)
 {
     memset(o, 0, sizeof *o);
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     if (!ops) return false;
-    wm_runner *r = wm_runner_create(ops, l);
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe);
     assert_non_null(r);
     o->result = wm_runner_run(r, 2000000);
     o->ran = true;
     collect(l, r, o);
     wm_runner_destroy(r);
     return true;
+}
+
+static bool run_on(const char *backend, const wm_layout *l, outcome *o)
+{
+    return run_on_pe(backend, l, WM_PE_NATIVE, o);
+}
+
+/* The native mode follows the core (its charges are the core's,
+ * sw/cost_model.h): every leaf's cycles within 10 % of the core's, which
+ * are exactly `core` on both backends. */
+static void assert_native_follows_core(const wm_layout *l, const outcome *native, const int64_t core[])
+{
+    for (int b = 0; b < NBACKENDS; b++) {
+        outcome c;
+        if (!run_on_pe(backend_names[b], l, WM_PE_CORE, &c)) continue;
+        assert_int_equal(c.result, WM_RUN_DONE);
+        assert_int_equal(c.nleaves, native->nleaves);
+        for (size_t i = 0; i < c.nleaves; i++) {
+            assert_int_equal(c.cycles[i], core[i]);
+            const int64_t diff = native->cycles[i] > core[i] ? native->cycles[i] - core[i] : core[i] - native->cycles[i];
+            if (10 * diff > core[i])
+                fail_msg("leaf %zu: native %lld cycles, core %lld: more than 10 %% apart", i,
+                         (long long)native->cycles[i], (long long)core[i]);
+        }
+    }
 }
 
 static wm_layout *load(const char *path, const wm_setting *set, size_t n)
@@ -93,7 +118,7 @@ static void assert_same_cycles(const outcome *a, const outcome *b)
 
 /* Runs on every backend, checks, and requires identical cycle tables. */
 static void seed_row(const wm_setting *set, size_t n, const int64_t excl[4], const int64_t incl[4], int64_t total,
-                     const int64_t cycles[4])
+                     const int64_t cycles[4], const int64_t core[4])
 {
     wm_layout *l = load("sw/collectives/bench.layout", set, n);
     outcome first = {0}, o;
@@ -105,28 +130,32 @@ static void seed_row(const wm_setting *set, size_t n, const int64_t excl[4], con
         first = o;
     }
     assert_true(first.ran);
+    assert_native_follows_core(l, &first, core);
     wm_layout_destroy(l);
 }
 
 static void test_tutorial_row_gives_the_seed_scan(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {217, 253, 245, 275};
-    seed_row(SETS({"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}), excl, incl, 100, cycles);
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {605, 704, 695, 787};
+    const int64_t core[4] = {635, 739, 729, 825};
+    seed_row(SETS({"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}), excl, incl, 100, cycles, core);
 }
 
 static void test_tworow_gives_the_seed_scan(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {207, 241, 243, 273};
-    seed_row(SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}), excl, incl, 312, cycles);
+    const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {595, 691, 693, 785};
+    const int64_t core[4] = {625, 725, 727, 823};
+    seed_row(SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}), excl, incl, 312, cycles, core);
 }
 
 static void test_compact_placement_of_exercise_3(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {211, 243, 243, 275};
-    seed_row(SETS({"SHAPE", 2}), excl, incl, 100, cycles);
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {599, 693, 693, 787};
+    const int64_t core[4] = {629, 727, 727, 825};
+    seed_row(SETS({"SHAPE", 2}), excl, incl, 100, cycles, core);
 }
 
 /* Exercise 1: the nearer child's message arrives first, so a node that
@@ -177,13 +206,15 @@ static void test_eight_leaves_on_both_shapes(void **state)
     }
 }
 
-/* Lesson 9's baseline: one message step per PE, 42 cycles each. */
+/* Lesson 9's baseline: one message step per PE, 140 cycles each (the
+ * core's 139 to 141). */
 static void test_chain_reduces_along_the_row(void **state)
 {
     (void)state;
     wm_layout *l = load("sw/collectives/chain.layout", NULL, 0);
     outcome first = {0}, o;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {1, 43, 85, 127};
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {32, 172, 312, 452};
+    const int64_t core[4] = {31, 170, 309, 448};
     for (int b = 0; b < NBACKENDS; b++) {
         if (!run_on(backend_names[b], l, &o)) continue;
         assert_int_equal(o.result, WM_RUN_DONE);
@@ -196,6 +227,7 @@ static void test_chain_reduces_along_the_row(void **state)
         if (first.ran) assert_same_cycles(&first, &o);
         first = o;
     }
+    assert_native_follows_core(l, &first, core);
     wm_layout_destroy(l);
 }
 

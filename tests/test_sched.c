@@ -69,11 +69,16 @@ static void inspect_chain(wm_sched *s, void *ctx)
     c->t1 = result_of(s, "b", "t1");
 }
 
-/* a reads the counter twice, adds, builds a header and sends one data
- * wavelet: 1 + 1 + 1 + 31 cycles, the data pushed at cycle 33; one hop costs
- * 3 + 2 cycles to b's RX head, and b's receive returns 4 cycles after the
- * last pop, at 43. */
-static void test_one_message_costs_31_cycles_at_the_sender(void **state)
+/* The native charges are the core's (sw/cost_model.h). a starts at
+ * WM_COST_START (S) and reads VAL (P): its first timestamp access is at
+ * S + P + T (T = WM_COST_TSC), 60; then FIRST, the second access (+P + T + 1,
+ * 92), an add (+1), LAST, NEXTX, NEXTY (+3P), the header (+H) and the send
+ * (+C + W): the header is pushed at 200 and the data W + 1 later, at 206.
+ * One hop costs 3 + 2 cycles to b's RX head (205 and 211). b reads VAL,
+ * its timestamp, FIRST and starts its receive (S + P + T + 1 + P + C', 90)
+ * and polls; it pops the header at 205, the data at 205 + 1 + W' = 213,
+ * and its timestamp access comes W' + T after that pop's cycle, at 232. */
+static void test_one_message_costs_what_the_core_measured(void **state)
 {
     (void)state;
     const char *text = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n"
@@ -86,8 +91,15 @@ static void test_one_message_costs_31_cycles_at_the_sender(void **state)
         if (!run_text(backend_names[i], text, 10000, &o, inspect_chain, &c)) continue;
         ran++;
         assert_int_equal(o.result, WM_RUN_DONE);
-        assert_int_equal(c.t1, 43);
-        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 31);
+        const int64_t header_push = WM_COST_START + WM_COST_PARAM + WM_COST_TSC + 1 + WM_COST_PARAM + WM_COST_TSC + 1 +
+                                    WM_COST_ADD + 3 * WM_COST_PARAM + WM_COST_HEADER + WM_COST_SEND_CALL +
+                                    WM_COST_SEND_WAVELET;
+        assert_int_equal(header_push, 200);
+        const int64_t data_pop = header_push + 5 + 1 + WM_COST_RECV_WAVELET;
+        assert_int_equal(c.t1, data_pop + 1 + WM_COST_RECV_WAVELET + WM_COST_TSC);
+        assert_int_equal(c.t1, 232);
+        /* what docs/cost-model.md and sw/mp.h say a one-wavelet message costs its sender */
+        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 53);
         free(o.report);
     }
     assert_true(ran > 0);
@@ -190,8 +202,11 @@ static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
         run_out o = {0};
         if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
         assert_int_equal(o.result, WM_RUN_DEADLOCK);
-        assert_int_equal(o.cycle, 53); /* p's second receive starts polling */
-        expect_report(&o, "deadlock at cycle 53: the fabric is quiescent and every live kernel waits for a message");
+        /* a: S + P + T + 1 + 3P + H + C + W = 167 pushes the header, the data
+         * at 173; p: S + 2P + C' = 78 polls, pops them at 172 and 180, and
+         * its second receive starts polling at 180 + 1 + W' + C' = 197. */
+        assert_int_equal(o.cycle, 197);
+        expect_report(&o, "deadlock at cycle 197: the fabric is quiescent and every live kernel waits for a message");
         expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
         expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
         free(o.report);
@@ -246,7 +261,8 @@ static void test_max_cycles_bounds_the_run(void **state)
         assert_int_equal(o.result, WM_RUN_MAX_CYCLES);
         assert_int_equal(o.cycle, 20);
         expect_report(&o, "cycle limit reached at cycle 20 with 2 kernel(s) still running");
-        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 28");
+        /* S + P + T: a's first timestamp access */
+        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 60");
         free(o.report);
     }
 }
@@ -254,7 +270,7 @@ static void test_max_cycles_bounds_the_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_message_costs_31_cycles_at_the_sender),
+        cmocka_unit_test(test_one_message_costs_what_the_core_measured),
         cmocka_unit_test(test_observer_sees_states_exports_and_cycles),
         cmocka_unit_test(test_runs_are_deterministic),
         cmocka_unit_test(test_deadlock_is_reported_with_each_blocked_pe),

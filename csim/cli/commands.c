@@ -16,6 +16,7 @@ int wm_cmd_gs(int argc, char **argv);
 int wm_cmd_wavediff(int argc, char **argv);
 int wm_cmd_waves(int argc, char **argv);
 int wm_cmd_cpi(int argc, char **argv);
+int wm_cmd_calibrate(int argc, char **argv);
 
 const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
@@ -26,6 +27,7 @@ const wm_command wm_commands[] = {
     {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
     {"gs", wm_cmd_gs, "one gather-scatter gs_op: pairwise, crystal router or crystal plan"},
     {"waves", wm_cmd_waves, "write a GTKWave save file grouping a layout's dumps by instance name"},
+    {"calibrate", wm_cmd_calibrate, "the native mode's cost model, measured on the PE core (sw/cost_model.h)"},
     {"cpi", wm_cmd_cpi, "the PE core's cycles per instruction class, on the ISS and the RTL"},
     {"wavediff", wm_cmd_wavediff, "compare two dumps (FST or VCD) signal by signal, first difference"},
     {NULL, NULL, NULL},

@@ -303,7 +303,7 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
             case 4: v = p[0]; break;
             default: v = (uint32_t)(p[0] | p[1] << 8); break;
             }
-            start_multi(c, insn, rd, v, pc + 4, 1);
+            start_multi(c, insn, rd, v, pc + 4, c->perturb == WM_ISS_PERTURB_RAM_LOAD_3 ? 2 : 1);
             return;
         }
         if (addr - REG_BASE >= REG_SPAN) {

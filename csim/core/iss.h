@@ -46,7 +46,8 @@ typedef enum {
     WM_ISS_PERTURB_NONE = 0,
     WM_ISS_PERTURB_SLTU_AS_SLT,   /* SLTU compares signed */
     WM_ISS_PERTURB_DIV_33,        /* DIV/REM* take 33 cycles, not 34 */
-    WM_ISS_PERTURB_RX_POP_LATE    /* an RX load pops in its second cycle, not its first */
+    WM_ISS_PERTURB_RX_POP_LATE,   /* an RX load pops in its second cycle, not its first */
+    WM_ISS_PERTURB_RAM_LOAD_3     /* a load from the RAM takes 3 cycles, not 2 */
 } wm_iss_perturb;
 
 /* What the instruction in X is waiting for (wm_iss_waiting). */

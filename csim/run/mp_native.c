@@ -45,10 +45,15 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
     return header;
 }
 
-uint64_t wm_mp_tsc(wm_mp *mp) { return wm_sched_tsc(mp); }
+uint64_t wm_mp_tsc(wm_mp *mp)
+{
+    wm_sched_charge(mp, WM_COST_TSC);
+    return wm_sched_tsc(mp);
+}
 
 void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 {
+    wm_sched_charge(mp, WM_COST_QUEUES);
     unsigned tx_count;
     wm_sched_queues(mp, &tx_count, rx_count);
     *tx_room = WM_TX_DEPTH - tx_count;
@@ -56,15 +61,37 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 
 void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
 
-int64_t wm_mp_param(wm_mp *mp, unsigned index) { return wm_sched_param(mp, index); }
+int64_t wm_mp_param(wm_mp *mp, unsigned index)
+{
+    wm_sched_charge(mp, WM_COST_PARAM);
+    return wm_sched_param(mp, index);
+}
 
-void wm_mp_export(wm_mp *mp, unsigned index, int64_t value) { wm_sched_export(mp, index, value); }
+void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
+{
+    wm_sched_charge(mp, WM_COST_EXPORT);
+    wm_sched_export(mp, index, value);
+}
 
 uint32_t *wm_mp_mem(wm_mp *mp) { return wm_sched_mem(mp); }
 
-void wm_mp_push(wm_mp *mp, uint32_t wavelet) { wm_sched_push(mp, wavelet); }
-uint32_t wm_mp_pop(wm_mp *mp) { return wm_sched_pop(mp); }
-uint32_t wm_mp_pop_header(wm_mp *mp) { return wm_sched_pop_header(mp); }
+void wm_mp_push(wm_mp *mp, uint32_t wavelet)
+{
+    wm_sched_charge(mp, WM_COST_PUSH);
+    wm_sched_push(mp, wavelet);
+}
+
+uint32_t wm_mp_pop(wm_mp *mp)
+{
+    wm_sched_charge(mp, WM_COST_POP);
+    return wm_sched_pop(mp);
+}
+
+uint32_t wm_mp_pop_header(wm_mp *mp)
+{
+    wm_sched_charge(mp, WM_COST_POP);
+    return wm_sched_pop_header(mp);
+}
 
 void wm_mp_fault(wm_mp *mp, const char *fmt, ...)
 {

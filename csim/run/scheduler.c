@@ -96,7 +96,8 @@ wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_
         mp->index = i;
         mp->inst = wm_layout_instance(layout, i);
         mp->wait = WAIT_START;
-        mp->ready = s->cycle;
+        /* What a core spends before its kernel starts (sw/cost_model.h). */
+        mp->ready = s->cycle + WM_COST_START;
         mp->state = WM_PE_RUNNING;
         s->live[s->nlive++] = i;
         if (mode == WM_PE_CORE) continue;

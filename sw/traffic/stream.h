@@ -14,4 +14,9 @@ extern const wm_kernel_param wm_msgcost_params[];
 extern const char *const wm_msgcost_exports[];
 void wm_kernel_msgcost(wm_mp *mp);
 
+/* calib.c: the cycles of each call of sw/mp.h. */
+extern const wm_kernel_param wm_calib_params[];
+extern const char *const wm_calib_exports[];
+void wm_kernel_calib(wm_mp *mp);
+
 #endif
