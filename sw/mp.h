@@ -32,8 +32,10 @@ typedef struct wm_mp wm_mp;
  * cycles (the seed's core took 31). */
 #include "cost_model.h"
 
-/* A header for a message of len data wavelets to PE (col, row); tag is
- * free for the firmware (the router ignores it). Charges WM_COST_HEADER. */
+/* A header for a message of len data wavelets to PE (col, row); tag, 0..255,
+ * is free for the firmware (the router ignores it). Coordinates off any
+ * mesh, a length over WM_LEN_MAX or a tag over 255 are a firmware fault.
+ * Charges WM_COST_HEADER. */
 uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag);
 
 /* Push header and its len data wavelets, blocking while TX is full. */

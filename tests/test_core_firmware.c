@@ -225,6 +225,34 @@ static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **sta
     assert_string_equal(out, out_sw);
 }
 
+/* A tag over 255 would be cut to the header's 8 bits: both PE modes stop
+ * with the PE and the tag named (the leaf sends its SIDE as the tag). */
+static void test_a_tag_too_wide_is_a_fault_in_both_modes(void **state)
+{
+    (void)state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tag.layout", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("mesh 2 1\nregion all\nat l 0 0\nat p 1 0\npe l leaf VAL=5 SIDE=300 UPX=p.x UPY=p.y\n"
+          "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=l.x LY=l.y CHILDREN=1\n",
+          f);
+    fclose(f);
+    const char *const modes[] = {"core", "native"};
+    for (int m = 0; m < 2; m++) {
+        char cmd[512], out[4096];
+        snprintf(cmd, sizeof cmd, "%s/wavemesh run %s --pe %s --backend sw 2>&1", BUILD_DIR, path, modes[m]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        const size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        const int status = pclose(p);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+        if (!strstr(out, "PE (0,0) l [leaf]: fault: header with tag 300 (the header's tag field holds 0..255)"))
+            fail_msg("--pe %s printed:\n%s", modes[m], out);
+    }
+}
+
 /* `traffic --pe core`: the stream kernel's firmware traffic, the same run
  * on both backends line for line (but the speed line), every PE checked. */
 static void test_firmware_traffic_is_the_same_on_both_backends(void **state)
@@ -262,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_an_image_too_big_is_refused_before_the_run),
         cmocka_unit_test(test_a_missing_image_says_how_to_build_it),
         cmocka_unit_test(test_a_library_fault_on_the_core_is_formatted_on_the_host),
+        cmocka_unit_test(test_a_tag_too_wide_is_a_fault_in_both_modes),
         cmocka_unit_test(test_firmware_traffic_is_the_same_on_both_backends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
