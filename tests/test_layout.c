@@ -145,6 +145,39 @@ static void test_path_leaving_the_region(void **state)
                  "leaves the message-passing region at (0,0)");
 }
 
+/* A rectangle is checked number by number, never by a sum that could
+ * overflow: a width of INT64_MAX from column 1 is refused as plainly as a
+ * width of 5 is, with its line. */
+static void test_region_with_huge_numbers_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    static const char *const rects[] = {
+        "1 0 5 1",
+        "1 0 9223372036854775807 1",
+        "0 1 1 9223372036854775807",
+        "9223372036854775807 0 9223372036854775807 1",
+        "-9223372036854775808 0 9223372036854775807 1",
+        "0 0 -9223372036854775808 1",
+        "4 0 1 1",
+        "0 0 0 1",
+    };
+    for (size_t i = 0; i < sizeof rects / sizeof rects[0]; i++) {
+        char text[256], message[256];
+        snprintf(text, sizeof text, "mesh 4 1\nregion 0 0 1 1\nregion %s\n", rects[i]);
+        snprintf(message, sizeof message, "t.layout:3: region %s is not inside the 4x1 mesh", rects[i]);
+        expect_error(text, message);
+    }
+    /* and the largest that fits is accepted */
+    char *err = NULL;
+    wm_layout *l = parse("mesh 4 2\nregion 1 1 3 1\n", NULL, 0, &err);
+    assert_non_null(l);
+    assert_false(wm_layout_enabled(l, 0, 1));
+    assert_true(wm_layout_enabled(l, 3, 1));
+    assert_false(wm_layout_enabled(l, 3, 0));
+    wm_layout_destroy(l);
+    free(err);
+}
+
 /* The seed's tworow with the kernel-less PE (2,0) left out of the region. */
 static void test_tworow_needs_the_forwarding_pe_in_the_region(void **state)
 {
@@ -224,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_reference_to_an_unknown_instance),
         cmocka_unit_test(test_missing_parameter),
         cmocka_unit_test(test_path_leaving_the_region),
+        cmocka_unit_test(test_region_with_huge_numbers_is_refused_with_its_line),
         cmocka_unit_test(test_tworow_needs_the_forwarding_pe_in_the_region),
         cmocka_unit_test(test_settings_and_placements_are_checked),
         cmocka_unit_test(test_every_error_is_reported_in_one_pass),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fabric/fabric.h"
+#include "fabric/fabric_rtl.h"
 #include "fabric/fabric_sw.h"
 #include "regress/regress.h"
 #include "fabric/trace.h"
@@ -205,13 +206,93 @@ static bool result_by_backend(const wm_fabric_ops *ops, wm_fabric *f, unsigned w
 static void test_a_differing_result_word_is_reported(void **state)
 {
     (void)state;
-    const wm_regress_scenario s = {"answer-1x1", 1, 1, result_by_backend, NULL, true, false};
+    const wm_regress_scenario s = {"answer-1x1", 1, 1, result_by_backend, NULL, true, false, WM_REGRESS_CAP(1)};
     wm_regress_report rep;
     wm_regress_run(&s, &wm_fabric_rtl, &wm_fabric_sw, &rep);
     assert_false(rep.passed);
     assert_false(rep.diverged);
     assert_true(rep.result_differs);
     assert_string_equal(rep.line, "FAIL answer-1x1 1x1: result 'answer': expected 42 (0x2a), got 43 (0x2b)");
+}
+
+/* A neighbour that sends without credits, on the rtl backend only: (1,0)
+ * is disabled, so its west input buffer is never popped, and five
+ * wavelets are driven into it on five edges. The fifth is a push into a
+ * full FIFO, which the FIFO's assertion catches in the edge to cycle 5. */
+static bool overfill_an_input_buffer(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
+                                     wm_regress_results *out)
+{
+    (void)arg;
+    ops->set_enable(f, 1, 0, false);
+    for (unsigned c = 0; c < 20; c++) {
+        if (!strcmp(ops->name, "rtl") && c < 5) wm_fabric_rtl_inject_link(f, 1, 0, WM_PORT_W, 0x1000u + c);
+        ops->step(f);
+    }
+    wm_regress_fabric_state(ops, f, w, h, out);
+    return true;
+}
+
+/* A scenario that never ends, as firmware waiting on a broken fabric. */
+static bool never_ends(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
+                       wm_regress_results *out)
+{
+    (void)w;
+    (void)h;
+    (void)arg;
+    (void)out;
+    for (;;) ops->step(f);
+    return true;
+}
+
+/* An RTL assertion is the failure of its scenario, not the end of the
+ * process: the scenario after it runs, and passes. */
+static void test_an_rtl_assertion_fails_its_scenario_and_the_next_runs(void **state)
+{
+    (void)state;
+    const wm_regress_scenario bad = {"overfill-2x1", 2, 1, overfill_an_input_buffer, NULL, true, false,
+                                     WM_REGRESS_CAP(20)};
+    print_message("the simulator's two assertion messages below are this test's, on purpose\n");
+    wm_regress_report rep;
+    wm_regress_run(&bad, &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    assert_false(rep.passed);
+    assert_true(rep.asserted);
+    assert_false(rep.interrupted);
+    assert_string_equal(rep.line, "FAIL overfill-2x1 2x1: an RTL assertion failed on the rtl backend in the edge to "
+                                  "cycle 5 (the simulator's message is above)");
+    wm_regress_run(scenario("contention-3x1"), &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    if (!rep.passed) fail_msg("%s", rep.line);
+    /* and again: the assertion of one fabric is not carried to the next */
+    wm_regress_run(&bad, &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    assert_true(rep.asserted);
+    wm_regress_run(scenario("refused-accesses-2x1"), &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    if (!rep.passed) fail_msg("%s", rep.line);
+}
+
+/* A scenario that does not end is stopped at its cap, on either backend. */
+static void test_a_scenario_is_stopped_at_its_cap(void **state)
+{
+    (void)state;
+    const wm_regress_scenario endless = {"endless-2x2", 2, 2, never_ends, NULL, true, false, WM_REGRESS_CAP(10)};
+    wm_regress_report rep;
+    wm_regress_run(&endless, &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    assert_false(rep.passed);
+    assert_true(rep.capped);
+    assert_string_equal(rep.line, "FAIL endless-2x2 2x2: the rtl run reached the scenario's cap of 10100 cycles (10 x "
+                                  "a correct run's, + 10000): it does not end, or its cap in regress_corpus.c is out "
+                                  "of date");
+    wm_regress_run(&endless, &wm_fabric_sw, &wm_fabric_rtl, &rep);
+    assert_true(rep.capped);
+    assert_non_null(strstr(rep.line, "the sw run reached"));
+    wm_regress_run(scenario("contention-3x1"), &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    if (!rep.passed) fail_msg("%s", rep.line);
+}
+
+/* Every scenario of the corpus has a cap, and room under it. */
+static void test_every_scenario_has_a_cap(void **state)
+{
+    (void)state;
+    for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++)
+        if (s->cap < 10000) fail_msg("%s: cap %llu", s->name, (unsigned long long)s->cap);
 }
 
 int main(void)
@@ -225,6 +306,9 @@ int main(void)
         cmocka_unit_test(test_core_scenarios_agree),
         cmocka_unit_test(test_trace_comparison_finds_the_first_divergence),
         cmocka_unit_test(test_a_differing_result_word_is_reported),
+        cmocka_unit_test(test_an_rtl_assertion_fails_its_scenario_and_the_next_runs),
+        cmocka_unit_test(test_a_scenario_is_stopped_at_its_cap),
+        cmocka_unit_test(test_every_scenario_has_a_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,11 @@ static void usage(FILE *out)
             "                 late-grant:X,Y,PORT (its output PORT, N/E/S/W/L, grants a\n"
             "                 header one cycle late), or core-sltu:X,Y, core-div33:X,Y,\n"
             "                 core-rx-late:X,Y (tile X,Y's core simulator: SLTU compares\n"
-            "                 signed, DIV takes 33 cycles, an RX load pops a cycle late)\n");
+            "                 signed, DIV takes 33 cycles, an RX load pops a cycle late)\n"
+            "A scenario in which an RTL assertion fails, or that runs past its cycle cap\n"
+            "(10 x a correct run's cycles, + 10000) on either backend, is reported FAIL with\n"
+            "the cycle, and the next one runs; SIGINT or SIGTERM ends the regression after\n"
+            "a FAIL line for the scenario it stopped.\n");
 }
 
 int wm_cmd_regress(int argc, char **argv)
@@ -97,6 +101,9 @@ int wm_cmd_regress(int argc, char **argv)
         fflush(stdout);
         if (rep.passed) passed++;
         else failed++;
+        /* An RTL assertion or a cap fails its scenario only; a signal
+         * stops the regression. */
+        if (rep.interrupted) break;
     }
     wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
     if (list) return 0;

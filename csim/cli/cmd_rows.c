@@ -8,6 +8,7 @@
 #include "run/runner.h"
 #include "waves/waves.h"
 #include "run/scan_check.h"
+#include "waves/interrupt.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -199,13 +200,19 @@ int wm_cmd_rows(int argc, char **argv)
                 failed++;
                 continue;
             }
-            for (size_t m = 0; m < nmodes; m++) {
+            for (size_t m = 0; m < nmodes && !wm_interrupt_signal(); m++) {
                 c.mode = modes[m];
-                for (size_t b = 0; b < nbackends; b++) {
+                for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
                     rows++;
                     if (!run_row(&c, tok[1], tok + 2, n - 2, backends[b])) failed++;
+                    /* A failed RTL assertion fails its row (which says so)
+                     * and no other. */
+                    wm_interrupt_clear_assertion();
                 }
             }
+            /* After a signal, the row that was running says where it
+             * stopped; the rest are not started. */
+            if (wm_interrupt_signal()) break;
         } else {
             fprintf(stderr, "%s:%u: expected `layout PATH` or `row NAME [PARAM=VALUE]...`\n", path, lineno);
             failed++;

@@ -5,6 +5,7 @@
 #include "run/runner.h"
 #include "run/stream.h"
 #include "traffic/traffic.h"
+#include "waves/interrupt.h"
 #include "waves/waves.h"
 
 #include <errno.h>
@@ -257,22 +258,30 @@ int wm_cmd_traffic(int argc, char **argv)
         return 1;
     }
     const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
-    wm_traffic_result r;
-    if (waves) {
-        while (!wm_traffic_done(t)) {
-            wm_traffic_step(t);
-            wm_waves_sample(waves);
-        }
-        r = wm_traffic_result_now(t);
-    } else {
-        r = wm_traffic_run(t);
+    /* One loop for both, so that an interrupt stops either between two
+     * cycles (waves/interrupt.h). */
+    while (!wm_traffic_done(t) && !wm_interrupt_pending()) {
+        wm_traffic_step(t);
+        if (waves) wm_waves_sample(waves);
     }
+    const wm_traffic_result r = wm_traffic_result_now(t);
+    const bool interrupted = wm_interrupt_pending();
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
     const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     wm_traffic_destroy(t);
     const bool dumped = !waves || wm_waves_finish(waves);
     wm_waves_destroy(waves);
     ops->destroy(f);
+    if (interrupted) {
+        char why[200];
+        wm_interrupt_describe(why, sizeof why);
+        if (wm_interrupt_signal())
+            fprintf(stderr, "wavemesh traffic: %s at cycle %" PRIu64 "\n", why, r.cycles);
+        else
+            fprintf(stderr, "wavemesh traffic: stopped at cycle %" PRIu64 ": %s\n", r.cycles, why);
+        wm_interrupt_note_reported();
+        return 1;
+    }
     if (!dumped) return 1;
     /* CPU time, not wall time: the figure stays the model's own on a
      * machine that other jobs share. */

@@ -1,5 +1,6 @@
 /* main.c: the wavemesh command line, a dispatcher over csim/cli/commands.c. */
 #include "cli/commands.h"
+#include "waves/interrupt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +17,11 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    /* Ctrl-C or a kill stops a run at its next cycle and keeps its dump
+     * (csim/waves/interrupt.h); a failed RTL assertion stops it too. */
+    wm_interrupt_install();
     for (const wm_command *c = wm_commands; c->name; c++)
-        if (!strcmp(c->name, argv[1])) return c->main(argc - 1, argv + 1);
+        if (!strcmp(c->name, argv[1])) return wm_interrupt_exit_status(c->main(argc - 1, argv + 1));
     fprintf(stderr, "wavemesh: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -250,7 +250,18 @@ struct RtlFabric {
     std::unique_ptr<VerilatedFstC> fst;
     std::unique_ptr<VerilatedVcdC> vcd;
     ExtraSignals extra;
+    bool asserted;                    // an RTL assertion failed ...
+    uint64_t asserted_at;             // ... in the edge to this cycle
+    struct Injected {
+        size_t tile;
+        unsigned port;
+        uint32_t data;
+    };
+    std::vector<Injected> injected;   // test-only wavelets for the next step
 };
+
+wm_rtl_assertion_fn on_assertion = nullptr;
+void *on_assertion_ctx = nullptr;
 
 RtlFabric *as_rtl(wm_fabric *f) { return reinterpret_cast<RtlFabric *>(f); }
 const RtlFabric *as_rtl(const wm_fabric *f) { return reinterpret_cast<const RtlFabric *>(f); }
@@ -346,6 +357,12 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
     r->with_cores = cores;
     r->core_hook = nullptr;
     r->core_hook_ctx = nullptr;
+    r->asserted = false;
+    r->asserted_at = 0;
+    // A failed assertion is the caller's to report (check_assertion), not
+    // a reason for Verilator to abort the process: vl_stop then only sets
+    // gotError.
+    r->ctx.fatalOnError(false);
     if (cores) {
         r->cores.assign((size_t)w * h, Core{});
         r->core_events.reserve((size_t)w * h);
@@ -426,6 +443,37 @@ void report_links(RtlFabric *r)
     }
 }
 
+// Verilator's $stop acts on the thread's current context: this fabric's
+// while it is being stepped, whichever context was made last.
+void enter(RtlFabric *r) { Verilated::threadContextp(&r->ctx); }
+
+// The test-only wavelets, over what phase 1 wired, for one edge; an edge
+// input is tied to 0 again after it (nothing else drives it).
+void apply_injected(RtlFabric *r, bool on)
+{
+    for (const auto &c : r->injected) {
+        *r->tiles[c.tile].link[c.port].valid_i = on ? 1 : 0;
+        *r->tiles[c.tile].link[c.port].data_i = on ? c.data : 0;
+    }
+    if (!on) r->injected.clear();
+}
+
+// After an edge: an assertion that failed in it is reported once.
+void check_assertion(RtlFabric *r)
+{
+    if (VL_LIKELY(!r->ctx.gotError()) || r->asserted) return;
+    r->asserted = true;
+    r->asserted_at = r->cycle;
+    std::fflush(stdout);
+    if (on_assertion) {
+        on_assertion(on_assertion_ctx, r->cycle);
+        return;
+    }
+    std::fprintf(stderr, "wavemesh: an RTL assertion failed in the edge to cycle %llu (the simulator's message is on "
+                         "stdout)\n", (unsigned long long)r->cycle);
+    std::abort();
+}
+
 // One edge of a fabric of tiles with cores. Each tile's clock-low
 // evaluation settles its core's outputs for the cycle that ends at this
 // edge (they depend on the tile's and the core's flops only, never on the
@@ -439,6 +487,8 @@ void step_cores(RtlFabric *r)
     const unsigned w = r->w, h = r->h;
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) wire_inputs(r, x, y);
+    const bool injected = VL_UNLIKELY(!r->injected.empty());
+    if (injected) apply_injected(r, true);
     const bool record = r->core_hook != nullptr;
     for (size_t i = 0; i < r->tiles.size(); i++) {
         Tile &t = r->tiles[i];
@@ -475,6 +525,8 @@ void step_cores(RtlFabric *r)
         }
     }
     r->cycle++;
+    if (injected) apply_injected(r, false);
+    check_assertion(r);
     if (record) {
         for (const wm_core_event &ev : r->core_events) r->core_hook(r->core_hook_ctx, &ev);
         r->core_events.clear();
@@ -485,6 +537,7 @@ void step_cores(RtlFabric *r)
 void rtl_step(wm_fabric *f)
 {
     RtlFabric *r = as_rtl(f);
+    enter(r);
     if (r->with_cores) {
         step_cores(r);
         return;
@@ -503,9 +556,13 @@ void rtl_step(wm_fabric *f)
             p.push = p.pop = false;
         }
     }
+    const bool injected = VL_UNLIKELY(!r->injected.empty());
+    if (injected) apply_injected(r, true);
     // Phase 2: the edge.
     for (Tile &t : r->tiles) clock(t);
     r->cycle++;
+    if (injected) apply_injected(r, false);
+    check_assertion(r);
     if (r->hook) report_links(r);
 }
 
@@ -728,6 +785,25 @@ extern "C" void wm_fabric_rtl_dump(wm_fabric *f)
 }
 
 extern "C" void wm_fabric_rtl_trace_close(wm_fabric *f) { trace_close(as_rtl(f)); }
+
+extern "C" void wm_fabric_rtl_on_assertion(wm_rtl_assertion_fn fn, void *ctx)
+{
+    on_assertion = fn;
+    on_assertion_ctx = ctx;
+}
+
+extern "C" bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle)
+{
+    const RtlFabric *r = as_rtl(f);
+    if (r->asserted && cycle) *cycle = r->asserted_at;
+    return r->asserted;
+}
+
+extern "C" void wm_fabric_rtl_inject_link(wm_fabric *f, unsigned x, unsigned y, unsigned port, uint32_t wavelet)
+{
+    RtlFabric *r = as_rtl(f);
+    if (x < r->w && y < r->h && port < 4) r->injected.push_back({(size_t)y * r->w + x, port, wavelet});
+}
 
 extern "C" const wm_fabric_ops wm_fabric_rtl = {
     "rtl",            rtl_create,        rtl_destroy,     rtl_set_enable, rtl_step,

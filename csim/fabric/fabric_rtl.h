@@ -55,6 +55,24 @@ void wm_fabric_rtl_dump(wm_fabric *f);
 /* Finish the dump file now; destroy() also does it. */
 void wm_fabric_rtl_trace_close(wm_fabric *f);
 
+/* Failed assertions. The models are Verilated with --assert, and an
+ * assertion of the RTL ($stop under WM_ASSERTIONS) would by Verilator's
+ * default end the process. The backend catches it instead: the simulator's
+ * message goes to stdout as before, the fabric remembers the first cycle it
+ * happened at, and the handler given here is called once per fabric, after
+ * the edge (NULL, the default: a line on stderr and abort(), as before).
+ * The handler is global: one run at a time asks the question. */
+typedef void (*wm_rtl_assertion_fn)(void *ctx, uint64_t cycle);
+void wm_fabric_rtl_on_assertion(wm_rtl_assertion_fn fn, void *ctx);
+/* An assertion failed in the edge that led to *cycle. */
+bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle);
+
+/* For the tests of what catches assertions: the next step drives wavelet
+ * into link input port (N..W) of tile (x, y), as a neighbour that sends
+ * without a credit would; into a full input buffer, that is the FIFO's
+ * assertion. */
+void wm_fabric_rtl_inject_link(wm_fabric *f, unsigned x, unsigned y, unsigned port, uint32_t wavelet);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,8 +8,10 @@
 #include "regress/regress.h"
 
 #include "core/rv32_asm.h"
+#include "waves/interrupt.h"
 
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,8 @@ const wm_regress_scenario *wm_regress_find(const char *name)
     return NULL;
 }
 
+typedef enum { STOP_NONE = 0, STOP_CAP, STOP_ASSERTION, STOP_INTERRUPT } stop_reason;
+
 /* The last instruction a core retired at or before the captured cycle. */
 typedef struct {
     bool valid;
@@ -107,7 +111,70 @@ typedef struct {
     wm_regress_results results;
     uint64_t cycles;
     bool ran;
+    stop_reason stop; /* why the run was cut short, at stop_at */
+    uint64_t stop_at;
 } run_record;
+
+/* The scenario runs on a copy of the backend's table whose step looks,
+ * after each edge, for the three reasons to stop it: a signal, a failed
+ * RTL assertion, the scenario's cap. Any of them jumps straight back to
+ * run_guarded, since the scenario's own loop may never come back (a gs
+ * kernel waiting for words a broken fabric lost). One scenario runs at a
+ * time, so the guard is one static. */
+static struct {
+    const wm_fabric_ops *inner;
+    wm_fabric_ops ops;
+    uint64_t cap;
+    jmp_buf jb;
+    stop_reason why;
+    uint64_t at;
+} guard;
+
+static void guarded_step(wm_fabric *f)
+{
+    guard.inner->step(f);
+    uint64_t at = guard.inner->cycle(f), asserted_at;
+    if (wm_interrupt_signal()) {
+        guard.why = STOP_INTERRUPT;
+    } else if (wm_interrupt_assertion(&asserted_at)) {
+        guard.why = STOP_ASSERTION;
+        at = asserted_at;
+    } else if (at >= guard.cap) {
+        guard.why = STOP_CAP;
+    } else {
+        return;
+    }
+    guard.at = at;
+    longjmp(guard.jb, 1);
+}
+
+/* s->run on f under the guard; false when it could not run or was stopped
+ * (rec->stop says which). */
+static bool run_guarded(const wm_regress_scenario *s, const wm_fabric_ops *ops, wm_fabric *f, run_record *rec)
+{
+    guard.inner = ops;
+    guard.ops = *ops;
+    guard.ops.step = guarded_step;
+    guard.cap = s->cap;
+    guard.why = STOP_NONE;
+    guard.at = 0;
+    wm_interrupt_clear_assertion();
+    if (setjmp(guard.jb)) {
+        rec->stop = guard.why;
+        rec->stop_at = guard.at;
+        wm_interrupt_clear_assertion();
+        return false;
+    }
+    const bool ok = s->run(&guard.ops, f, s->w, s->h, s->arg, &rec->results);
+    /* A scheduler inside the scenario sees a signal before the step does,
+     * and ends its run without another step. */
+    if (wm_interrupt_signal()) {
+        rec->stop = STOP_INTERRUPT;
+        rec->stop_at = ops->cycle(f);
+        return false;
+    }
+    return ok;
+}
 
 /* Pseudo ports of a core event in core_trace. */
 enum { CORE_RETIRE_PC = 8, CORE_RETIRE_INSN, CORE_RD, CORE_PUSH, CORE_POP, CORE_NPORTS };
@@ -164,7 +231,7 @@ static void run_once(const wm_regress_scenario *s, const wm_fabric_ops *ops, uin
     if (!f) return;
     ops->set_link_hook(f, wm_trace_record, rec->trace);
     if (s->cores) ops->set_core_hook(f, core_record, rec);
-    rec->ran = s->run(ops, f, s->w, s->h, s->arg, &rec->results) && rec->results.ok && wm_trace_ok(rec->trace) &&
+    rec->ran = run_guarded(s, ops, f, rec) && rec->results.ok && wm_trace_ok(rec->trace) &&
                wm_trace_ok(rec->core_trace);
     rec->cycles = ops->cycle(f);
     ops->destroy(f);
@@ -241,14 +308,39 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
                     wm_regress_report *rep)
 {
     memset(rep, 0, sizeof *rep);
+    wm_interrupt_catch_assertions();
     run_record e, g;
     run_once(s, expected, UINT64_MAX, &e);
-    run_once(s, got, UINT64_MAX, &g);
+    if (e.stop == STOP_INTERRUPT) memset(&g, 0, sizeof g);
+    else run_once(s, got, UINT64_MAX, &g);
     rep->cycles = e.cycles;
     rep->events = e.trace ? wm_trace_event_count(e.trace) : 0;
     char why[700];
     uint64_t cycle;
-    if (!e.ran || !g.ran) {
+    if (e.stop || g.stop) {
+        const run_record *r = e.stop ? &e : &g;
+        const char *backend = e.stop ? expected->name : got->name;
+        if (r->stop == STOP_INTERRUPT) {
+            rep->interrupted = true;
+            char text[200];
+            wm_interrupt_describe(text, sizeof text);
+            snprintf(why, sizeof why, "%s at cycle %" PRIu64 " of the %s run", text, r->stop_at, backend);
+            wm_interrupt_note_reported();
+        } else if (r->stop == STOP_ASSERTION) {
+            rep->asserted = true;
+            snprintf(why, sizeof why,
+                     "an RTL assertion failed on the %s backend in the edge to cycle %" PRIu64
+                     " (the simulator's message is above)",
+                     backend, r->stop_at);
+        } else {
+            rep->capped = true;
+            snprintf(why, sizeof why,
+                     "the %s run reached the scenario's cap of %" PRIu64
+                     " cycles (10 x a correct run's, + 10000): it does not end, or its cap in regress_corpus.c is "
+                     "out of date",
+                     backend, s->cap);
+        }
+    } else if (!e.ran || !g.ran) {
         rep->could_not_run = true;
         snprintf(why, sizeof why, "could not run on the %s backend", !e.ran ? expected->name : got->name);
     } else if (wm_trace_first_difference(e.trace, g.trace, &cycle)) {
@@ -294,6 +386,13 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
         rep->result_differs = true;
     } else {
         rep->passed = true;
+    }
+    if (!rep->interrupted && wm_interrupt_signal()) {
+        /* during the second pass, which looks for the first divergence */
+        rep->interrupted = true;
+        rep->passed = rep->diverged = rep->core_diverged = rep->could_not_run = false;
+        wm_interrupt_describe(why, sizeof why);
+        wm_interrupt_note_reported();
     }
     if (rep->passed)
         snprintf(rep->line, sizeof rep->line, "PASS %-24s %3ux%-3u %7" PRIu64 " cycles %9" PRIu64 " events", s->name,

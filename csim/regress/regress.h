@@ -25,9 +25,19 @@
  *      inputs on the same backend give the same run. It returns false,
  *      after a message on stderr, only when it could not run at all.
  *   2. Declare it in your header and append one line to wm_regress_corpus
- *      in csim/regress/regress_corpus.c: {name, w, h, function, argument, quick}.
+ *      in csim/regress/regress_corpus.c:
+ *      {name, w, h, function, argument, quick, cores, WM_REGRESS_CAP(cycles)}
+ *      with the cycles a correct run takes (the PASS line prints them).
  *      Keep the `quick` ones short: `make test` runs them on the rtl
  *      backend, at about 2-5 M router-cycles per second.
+ *
+ * A scenario ends early, as its own failure, when its fabric reaches the
+ * scenario's cycle cap (a broken fabric can keep firmware waiting for
+ * ever), when an RTL assertion fails (the rtl backend reports it instead
+ * of aborting the process, fabric_rtl.h), or on SIGINT/SIGTERM; the
+ * runner then goes on with the next scenario (or, after a signal, stops).
+ * The scenario function is abandoned where it stands (longjmp out of its
+ * step), so what it allocated is not given back: the price of a failure.
  */
 #ifndef WM_REGRESS_H
 #define WM_REGRESS_H
@@ -60,7 +70,13 @@ typedef struct {
     const void *arg;  /* handed to run as is */
     bool quick;       /* part of `wavemesh regress --quick` and `make test` */
     bool cores;       /* tiles with PE cores (run gets a fabric from create_cores) */
+    uint64_t cap;     /* the cycles either backend may run it: WM_REGRESS_CAP(a correct run's) */
 } wm_regress_scenario;
+
+/* The cap of a scenario whose correct run takes `cycles`: proportional to
+ * its work, with room for a slower but still correct change (a new cost
+ * model has made runs three times longer). */
+#define WM_REGRESS_CAP(cycles) (10 * (uint64_t)(cycles) + 10000)
 
 /* The corpus, terminated by an entry with a NULL name (regress_corpus.c). */
 extern const wm_regress_scenario wm_regress_corpus[];
@@ -74,6 +90,9 @@ typedef struct {
     wm_divergence first;
     bool core_diverged;      /* link traces agree, the cores' do not */
     bool result_differs;     /* traces agree, a result word does not */
+    bool capped;             /* a backend reached the scenario's cycle cap */
+    bool asserted;           /* an RTL assertion failed */
+    bool interrupted;        /* SIGINT or SIGTERM: the regression should stop */
     uint64_t cycles;         /* of the expected run */
     uint64_t events;         /* link events of the expected run */
     char line[900];          /* the report line, "PASS name ..." or "FAIL name ..." */

@@ -426,13 +426,18 @@ static void build_region(wm_layout *l)
     if (!l->enabled) exit(1);
     for (size_t i = 0; i < l->nrects; i++) {
         const rect *r = &l->rects[i];
-        int64_t x0 = r->all ? 0 : r->x, y0 = r->all ? 0 : r->y;
-        int64_t x1 = r->all ? l->w : r->x + r->w, y1 = r->all ? l->h : r->y + r->h;
-        if (!r->all && (r->w < 1 || r->h < 1 || x0 < 0 || y0 < 0 || x1 > l->w || y1 > l->h)) {
+        /* Each number is checked on its own before any sum: x + w of two
+         * numbers near INT64_MAX would overflow (and wrap to an empty
+         * rectangle) where a subtraction from the mesh size cannot. */
+        const bool inside = r->all || (r->x >= 0 && r->y >= 0 && r->x < l->w && r->y < l->h && r->w >= 1 &&
+                                        r->h >= 1 && r->w <= l->w - r->x && r->h <= l->h - r->y);
+        if (!inside) {
             error_at(l, r->line, "region %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " is not inside the %ux%u mesh",
                      r->x, r->y, r->w, r->h, l->w, l->h);
             continue;
         }
+        const int64_t x0 = r->all ? 0 : r->x, y0 = r->all ? 0 : r->y;
+        const int64_t x1 = r->all ? l->w : r->x + r->w, y1 = r->all ? l->h : r->y + r->h;
         for (int64_t y = y0; y < y1; y++)
             for (int64_t x = x0; x < x1; x++) l->enabled[y * l->w + x] = true;
     }

@@ -8,6 +8,8 @@
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
+#include "waves/interrupt.h"
+
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +151,17 @@ static void yield(wm_mp *mp)
     if (!_setjmp(mp->jb)) _longjmp(mp->s->jb, 1);
 }
 
+/* A push the kernel posted in cycle c: the router takes the first wavelet
+ * of the TX queue for a header, and the len after it for its data. */
+static void note_push(wm_mp *mp, uint64_t c)
+{
+    const bool header = mp->tx_left == 0;
+    mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
+    mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
+    mp->pushes++;
+    mp->last_push_cycle = c;
+}
+
 /* Give kernel mp the current cycle: perform its pending access if the port
  * allows it now, and let it run to its next one. Returns true if it used
  * the port. */
@@ -179,6 +192,7 @@ static bool serve(wm_sched *s, wm_mp *mp)
                 return false;
             }
             s->ops->pe_push(s->f, x, y, mp->push_data);
+            note_push(mp, c);
             break;
         case WAIT_POP:
             if (st.rx_count == 0) {
@@ -188,6 +202,8 @@ static bool serve(wm_sched *s, wm_mp *mp)
             mp->popped = st.rx_head;
             if (mp->pop_is_header) mp->headers_received++;
             s->ops->pe_pop(s->f, x, y);
+            mp->pops++;
+            mp->last_pop_cycle = c;
             break;
         case WAIT_TSC:
             mp->tsc_read = st.tsc;
@@ -247,6 +263,7 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
     if (s->mode == WM_PE_CORE) return wm_core_sched_run(s, max_cycles);
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
+        if (wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
         bool acted = false, faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
         for (size_t k = 0; k < s->nlive; k++) {
@@ -272,6 +289,12 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
         s->ops->step(s->f);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }
+}
+
+bool wm_sched_interrupted(const wm_sched *s)
+{
+    (void)s;
+    return wm_interrupt_pending();
 }
 
 uint64_t wm_sched_cycle(const wm_sched *s) { return s->cycle; }
@@ -337,6 +360,32 @@ static bool next_router(unsigned x, unsigned y, uint32_t h, unsigned *nx, unsign
     return true;
 }
 
+/* The kernel on tile (x, y), or NULL. */
+static const wm_mp *pe_at(const wm_sched *s, unsigned x, unsigned y)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->pes[i].inst->x == x && s->pes[i].inst->y == y) return &s->pes[i];
+    return NULL;
+}
+
+typedef enum { FRAMING_UNKNOWN, FRAMING_HEADER, FRAMING_DATA } framing;
+
+/* Whether the oldest of the count wavelets in tile (x, y)'s TX queue is a
+ * header. Only a native kernel's pushes are seen, one by one; a core's
+ * are not, and nothing records what crossed the links, so a link buffer's
+ * head is never guessed at: a data wavelet decoded as a header sends the
+ * reader to a router the message never goes near. */
+static framing tx_head_framing(const wm_sched *s, unsigned x, unsigned y, unsigned count)
+{
+    const wm_mp *mp = pe_at(s, x, y);
+    if (!mp || s->mode != WM_PE_NATIVE || count == 0) return FRAMING_UNKNOWN;
+    /* A push posted in this cycle is not in the queue until the next edge. */
+    const unsigned pending = mp->pushes && mp->last_push_cycle == s->cycle ? 1u : 0u;
+    const unsigned back = count - 1 + pending; /* the head's distance from the newest push */
+    if (back >= 32 || back >= mp->pushes) return FRAMING_UNKNOWN;
+    return (mp->tx_headers >> back) & 1u ? FRAMING_HEADER : FRAMING_DATA;
+}
+
 static void report_flights(const wm_sched *s, const char *how, FILE *out)
 {
     const size_t n = s->ops->in_flight(s->f, NULL, 0);
@@ -349,25 +398,69 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
         fprintf(out, "  %u wavelet(s) %s at (%u,%u) %s", p->count, how, p->x, p->y, place);
         if (p->place != WM_AT_TX) fprintf(out, " %s", port_names[p->port]);
         fprintf(out, ", oldest %08" PRIx32, p->head);
+        const framing fr = p->place == WM_AT_TX ? tx_head_framing(s, p->x, p->y, p->count) : FRAMING_UNKNOWN;
         unsigned nx, ny;
-        if (p->place != WM_AT_OUTPUT && next_router(p->x, p->y, p->head, &nx, &ny) &&
-            nx < wm_layout_width(s->layout) && ny < wm_layout_height(s->layout)) {
-            fprintf(out, " (as a header: to (%u,%u), next router (%u,%u)", wm_header_col(p->head),
-                    wm_header_row(p->head), nx, ny);
-            if (!wm_layout_enabled(s->layout, nx, ny)) fprintf(out, ", outside the message-passing region");
-            if (!wm_layout_enabled(s->layout, p->x, p->y))
-                fprintf(out, "; router (%u,%u) itself is outside the region", p->x, p->y);
+        if (fr == FRAMING_DATA) {
+            fprintf(out, " (a data wavelet)");
+        } else if (fr == FRAMING_HEADER) {
+            fprintf(out, " (as a header: to (%u,%u)", wm_header_col(p->head), wm_header_row(p->head));
+            if (wm_header_col(p->head) >= wm_layout_width(s->layout) ||
+                wm_header_row(p->head) >= wm_layout_height(s->layout)) {
+                fprintf(out, ", off the mesh");
+            } else if (next_router(p->x, p->y, p->head, &nx, &ny)) {
+                fprintf(out, ", next router (%u,%u)", nx, ny);
+                if (!wm_layout_enabled(s->layout, nx, ny)) fprintf(out, ", outside the message-passing region");
+            }
             fputc(')', out);
         }
+        if (!wm_layout_enabled(s->layout, p->x, p->y))
+            fprintf(out, "; router (%u,%u) itself is outside the region", p->x, p->y);
         fputc('\n', out);
     }
     free(fl);
 }
 
+/* Back-pressure from a PE that does not pop: every tile whose RX queue is
+ * full, with what its kernel (if any) is doing instead. */
+static void report_full_rx(const wm_sched *s, FILE *out)
+{
+    const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            const wm_pe_status st = s->ops->pe_status(s->f, x, y);
+            if (st.rx_count < WM_RX_DEPTH) continue;
+            const wm_mp *mp = pe_at(s, x, y);
+            if (!mp) {
+                fprintf(out, "  RX queue of PE (%u,%u) is full (%u wavelets) and no kernel runs there to pop it\n", x,
+                        y, st.rx_count);
+                continue;
+            }
+            const wm_instance *in = mp->inst;
+            fprintf(out, "  RX queue of PE (%u,%u) %s [%s] is full (%u wavelets) and not popped: the kernel is %s", x,
+                    y, in->name, in->kernel->name, st.rx_count, wm_pe_state_name(mp->state));
+            if (s->mode == WM_PE_NATIVE) {
+                if (!mp->pops) fprintf(out, " and has never popped");
+                else fprintf(out, ", its last pop was at cycle %" PRIu64, mp->last_pop_cycle);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
 {
+    char why[200];
     switch (r) {
     case WM_RUN_DONE:
+        return;
+    case WM_RUN_INTERRUPTED:
+        /* One line: the run did nothing wrong, it was stopped. */
+        wm_interrupt_describe(why, sizeof why);
+        if (wm_interrupt_signal())
+            fprintf(out, "%s at cycle %" PRIu64 "\n", why, s->cycle);
+        else
+            fprintf(out, "stopped at cycle %" PRIu64 ": %s\n", s->cycle, why);
+        wm_interrupt_note_reported();
         return;
     case WM_RUN_DEADLOCK:
         fprintf(out, "deadlock at cycle %" PRIu64 ": the fabric is quiescent and every live kernel waits for a message\n",
@@ -389,6 +482,7 @@ void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
         const wm_mp *mp = &s->pes[i];
         if (mp->state != WM_PE_DONE) report_pe(mp, r == WM_RUN_DEADLOCK, out);
     }
+    if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) report_full_rx(s, out);
     if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
     if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
 }

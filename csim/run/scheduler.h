@@ -10,7 +10,9 @@
  * A run ends when every kernel has returned, or is diagnosed: a deadlock
  * (the fabric is quiescent and every live kernel waits for a message), a
  * stall (every live kernel is blocked and wavelets sit still in the fabric,
- * e.g. at a disabled router), a firmware fault, or the cycle limit. */
+ * e.g. at a disabled router), a firmware fault, or the cycle limit; or
+ * stopped between two cycles by SIGINT, SIGTERM or a failed RTL assertion
+ * (csim/waves/interrupt.h). */
 #ifndef WM_SCHEDULER_H
 #define WM_SCHEDULER_H
 
@@ -37,7 +39,8 @@ typedef enum {
     WM_RUN_DEADLOCK,    /* quiescent fabric, every live kernel waits to receive */
     WM_RUN_STALLED,     /* every live kernel blocked, wavelets not moving */
     WM_RUN_FAULT,       /* a kernel faulted */
-    WM_RUN_MAX_CYCLES   /* the cycle limit was reached */
+    WM_RUN_MAX_CYCLES,  /* the cycle limit was reached */
+    WM_RUN_INTERRUPTED  /* a signal or a failed RTL assertion stopped it (waves/interrupt.h) */
 } wm_run_result;
 
 typedef struct {
@@ -79,7 +82,13 @@ void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
 
 /* Run until the end or max_cycles fabric cycles. */
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
-/* Why the run ended, one line per blocked PE or stuck wavelet. */
+/* Why the run ended, one line per blocked PE or stuck wavelet, and after a
+ * stall or the cycle limit one per full RX queue (the PE that does not pop
+ * it, and what its kernel does instead). The oldest wavelet of a place is
+ * decoded as a header only when it is known to be one: the head of a
+ * native kernel's TX queue, whose pushes the scheduler frames as the
+ * router does; elsewhere it is shown as it is. An interrupted run gets
+ * one line: what stopped it, and the cycle. */
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out);
 uint64_t wm_sched_cycle(const wm_sched *s);
 

@@ -34,6 +34,16 @@ struct wm_mp {
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     wm_pe_state state;
     unsigned headers_received;
+    /* Native mode, for the stall report: the framing of what the kernel
+     * pushed, as its router reads it (a header, then len data wavelets),
+     * newest at bit 0 of tx_headers (1: a header), so the head of the TX
+     * queue is known to be a header or not; and its pops. */
+    unsigned tx_left;       /* data wavelets still to push of the message being pushed */
+    uint32_t tx_headers;
+    uint64_t pushes;
+    uint64_t last_push_cycle;
+    uint64_t pops;
+    uint64_t last_pop_cycle;
     wm_export *exports;
     size_t nexports, cap_exports;
     char fault[FAULT_TEXT];
@@ -73,6 +83,8 @@ struct wm_sched {
 
 /* scheduler.c */
 bool wm_sched_snapshot_unchanged(wm_sched *s);
+/* Both loops ask this once a cycle: stop now with WM_RUN_INTERRUPTED. */
+bool wm_sched_interrupted(const wm_sched *s);
 
 /* core_sched.c */
 bool wm_core_sched_init(wm_sched *s);

@@ -15,7 +15,10 @@ const char wm_trace_usage[] =
     "  --trace FILE   dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save\n"
     "                 file FILE.gtkw is written next to it (docs/waves.md)\n"
     "  --trace-tiles X0,Y0:X1,Y1  dump only the tiles of this rectangle (default all)\n"
-    "  --trace-window FROM:TO     dump only cycles FROM..TO (default all)\n";
+    "  --trace-window FROM:TO     dump only cycles FROM..TO (default all)\n"
+    "  SIGINT (Ctrl-C) or SIGTERM stops a run at the next cycle and keeps its dump,\n"
+    "  readable up to that cycle, with its save file; the exit status is then 130\n"
+    "  (143), after a line naming the cycle.\n";
 
 const char *const wm_waves_state_names[] = {"running", "computing", "blocked_send", "blocked_recv", "done",
                                             "fault"};

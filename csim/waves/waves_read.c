@@ -123,6 +123,10 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
     if (ok) {
         fstReaderSetFacProcessMaskAll(r);
         fstReaderIterBlocks(r, fst_change, &c, NULL);
+        /* The last cycles dumped may change nothing; the file still ends
+         * there (as a VCD's last #time does), and so does the dump. */
+        const uint64_t end = fstReaderGetEndTime(r);
+        if (end > d->end) d->end = end;
     }
     fstReaderClose(r);
     if (!c.ok) snprintf(err, err_size, "out of memory reading %s", path);

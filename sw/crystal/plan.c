@@ -4,6 +4,9 @@
 static bool vec_reserve(wm_heap *h, wm_cr_vec *v, uint32_t size, uint32_t want)
 {
     if (want <= v->cap) return true;
+    /* More than the heap holds is refused before the doubling below, whose
+     * byte size could wrap: the lengths behind `want` came off the wire. */
+    if (want > (h->end - h->start) / size * 4u) return false;
     uint32_t cap = v->cap ? v->cap : 16;
     while (cap < want) cap *= 2;
     void *grown = wm_heap_resize(h, v->items, cap * size);

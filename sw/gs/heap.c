@@ -1,6 +1,8 @@
 /* heap.c: first-fit blocks in the PE's memory (see heap.h). */
 #include "heap.h"
 
+#include <stdbool.h>
+
 /* A block: header {units, used} (8 bytes), then units - 1 units of data. */
 enum { UNIT_WORDS = 2 };
 
@@ -36,6 +38,14 @@ static void copy_words(uint32_t *to, const uint32_t *from, uint32_t n)
 
 static uint32_t units_for(uint32_t bytes) { return 1 + (bytes + 4 * UNIT_WORDS - 1) / (4 * UNIT_WORDS); }
 
+/* A block header that could not have been written here (size 0, or past
+ * the end): the memory was overwritten. Walks stop at one rather than loop
+ * for ever or leave the heap; the heap is then full as far as it can tell. */
+static bool corrupt(const wm_heap *h, uint32_t u, const uint32_t *b)
+{
+    return b[0] == 0 || b[0] > units_total(h) - u;
+}
+
 /* Merge the free blocks that follow the block at unit u into it. */
 static void merge_after(wm_heap *h, uint32_t u)
 {
@@ -43,7 +53,7 @@ static void merge_after(wm_heap *h, uint32_t u)
     const uint32_t total = units_total(h);
     while (u + b[0] < total) {
         uint32_t *next = header(h, u + b[0]);
-        if (next[1]) break;
+        if (next[1] || corrupt(h, u + b[0], next)) break;
         b[0] += next[0];
     }
 }
@@ -59,6 +69,7 @@ void *wm_heap_take(wm_heap *h, uint32_t bytes)
     const uint32_t want = units_for(bytes ? bytes : 1), total = units_total(h);
     for (uint32_t u = 0; u < total;) {
         uint32_t *b = header(h, u);
+        if (corrupt(h, u, b)) return 0;
         if (!b[1]) {
             merge_after(h, u);
             if (b[0] >= want) {

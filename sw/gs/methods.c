@@ -21,6 +21,17 @@ static void *take_or_fault(wm_gs_rank *g, uint32_t bytes)
     return p;
 }
 
+/* count elements of size bytes. Counts come off the wire or out of what
+ * the wire built: one that cannot fit the PE's memory is refused before
+ * it is multiplied into a byte size, which could wrap to a small one. */
+static void *take_array_or_fault(wm_gs_rank *g, uint32_t count, uint32_t size)
+{
+    if (count > WM_PE_DATA_BYTES / size)
+        wm_mp_fault(g->mp, "gs rank %u: out of memory: %u elements of %u bytes, the PE's data memory has %u bytes",
+                    g->rank, count, size, (unsigned)WM_PE_DATA_BYTES);
+    return take_or_fault(g, count * size);
+}
+
 static void port_init(wm_gs_rank *g, wm_xfer_port *port, bool allow_stash)
 {
     wm_xfer_port_init(port, g->mp, &g->heap, g->rank, g->mem + g->img->places_at, g->img->nplaces, allow_stash);
@@ -65,10 +76,10 @@ static void pairwise_op(wm_gs_rank *g)
     uint32_t nsw = 0, nrw = 0;
     for (uint32_t i = 0; i < img->nsends; i++) nsw += send_list[3 * i + 1];
     for (uint32_t i = 0; i < img->nrecvs; i++) nrw += recv_list[3 * i + 1];
-    uint32_t *sendbuf = take_or_fault(g, nsw * 4), *recvbuf = take_or_fault(g, nrw * 4);
-    wm_xfer *sends = take_or_fault(g, img->nsends * (uint32_t)sizeof *sends);
-    wm_xfer *recvs = take_or_fault(g, img->nrecvs * (uint32_t)sizeof *recvs);
-    uint32_t *offsets = take_or_fault(g, img->nrecvs * 4);
+    uint32_t *sendbuf = take_array_or_fault(g, nsw, 4), *recvbuf = take_array_or_fault(g, nrw, 4);
+    wm_xfer *sends = take_array_or_fault(g, img->nsends, (uint32_t)sizeof *sends);
+    wm_xfer *recvs = take_array_or_fault(g, img->nrecvs, (uint32_t)sizeof *recvs);
+    uint32_t *offsets = take_array_or_fault(g, img->nrecvs, 4);
     uint32_t off = 0;
     for (uint32_t i = 0; i < img->nsends; i++) {
         const uint32_t count = send_list[3 * i + 1];
@@ -134,7 +145,11 @@ static void negotiated_stage(wm_gs_rank *g, wm_xfer_port *port, unsigned stage, 
     nr = 0;
     for (int k = 0; k < 2; k++) {
         in->len[k] = slot[k] >= 0 ? counts[k] : 0;
-        in->words[k] = take_or_fault(g, in->len[k] * 4);
+        if (in->len[k] > WM_PE_DATA_WORDS)
+            wm_mp_fault(g->mp, "gs rank %u: rank %d announced %u words in stage %u, more than a PE's data memory "
+                               "holds (%u)",
+                        g->rank, from[k], in->len[k], stage, (unsigned)WM_PE_DATA_WORDS);
+        in->words[k] = take_array_or_fault(g, in->len[k], 4);
         if (in->len[k]) recvs[nr++] = (wm_xfer){(unsigned)from[k], tag_data(stage), in->words[k], in->len[k], 0};
     }
     wm_xfer_exchange(port, NULL, 0, recvs, nr, nr);
@@ -151,6 +166,11 @@ typedef struct {
 static void words_add(wm_gs_rank *g, words *l, const uint32_t *src, uint32_t n)
 {
     if (n == 0) return;
+    /* Checked before the sum, which a length off the wire could wrap, and
+     * before the doubling below, which would never reach it. */
+    if (n > WM_PE_DATA_WORDS - l->n)
+        wm_mp_fault(g->mp, "gs rank %u: out of memory: a list of %u + %u words, the PE's data memory has %u bytes",
+                    g->rank, l->n, n, (unsigned)WM_PE_DATA_BYTES);
     if (l->n + n > l->cap) {
         uint32_t cap = l->cap ? l->cap : 64;
         while (cap < l->n + n) cap *= 2;
@@ -166,6 +186,30 @@ static void words_add(wm_gs_rank *g, words *l, const uint32_t *src, uint32_t n)
 }
 
 enum { REC_HEAD = 3 };
+
+/* The words rank `from` handed over in a stage of the setup-phase router:
+ * whole [dest, origin, len, payload] records, each bound for this rank's
+ * half of the range (step->lo .. step->hi - 1) from a rank that exists.
+ * Everything after reads the lengths to walk the list and copy payloads,
+ * so a wrong one must stop here. */
+static void check_records(wm_gs_rank *g, unsigned stage, int from, const wm_stage_step *step, const uint32_t *w,
+                          uint32_t n)
+{
+    for (uint32_t at = 0; at < n;) {
+        if (n - at < REC_HEAD)
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: the %u words from rank %d end inside a record's head (word %u)",
+                        g->rank, stage, n, from, at);
+        const uint32_t dest = w[at], origin = w[at + 1], len = w[at + 2];
+        if (len > n - at - REC_HEAD)
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: a record from rank %d at word %u says %u words, %u are left",
+                        g->rank, stage, from, at, len, n - at - REC_HEAD);
+        if (dest < step->lo || dest >= step->hi || origin >= g->img->nranks)
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: rank %d handed over a record from rank %u to rank %u, not in "
+                               "ranks %u..%u",
+                        g->rank, stage, from, origin, dest, step->lo, step->hi - 1);
+        at += REC_HEAD + len;
+    }
+}
 
 static void crystal_op(wm_gs_rank *g)
 {
@@ -197,6 +241,8 @@ static void crystal_op(wm_gs_rank *g)
         }
         stage_in in;
         negotiated_stage(g, &port, stage, &step, out.w, out.n, &in);
+        check_records(g, stage, step.src, &step, in.words[0], in.len[0]);
+        check_records(g, stage, step.src2, &step, in.words[1], in.len[1]);
         list.n = 0;
         words_add(g, &list, kept.w, kept.n);
         for (int k = 0; k < 2; k++) {
@@ -212,7 +258,7 @@ static void crystal_op(wm_gs_rank *g)
      * list's record sits, and reduce. */
     uint32_t nrec = 0;
     for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2]) nrec++;
-    wm_gs_delivered *del = take_or_fault(g, nrec * (uint32_t)sizeof *del);
+    wm_gs_delivered *del = take_array_or_fault(g, nrec, (uint32_t)sizeof *del);
     uint32_t i = 0;
     for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2], i++) {
         if (list.w[at] != g->rank)
@@ -220,7 +266,7 @@ static void crystal_op(wm_gs_rank *g)
         del[i] = (wm_gs_delivered){list.w[at + 1], at + REC_HEAD, list.w[at + 2]};
     }
     wm_mp_work(g->mp, nrec * WM_GS_COST_RECORD);
-    uint32_t *offsets = take_or_fault(g, img->nrecvs * 4);
+    uint32_t *offsets = take_array_or_fault(g, img->nrecvs, 4);
     fault_delivery(g, wm_gs_offsets(img, g->mem, del, nrec, offsets));
     apply_reduction(g, offsets, list.w);
     finish(g, &port, stage);
@@ -232,6 +278,32 @@ static void crystal_op(wm_gs_rank *g)
 }
 
 /* ---------------------------------------------------------------- crystal plan */
+
+/* The metadata rank `from` handed over in a stage of the symbolic pass:
+ * whole records of three words, each bound for this rank's half of the
+ * range, from a rank that exists, of a length a PE's memory could hold,
+ * and not more words in all than that either: the builder sizes its index
+ * lists and the plan's buffers by these lengths. */
+static void check_meta(wm_gs_rank *g, unsigned stage, int from, const wm_stage_step *step, const uint32_t *w,
+                       uint32_t n)
+{
+    if (n % WM_CR_RECORD_WORDS)
+        wm_mp_fault(g->mp, "gs rank %u: stage %u: rank %d sent %u words of record metadata, not whole records of %u",
+                    g->rank, stage, from, n, (unsigned)WM_CR_RECORD_WORDS);
+    uint32_t total = 0;
+    for (uint32_t at = 0; at < n; at += WM_CR_RECORD_WORDS) {
+        const uint32_t dest = w[at], origin = w[at + 1], len = w[at + 2];
+        if (dest < step->lo || dest >= step->hi || origin >= g->img->nranks)
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: rank %d handed over a record from rank %u to rank %u, not in "
+                               "ranks %u..%u",
+                        g->rank, stage, from, origin, dest, step->lo, step->hi - 1);
+        if (len > WM_PE_DATA_WORDS - total)
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: the records from rank %d carry more than the %u words a PE's "
+                               "data memory holds (one says %u)",
+                        g->rank, stage, from, (unsigned)WM_PE_DATA_WORDS, len);
+        total += len;
+    }
+}
 
 /* The symbolic pass on the fabric: the builder of plan.h, with the
  * metadata in messages, three words a record. The plan stays in the heap
@@ -249,7 +321,7 @@ static void plan_setup(wm_gs_rank *g)
     bool ok = true;
     while (wm_cr_builder_stage(&b, &step, &out, &nout, &ok)) {
         if (!ok) take_or_fault(g, WM_PE_DATA_BYTES);
-        uint32_t *meta = take_or_fault(g, nout * WM_CR_RECORD_WORDS * 4);
+        uint32_t *meta = take_array_or_fault(g, nout, WM_CR_RECORD_WORDS * 4);
         wm_mp_work(g->mp, nout * WM_GS_COST_RECORD);
         for (uint32_t i = 0; i < nout; i++) {
             meta[3 * i] = out[i].dest;
@@ -258,6 +330,8 @@ static void plan_setup(wm_gs_rank *g)
         }
         stage_in in;
         negotiated_stage(g, &port, stage, &step, meta, nout * WM_CR_RECORD_WORDS, &in);
+        check_meta(g, stage, step.src, &step, in.words[0], in.len[0]);
+        check_meta(g, stage, step.src2, &step, in.words[1], in.len[1]);
         uint32_t nrec[2];
         for (int k = 0; k < 2; k++) {
             nrec[k] = in.len[k] / WM_CR_RECORD_WORDS;
@@ -286,18 +360,56 @@ static void plan_setup(wm_gs_rank *g)
     g->img->plan_at = wm_heap_offset(&g->heap, plan);
 }
 
+/* nwords words at word offset at lie inside the heap. */
+static void in_heap_or_fault(wm_gs_rank *g, uint32_t at, uint32_t nwords, const char *what)
+{
+    const wm_gs_image *img = g->img;
+    if (at < img->heap_at || at > img->heap_end || nwords > img->heap_end - at)
+        wm_mp_fault(g->mp, "gs rank %u: the plan's %s (%u words at word %u) is not inside the heap (words %u..%u)",
+                    g->rank, what, nwords, at, img->heap_at, img->heap_end - 1);
+}
+
+/* The plan the setup run left in the heap, checked before its offsets and
+ * counts place buffers and index the PE's memory: every part of it in the
+ * heap, each stage's sends within the largest, its buffers adding up. */
+static const wm_cr_mplan *plan_or_fault(wm_gs_rank *g)
+{
+    if (!g->img->plan_at) wm_mp_fault(g->mp, "gs rank %u: the plan's gs_op ran before its setup", g->rank);
+    in_heap_or_fault(g, g->img->plan_at, (uint32_t)(sizeof(wm_cr_mplan) / 4), "header");
+    const wm_cr_mplan *p = wm_heap_at(&g->heap, g->img->plan_at);
+    if (p->nstages > 32)
+        wm_mp_fault(g->mp, "gs rank %u: the plan has %u stages, a bisection has at most 32", g->rank, p->nstages);
+    if (p->nstages) in_heap_or_fault(g, p->stages_at, p->nstages * (uint32_t)(sizeof(wm_cr_mstage) / 4), "stages");
+    in_heap_or_fault(g, p->offsets_at, g->img->nrecvs, "offsets");
+    const wm_cr_mstage *stages = wm_heap_at(&g->heap, p->stages_at);
+    uint32_t need = 0;
+    for (uint32_t k = 0; k < p->nstages; k++) {
+        const wm_cr_mstage *sg = &stages[k];
+        if (sg->nsw > p->max_send || sg->nkw > WM_PE_DATA_WORDS || sg->nrw > WM_PE_DATA_WORDS ||
+            sg->nr2w > WM_PE_DATA_WORDS || sg->nkw + sg->nrw + sg->nr2w > WM_PE_DATA_WORDS - need)
+            wm_mp_fault(g->mp, "gs rank %u: the plan's stage %u moves more words than a PE's memory holds", g->rank,
+                        sg->stage);
+        in_heap_or_fault(g, sg->keep_at, sg->nkw, "keep list");
+        in_heap_or_fault(g, sg->send_at, sg->nsw, "send list");
+        need += sg->nkw + sg->nrw + sg->nr2w;
+    }
+    if (need != p->buffer_words)
+        wm_mp_fault(g->mp, "gs rank %u: the plan's stages need %u words of buffers, it says %u", g->rank, need,
+                    p->buffer_words);
+    return p;
+}
+
 /* The runtime: per active stage an indexed gather, one transfer of known
  * size each way, and a copy of the words that stay. No scan of
  * destinations, no size negotiation; the buffers are taken once. */
 static void plan_op(wm_gs_rank *g)
 {
-    if (!g->img->plan_at) wm_mp_fault(g->mp, "gs rank %u: the plan's gs_op ran before its setup", g->rank);
-    const wm_cr_mplan *p = wm_heap_at(&g->heap, g->img->plan_at);
+    const wm_cr_mplan *p = plan_or_fault(g);
     const wm_cr_mstage *stages = wm_heap_at(&g->heap, p->stages_at);
-    uint32_t *arena = take_or_fault(g, p->buffer_words * 4), *plan_send = take_or_fault(g, p->max_send * 4);
-    uint32_t **stage_buf = take_or_fault(g, p->nstages * (uint32_t)sizeof *stage_buf);
-    wm_xfer *posted = take_or_fault(g, 2 * p->nstages * (uint32_t)sizeof *posted);
-    uint32_t *posted_at = take_or_fault(g, (p->nstages + 1) * 4);
+    uint32_t *arena = take_array_or_fault(g, p->buffer_words, 4), *plan_send = take_array_or_fault(g, p->max_send, 4);
+    uint32_t **stage_buf = take_array_or_fault(g, p->nstages, (uint32_t)sizeof *stage_buf);
+    wm_xfer *posted = take_array_or_fault(g, 2 * p->nstages, (uint32_t)sizeof *posted);
+    uint32_t *posted_at = take_array_or_fault(g, p->nstages + 1, 4);
     uint32_t off = 0, nposted = 0;
     for (uint32_t k = 0; k < p->nstages; k++) {
         const wm_cr_mstage *sg = &stages[k];

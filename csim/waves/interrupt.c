@@ -1,0 +1,94 @@
+/* interrupt.c: the flag that stops a run between two cycles (interrupt.h). */
+#include "waves/interrupt.h"
+
+#include "fabric/fabric_rtl.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static volatile sig_atomic_t received;  /* the signal, 0 before one arrives */
+static volatile sig_atomic_t asserted;  /* an RTL assertion failed */
+static uint64_t asserted_at;
+static bool reported;
+
+static void on_signal(int sig)
+{
+    if (received) {
+        /* The second one: the run did not stop at a cycle boundary in
+         * time (or the user does not want to wait); die of it. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    received = sig;
+}
+
+static void on_assertion(void *ctx, uint64_t cycle)
+{
+    (void)ctx;
+    if (asserted) return;
+    asserted_at = cycle;
+    asserted = 1;
+}
+
+void wm_interrupt_catch_assertions(void) { wm_fabric_rtl_on_assertion(on_assertion, NULL); }
+
+void wm_interrupt_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* A write to the dump interrupted by the signal carries on. */
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    wm_interrupt_catch_assertions();
+}
+
+bool wm_interrupt_pending(void) { return received || asserted; }
+int wm_interrupt_signal(void) { return received; }
+
+bool wm_interrupt_assertion(uint64_t *cycle)
+{
+    if (asserted && cycle) *cycle = asserted_at;
+    return asserted;
+}
+
+void wm_interrupt_clear_assertion(void)
+{
+    asserted = 0;
+    asserted_at = 0;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    }
+    return "a signal";
+}
+
+void wm_interrupt_describe(char *buf, size_t size)
+{
+    if (received)
+        snprintf(buf, size, "interrupted by %s", signal_name(received));
+    else if (asserted)
+        snprintf(buf, size,
+                 "an RTL assertion failed in the edge to cycle %" PRIu64 " (the simulator's message is on stdout)",
+                 asserted_at);
+    else
+        snprintf(buf, size, "not interrupted");
+}
+
+void wm_interrupt_note_reported(void) { reported = true; }
+
+int wm_interrupt_exit_status(int status)
+{
+    if (!received) return status;
+    if (!reported) fprintf(stderr, "wavemesh: interrupted by %s\n", signal_name(received));
+    return 128 + received;
+}

@@ -1,0 +1,50 @@
+/* interrupt.h: stopping a run between two cycles, and saying why.
+ *
+ * Two things stop a run early: SIGINT or SIGTERM (an engineer who has seen
+ * the bug and wants the dump), and a failed RTL assertion, which the rtl
+ * backend reports here instead of aborting the process (fabric_rtl.h).
+ * Neither ends the process on the spot: a flag is raised, and every cycle
+ * loop (the scheduler in both PE modes, `traffic`, the regression) looks
+ * at it once per cycle and ends as a finished run ends. So a dump is
+ * flushed and closed, readable up to the last complete cycle, its save
+ * file written, the FST writer's temporary removed; the command says at
+ * which cycle it stopped and exits 128 + the signal (130 for SIGINT, 143
+ * for SIGTERM), or 1 after an assertion.
+ *
+ * A second signal while the first is being handled ends the process at
+ * once, as if there were no handler: the way out of a loop that does not
+ * look at the flag. */
+#ifndef WM_INTERRUPT_H
+#define WM_INTERRUPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The handlers of SIGINT and SIGTERM, and wm_interrupt_catch_assertions. */
+void wm_interrupt_install(void);
+/* Failed RTL assertions raise the flag instead of aborting the process. */
+void wm_interrupt_catch_assertions(void);
+
+/* A loop should stop: a signal arrived or an RTL assertion failed. */
+bool wm_interrupt_pending(void);
+/* The signal that arrived (SIGINT, SIGTERM), 0 if none. */
+int wm_interrupt_signal(void);
+/* An RTL assertion failed, in the edge that led to *cycle. */
+bool wm_interrupt_assertion(uint64_t *cycle);
+/* Forget a failed assertion: the regression charges it to one scenario
+ * and goes on with the next. */
+void wm_interrupt_clear_assertion(void);
+
+/* Why the run stopped, e.g. "interrupted by SIGINT" or "an RTL assertion
+ * failed in the edge to cycle 17 (the simulator's message is on stdout)". */
+void wm_interrupt_describe(char *buf, size_t size);
+/* Someone has told the user at which cycle the run stopped. */
+void wm_interrupt_note_reported(void);
+
+/* What a command that returned status exits with: 128 + the signal once
+ * one arrived (after a line naming it, when no loop has reported where it
+ * stopped), status otherwise. */
+int wm_interrupt_exit_status(int status);
+
+#endif

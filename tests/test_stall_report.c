@@ -1,0 +1,135 @@
+/* test_stall_report.c: what a stalled run says about back-pressure.
+ *
+ * A PE that stops popping stalls everything behind it (docs/fabric.md,
+ * "Why XY routing cannot deadlock here"); the report must name it, with
+ * its full RX queue and what its kernel does instead. And the report shows
+ * the oldest wavelet of every place where wavelets wait, decoding it as a
+ * header only when it is one: the scheduler knows the framing of what a
+ * native kernel pushed, and nothing else, so a data wavelet at the head
+ * of a TX queue says so, and a link buffer's head is shown as it is. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "run/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Seven leaves send their value to (0,0), where msgcost takes one message
+ * and is done: the other six (12 wavelets) fill its RX queue (8) and the
+ * input buffer in front of it (4), and the leaves wait for prefixes that
+ * never come. */
+static const char rx_full[] = "mesh 8 1\nregion all\nat r 0 0\npe r msgcost ROLE=1\n"
+                              "at l1 1 0\npe l1 leaf VAL=1 SIDE=0 UPX=0 UPY=0\n"
+                              "at l2 2 0\npe l2 leaf VAL=2 SIDE=0 UPX=0 UPY=0\n"
+                              "at l3 3 0\npe l3 leaf VAL=3 SIDE=0 UPX=0 UPY=0\n"
+                              "at l4 4 0\npe l4 leaf VAL=4 SIDE=0 UPX=0 UPY=0\n"
+                              "at l5 5 0\npe l5 leaf VAL=5 SIDE=0 UPX=0 UPY=0\n"
+                              "at l6 6 0\npe l6 leaf VAL=6 SIDE=0 UPX=0 UPY=0\n"
+                              "at l7 7 0\npe l7 leaf VAL=7 SIDE=0 UPX=0 UPY=0\n";
+
+/* a streams 11-wavelet messages (header, send time, 9 data) at b, which
+ * is done before the first arrives: 12 wavelets leave a's TX queue (into
+ * b's RX queue and the buffer before it), so its head is the send time of
+ * the second message, a cycle number below 2000, which read as a header
+ * would go to (0,0). */
+static const char tx_data_head[] = "mesh 2 1\nregion all\nat a 1 0\nat b 0 0\n"
+                                   "pe a stream COUNT=1000 LEN=10 STAMP=1 TOX=0 TOY=0 EXPECT=0\n"
+                                   "pe b stream COUNT=0 EXPECT=0\n";
+
+static char *report_of(const char *text, const char *backend, wm_pe_mode mode, uint64_t max_cycles,
+                       wm_run_result *res)
+{
+    wm_layout *l = wm_layout_parse(text, "t.layout", NULL, 0, stderr);
+    assert_non_null(l);
+    wm_runner *r = wm_runner_create_mode(wm_fabric_backend(backend), l, NULL, mode);
+    assert_non_null(r);
+    *res = wm_runner_run(r, max_cycles);
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&buf, &size);
+    assert_non_null(mem);
+    wm_sched_report(wm_runner_sched(r), *res, mem);
+    fclose(mem);
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    return buf;
+}
+
+static void expect(const char *report, const char *text)
+{
+    if (!strstr(report, text)) fail_msg("expected \"%s\" in:\n%s", text, report);
+}
+
+static const char *const backends[] = {"rtl", "sw"};
+
+static void test_a_pe_that_never_pops_is_named(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 2; b++) {
+        for (int m = 0; m < 2; m++) {
+            wm_run_result res;
+            char *rep = report_of(rx_full, backends[b], m ? WM_PE_CORE : WM_PE_NATIVE, 100000, &res);
+            assert_int_equal(res, WM_RUN_STALLED);
+            expect(rep, "stalled at cycle ");
+            expect(rep, "RX queue of PE (0,0) r [msgcost] is full (8 wavelets) and not popped: the kernel is done");
+            if (!m) expect(rep, "the kernel is done, its last pop was at cycle ");
+            /* a link buffer's head, whose framing nobody recorded: shown, not decoded */
+            expect(rep, "  4 wavelet(s) stuck at (0,0) input E, oldest 00000100\n");
+            assert_null(strstr(rep, "as a header"));
+            free(rep);
+        }
+    }
+}
+
+static void test_a_data_wavelet_at_the_head_of_tx_is_not_decoded(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 2; b++) {
+        wm_run_result res;
+        char *rep = report_of(tx_data_head, backends[b], WM_PE_NATIVE, 2000, &res);
+        assert_int_equal(res, WM_RUN_MAX_CYCLES);
+        expect(rep, "RX queue of PE (0,0) b [stream] is full (8 wavelets) and not popped: the kernel is done and "
+                    "has never popped\n");
+        const char *tx = "  8 wavelet(s) in flight at (1,0) TX queue, oldest ";
+        expect(rep, tx);
+        const char *at = strstr(rep, tx) + strlen(tx);
+        assert_true(strtoul(at, NULL, 16) < 2000);
+        assert_int_equal(strncmp(at + 8, " (a data wavelet)\n", 18), 0);
+        assert_null(strstr(rep, "as a header"));
+        free(rep);
+    }
+}
+
+/* The same stall with the header at the head of TX: decoded, with the
+ * router that will not take it. */
+static void test_a_header_at_the_head_of_tx_is_decoded(void **state)
+{
+    (void)state;
+    const char *text = "mesh 3 1\nregion 0 0 1 1\nregion 2 0 1 1\nat a 0 0\nat p 2 0\n"
+                       "pe a leaf VAL=5 SIDE=0 UPX=2 UPY=0\n"
+                       "pe p node ROOT=1 SIDE=0 UPX=2 UPY=0 LX=0 LY=0 CHILDREN=1\n";
+    for (int b = 0; b < 2; b++) {
+        wm_run_result res;
+        char *rep = report_of(text, backends[b], WM_PE_NATIVE, 100000, &res);
+        assert_int_equal(res, WM_RUN_STALLED);
+        expect(rep, "  2 wavelet(s) stuck at (0,0) TX queue, oldest 02000100 (as a header: to (2,0), next router "
+                    "(1,0), outside the message-passing region)\n");
+        free(rep);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_pe_that_never_pops_is_named),
+        cmocka_unit_test(test_a_data_wavelet_at_the_head_of_tx_is_not_decoded),
+        cmocka_unit_test(test_a_header_at_the_head_of_tx_is_decoded),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
