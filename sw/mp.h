@@ -71,7 +71,7 @@ void wm_mp_export(wm_mp *mp, unsigned index, int64_t value);
 /* The PE's local memory: its size, and the part of it that the host loads
  * before the run and reads back after it (a kernel's data and its heap).
  * The rest, 24 KiB, holds on a core the code and the stack (sw/rv32/
- * pe_block.h): the gs kernel's firmware alone is 16 KB. 64 KiB in all is
+ * pe_block.h): the gs kernel's firmware alone is 19 KB. 64 KiB in all is
  * a little more than the 48 KiB of SRAM a Cerebras WSE PE has for code and
  * data together; the gs kernels use at most 5.7 KB of data at P = 1024
  * and 32 KB in the suite's stress case, 600 shared dofs a rank
