@@ -43,7 +43,8 @@ VFLAGS    += --x-assign fast
 VFLAGS    += $(RTL_DIRS)
 
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
-             gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
+             gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
+             yosys nextpnr-ice40 fpga-icestorm
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
@@ -89,6 +90,9 @@ check-tools:
 	command -v bc >/dev/null || missing="$$missing bc"; \
 	command -v $(RV_CC) >/dev/null || missing="$$missing gcc-riscv64-unknown-elf"; \
 	command -v $(RV_OBJCOPY) >/dev/null || missing="$$missing binutils-riscv64-unknown-elf"; \
+	command -v yosys >/dev/null || missing="$$missing yosys"; \
+	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
+	command -v icepack >/dev/null || missing="$$missing fpga-icestorm"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -460,3 +464,108 @@ waves-core: check-tools
 	done
 	@$(WAVEMESH) wavediff $(WAVES_DIR)/$(TEST)-core-rtl.fst $(WAVES_DIR)/$(TEST)-core-sw.fst
 # ---------------------------------------------------------------- end of waves of the cores
+
+# ---------------------------------------------------------------- FPGA: synthesis, place and route
+# docs/fpga.md. yosys, nextpnr-ice40 and fpga-icestorm come from Debian
+# (DEPS_PKGS, check-tools). Every yosys run fails on any warning (-e), on an
+# inferred latch and on a net with two drivers (rtl/synth/checks.ys).
+#   synth-check  (make test, about 30 s) yosys's generic synthesis at the
+#                default depths and at DEPTHS2: the tile down to gates, the
+#                tile with core and a 2x2 mesh to word-level cells (the
+#                checks are done by then; the core's multiplier alone takes
+#                half a minute to map to gates)
+#   lint-depths  (make lint) verilator and iverilog at DEPTHS2
+#   test-depths  (make test) tests/depths.sh: the depths work, or are refused
+#   synth        (make bench) synth_ice40 and nextpnr-ice40 of each design
+#                on its part (rtl/synth/pnr.sh): cells, block RAMs, the
+#                critical path and one "Fmax: N MHz (part, design)" line
+#                each; fails when a design misses its target
+YOSYS     ?= yosys
+NEXTPNR   ?= nextpnr-ice40
+SYNTH_DIR := $(BUILD)/synth
+SYNTH_SRC := $(shell sed -e 's/\#.*//' rtl/synth/files)
+# The second set of depths: none a power of two, none the default.
+DEPTHS2   := IN_DEPTH=3 TX_DEPTH=5 RX_DEPTH=2
+DEPTHS2_G := $(DEPTHS2:%=-G%)
+DEPTHS2_Y := $(foreach d,$(DEPTHS2),-set $(subst =, ,$(d)))
+
+.PHONY: synth synth-check lint-depths test-depths
+test: synth-check test-depths
+lint: lint-depths
+
+# One generic synthesis: $(1) name, $(2) top, $(3) chparam arguments, $(4)
+# the synth pass and its options.
+define synth_generic
+	@mkdir -p $(SYNTH_DIR)
+	@printf 'read_verilog -defer %s\nchparam %s %s\nhierarchy -check -top %s\nscript rtl/synth/checks.ys\n%s -flatten -top %s\ncheck -assert\ntee -q -o %s stat\n' \
+	    "$(SYNTH_SRC)" "$(3)" "$(2)" "$(2)" "$(4)" "$(2)" "$(SYNTH_DIR)/check-$(1).stat" > $(SYNTH_DIR)/check-$(1).ys
+	@if $(YOSYS) -q -e '.*' -l $(SYNTH_DIR)/check-$(1).log -s $(SYNTH_DIR)/check-$(1).ys >/dev/null 2>&1; then \
+	    echo "synth-check: $(1): $$(awk '/Number of cells:/ { n = $$4 } END { print n }' $(SYNTH_DIR)/check-$(1).stat) cells, no latch, no multiple driver, no warning"; \
+	else echo "synth-check: $(1) failed, see $(SYNTH_DIR)/check-$(1).log:"; \
+	    grep -i -m 5 'error\|warning' $(SYNTH_DIR)/check-$(1).log; exit 1; fi
+endef
+
+synth-check: check-tools
+	$(call synth_generic,tile,wm_tile,,synth)
+	$(call synth_generic,tile-depths2,wm_tile,$(DEPTHS2_Y),synth)
+	$(call synth_generic,tile_core,wm_tile_core,-set MEM_BYTES 8192,synth -run :fine)
+	$(call synth_generic,tile_core-depths2,wm_tile_core,-set MEM_BYTES 8192 $(DEPTHS2_Y),synth -run :fine)
+	$(call synth_generic,mesh2x2,wm_mesh,-set W 2 -set H 2,synth -run :fine)
+	$(call synth_generic,mesh2x2-depths2,wm_mesh,-set W 2 -set H 2 $(DEPTHS2_Y),synth -run :fine)
+	@# and the checks fire: a latch, a net with two drivers, a warning
+	@printf 'module f(input wire a, input wire b, output reg y);\nalways @* if (a) y = b;\nendmodule\n' \
+	    > $(SYNTH_DIR)/fault-latch.v
+	@printf 'module f(input wire a, input wire b, output wire y);\nassign y = a;\nassign y = b;\nendmodule\n' \
+	    > $(SYNTH_DIR)/fault-drivers.v
+	@printf 'module f(input wire a, output wire y);\nassign y = a & undeclared;\nendmodule\n' \
+	    > $(SYNTH_DIR)/fault-warning.v
+	@for f in latch drivers warning; do \
+	    if $(YOSYS) -q -e '.*' -p "read_verilog $(SYNTH_DIR)/fault-$$f.v; hierarchy -top f; script rtl/synth/checks.ys; synth -top f" \
+	        >$(SYNTH_DIR)/fault-$$f.log 2>&1; then echo "synth-check: a planted $$f went unnoticed"; exit 1; fi; \
+	done
+	@echo "synth-check: a planted latch, double driver and warning are each refused"
+
+lint-depths: check-tools
+	@for m in wm_tile wm_tile_core; do \
+	    echo "verilator --lint-only -Wall $(DEPTHS2_G) rtl/$$m.v"; \
+	    $(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module $$m \
+	        $(DEPTHS2_G) rtl/$$m.v || exit 1; \
+	done
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_mesh \
+	    $(DEPTHS2_G) rtl/mesh.v
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_mesh \
+	    -GCORES=1 -GW=2 -GH=2 $(DEPTHS2_G) rtl/mesh.v
+	$(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_synth_top \
+	    -GDESIGN=1 $(DEPTHS2_G) rtl/mesh.v rtl/synth/wm_synth_top.v
+	@mkdir -p $(BUILD)
+	$(IVERILOG) -g2005 -DWM_ASSERTIONS -Irtl $(DEPTHS2:%=-Pwm_mesh.%) -o $(BUILD)/mesh_depths2.vvp rtl/mesh.v $(RTL_MODS)
+	@for d in 0 1 2; do \
+	    echo "verilator --lint-only -Wall rtl/synth/wm_synth_top.v -GDESIGN=$$d"; \
+	    $(VERILATOR) --lint-only -Wall +define+WM_ASSERTIONS $(RTL_DIRS) rtl/lint.vlt --top-module wm_synth_top -GDESIGN=$$d \
+	        rtl/mesh.v rtl/synth/wm_synth_top.v || exit 1; \
+	done
+	@echo "lint-depths: clean at $(DEPTHS2)"
+
+test-depths: check-tools
+	@IVERILOG=$(IVERILOG) VERILATOR=$(VERILATOR) sh tests/depths.sh $(BUILD)
+
+# Place and route: design, part, package, target MHz, wm_synth_top's
+# DESIGN and parameters. The tile with core gets the largest RAM the HX8K's
+# block RAMs hold beside the PE queues' (4 KiB: the RAM's two read ports
+# take 2 x 8 of its 32 RAMs, the queues 4; docs/fpga.md), and FREQ "-":
+# it does not fit the part's logic cells, which the run reports.
+SYNTH_RUNS := "tile hx8k ct256 60 0" \
+              "mesh2x2 hx8k ct256 60 2 MESH_W=2 MESH_H=2" \
+              "tile up5k sg48 20 0" \
+              "tile_core hx8k ct256 - 1 MEM_BYTES=4096"
+synth: check-tools
+	@mkdir -p $(SYNTH_DIR) && rm -f $(SYNTH_DIR)/summary.txt
+	@for r in $(SYNTH_RUNS); do \
+	    set -- $$r; \
+	    echo "== synth $$1 on $$2"; \
+	    YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) sh rtl/synth/pnr.sh $(SYNTH_DIR) "$$@" > $(SYNTH_DIR)/run.txt; rc=$$?; \
+	    cat $(SYNTH_DIR)/run.txt; cat $(SYNTH_DIR)/run.txt >> $(SYNTH_DIR)/summary.txt; \
+	    [ $$rc -eq 0 ] || exit 1; \
+	done
+	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:' $(SYNTH_DIR)/summary.txt
+# ---------------------------------------------------------------- end of FPGA

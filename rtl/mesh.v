@@ -30,7 +30,10 @@ module wm_mesh #(
     parameter W = 4,
     parameter H = 4,
     parameter CORES = 0,
-    parameter INIT_PREFIX = ""
+    parameter INIT_PREFIX = "",
+    parameter IN_DEPTH = 4,
+    parameter TX_DEPTH = 8,
+    parameter RX_DEPTH = 8
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -72,6 +75,16 @@ module wm_mesh #(
     localparam integer LY = H - 1;
     localparam [7:0] LAST_X = LX[7:0];
     localparam [7:0] LAST_Y = LY[7:0];
+    localparam ICW = 4 * $clog2(IN_DEPTH) + 4;   // a tile's in_count_o
+    localparam TCW = $clog2(TX_DEPTH) + 1;
+    localparam RCW = $clog2(RX_DEPTH) + 1;
+
+    // a name that does not exist: the counts are 4 bits a tile
+    generate
+        if (TX_DEPTH > 15 || RX_DEPTH > 15) begin : gen_bad_depth
+            wm_mesh_queue_depth_must_be_at_most_15 u_refuse ();
+        end
+    endgenerate
 
     // What each tile drives towards each direction.
     wire [N-1:0]    n_valid, e_valid, s_valid, w_valid;
@@ -116,7 +129,7 @@ module wm_mesh #(
                 wire        west_credit  = HAS_W ? e_credit[TW] : 1'b0;
 
                 // occupancy is read per tile from the C-wired model only
-                wire [11:0]  unused_in_count;
+                wire [ICW-1:0] unused_in_count;
                 wire [159:0] unused_in_head;
 
                 if (CORES != 0) begin : gen_core
@@ -137,7 +150,8 @@ module wm_mesh #(
                     // the cores drive the firmware ports
                     wire unused_pe = &{1'b0, pe_push_i[T], pe_data_i[32*T +: 32], pe_pop_i[T]};
 
-                    wm_tile_core #(.INIT_FILE(INIT_FILE)) u_tile (
+                    wm_tile_core #(.INIT_FILE(INIT_FILE), .IN_DEPTH(IN_DEPTH), .TX_DEPTH(TX_DEPTH),
+                                   .RX_DEPTH(RX_DEPTH)) u_tile (
                         .clk_i           (clk_i),
                         .rst_ni          (rst_ni),
                         .core_run_i      (core_run_i[T]),
@@ -206,8 +220,16 @@ module wm_mesh #(
                     );
                 end else begin : gen_bare
                     wire unused_core_run = core_run_i[T];
+                    // the counts, zero-extended (or cut: their top bit is 0) to 4 bits
+                    wire [TCW-1:0] tx_count;
+                    wire [RCW-1:0] rx_count;
+                    wire [31:0]    tx_count32 = {{(32 - TCW){1'b0}}, tx_count};
+                    wire [31:0]    rx_count32 = {{(32 - RCW){1'b0}}, rx_count};
+                    wire unused_count = &{1'b0, tx_count32[31:4], rx_count32[31:4]};
+                    assign pe_tx_count_o[4*T +: 4] = tx_count32[3:0];
+                    assign pe_rx_count_o[4*T +: 4] = rx_count32[3:0];
 
-                    wm_tile u_tile (
+                    wm_tile #(.IN_DEPTH(IN_DEPTH), .TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_tile (
                         .clk_i         (clk_i),
                         .rst_ni        (rst_ni),
                         .x_i           (X),
@@ -248,8 +270,8 @@ module wm_mesh #(
                         .pe_data_i     (pe_data_i[32*T +: 32]),
                         .pe_pop_i      (pe_pop_i[T]),
                         .pe_rx_head_o  (pe_rx_head_o[32*T +: 32]),
-                        .pe_tx_count_o (pe_tx_count_o[4*T +: 4]),
-                        .pe_rx_count_o (pe_rx_count_o[4*T +: 4]),
+                        .pe_tx_count_o (tx_count),
+                        .pe_rx_count_o (rx_count),
                         .pe_tsc_o      (pe_tsc_o[64*T +: 64]),
                         .pe_status_o   (pe_status_o[4*T +: 4]),
                         .err_hdr_o     (err_hdr_o[32*T +: 32]),

@@ -23,6 +23,24 @@
 // round trip is four cycles, and four buffer entries keep a link busy
 // every cycle.
 //
+// One cycle of the switch is docs/fabric.md's steps 1-8, laid out so that
+// the path from the flops to the flops is short (docs/fpga.md):
+// - a head's route (one-hot: N, E, S, W, L, or off the mesh) is computed
+//   as the word enters the head register and kept in flops beside it
+//   (want_q, off_q), so the switch starts from a flop, not from four
+//   comparators behind a read multiplexer; the coordinates are
+//   configuration, constant while wavelets are in flight;
+// - "input i holds an output or is discarding" is one flop per input
+//   (busy_q), not a decode of every output's owner index;
+// - an owned output names its input one-hot (own_sel_q), so the source of
+//   each output register is an AND-OR of the heads, the same one for a
+//   header and for the data behind it;
+// - everything but the round-robin grant (the continuation of owned
+//   messages, the discards, which input ends its message) depends on flops
+//   alone and settles while the arbiters decide.
+// The buffers' heads are flops too (wm_fifo), and the pop only selects
+// between next states computed in advance.
+//
 // A header whose destination lies off the mesh (col > last_x_i or
 // row > last_y_i) is discarded with its data wavelets where it is first
 // seen, and raises the sticky err_offmesh_o with the header in err_hdr_o.
@@ -34,6 +52,14 @@
 // the X dimension to the Y dimension, so the channel-dependency graph has no
 // cycle (no Y-to-X turn exists); the ramp output always drains into the RX
 // queue as the firmware pops, so every wait chain ends at a PE.
+//
+// rst_ni is active low and synchronous, in every module of the tile: the
+// name follows the lowRISC convention for an active-low input, and the
+// reset is sampled at the edge on purpose. The C side and the testbenches
+// hold it over one edge; an FPGA maps it onto its flops' synchronous
+// set/reset for free (SB_DFFSR / SB_DFFESR on iCE40) and needs no reset
+// synchroniser; and wm_tile_core gates the core's reset with core_run_i,
+// which is safe only for a synchronous reset.
 `default_nettype none
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
@@ -58,9 +84,12 @@ module wm_router #(
     output wire  [4:0]   out_valid_o,
     output wire  [159:0] out_data_o,
     input  wire  [4:0]   out_credit_i,
-    // ramp input: the head of the PE's TX queue
+    // ramp input: the head of the PE's TX queue, and the word that head
+    // loads at this edge (wm_fifo's load_o and next_o), for its route
     input  wire          ramp_valid_i,
     input  wire  [31:0]  ramp_data_i,
+    input  wire          ramp_load_i,
+    input  wire  [15:0]  ramp_next_i,   // its col and row
     output wire          ramp_pop_o,
     // status
     output wire  [4*$clog2(IN_DEPTH)+3:0] in_count_o,  // occupancy of the link buffers N..W
@@ -70,40 +99,13 @@ module wm_router #(
     // observation: per output {own_idx} while owned, else 7
     output wire  [14:0]  owner_o
 );
-    localparam PW  = $clog2(IN_DEPTH);
+    localparam IC  = $clog2(IN_DEPTH) + 1;
     localparam CW  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
-    localparam [2:0] P_N = 3'd0, P_E = 3'd1, P_S = 3'd2, P_W = 3'd3, P_L = 3'd4;
-    localparam [CW-1:0] LINK_CREDITS = IN_DEPTH;
-    localparam [CW-1:0] RAMP_CREDITS = RX_DEPTH;
-
-    // ---- input side: four link buffers, the ramp from the PE ----
-    wire [4:0]  head_valid;
-    wire [31:0] head_data [0:4];
-    reg  [4:0]  pop;
-    wire [PW:0] fifo_count [0:3];
-
-    genvar gp;
-    generate
-        for (gp = 0; gp < 4; gp = gp + 1) begin : gen_in
-            wire empty;
-            wire unused_full;
-            wm_fifo #(.WIDTH(32), .DEPTH(IN_DEPTH)) u_buf (
-                .clk_i   (clk_i),
-                .rst_ni  (rst_ni),
-                .push_i  (link_valid_i[gp]),
-                .data_i  (link_data_i[32*gp +: 32]),
-                .pop_i   (pop[gp]),
-                .data_o  (head_data[gp]),
-                .count_o (fifo_count[gp]),
-                .empty_o (empty),
-                .full_o  (unused_full)
-            );
-            assign head_valid[gp] = !empty;
-        end
-    endgenerate
-    assign head_valid[4] = ramp_valid_i;
-    assign head_data[4]  = ramp_data_i;
-    assign ramp_pop_o    = pop[4];
+    localparam integer IND = IN_DEPTH;
+    localparam integer RXD = RX_DEPTH;
+    localparam [CW-1:0] LINK_CREDITS = IND[CW-1:0];
+    localparam [CW-1:0] RAMP_CREDITS = RXD[CW-1:0];
+    localparam [CW-1:0] CR_ONE = 1;
 
     // Coordinates and mesh size are configuration: latched into flops so
     // that nothing combinational depends on them as inputs.
@@ -115,6 +117,92 @@ module wm_router #(
         last_y_q <= last_y_i;
     end
 
+    // Steps 2 and 3 of docs/fabric.md for one wavelet, as a one-hot route:
+    // bits 0..4 for outputs N, E, S, W, L, bit 5 for a destination off the
+    // mesh. Only a header's route is ever used; data wavelets get one all
+    // the same.
+    function [5:0] route_of(input [7:0] col, input [7:0] row, input [7:0] x, input [7:0] y,
+                            input [7:0] last_x, input [7:0] last_y);
+        begin
+            route_of = 6'd0;
+            if (col > last_x || row > last_y) route_of[5] = 1'b1;   // off the mesh
+            else if (col > x)                 route_of[1] = 1'b1;   // E
+            else if (col < x)                 route_of[3] = 1'b1;   // W
+            else if (row > y)                 route_of[2] = 1'b1;   // S
+            else if (row < y)                 route_of[0] = 1'b1;   // N
+            else                              route_of[4] = 1'b1;   // L
+        end
+    endfunction
+
+    // ---- input side: four link buffers, the ramp from the PE ----
+    // Per input i: hv[i], head[i]; load[i] and next[i] say what the head
+    // register takes at this edge. (Arrays of words rather than one wide
+    // vector: a Verilated tile reads a word where it would shift a slice.)
+    wire [4:0]   hv;
+    wire [31:0]  head [0:4];
+    wire [4:0]   load;
+    wire [15:0]  next [0:4];   // col and row of each input's next head
+    reg  [4:0]   pop;
+
+    genvar gp;
+    generate
+        for (gp = 0; gp < 4; gp = gp + 1) begin : gen_in
+            wire        empty;
+            wire        unused_full;
+            wire [31:0] next_word;
+            wm_fifo #(.WIDTH(32), .DEPTH(IN_DEPTH)) u_buf (
+                .clk_i   (clk_i),
+                .rst_ni  (rst_ni),
+                .push_i  (link_valid_i[gp]),
+                .data_i  (link_data_i[32*gp +: 32]),
+                .pop_i   (pop[gp]),
+                .data_o  (head[gp]),
+                .count_o (in_count_o[IC*gp +: IC]),
+                .empty_o (empty),
+                .full_o  (unused_full),
+                .load_o  (load[gp]),
+                .next_o  (next_word)
+            );
+            assign hv[gp]              = !empty;
+            assign next[gp]            = next_word[31:16];
+            wire   unused_next         = &{1'b0, next_word[15:0]};
+        end
+    endgenerate
+    assign hv[4]          = ramp_valid_i;
+    assign head[4]        = ramp_data_i;
+    assign load[4]        = ramp_load_i;
+    assign next[4]        = ramp_next_i;
+    assign ramp_pop_o     = pop[4];
+
+    // The heads' routes, transposed for the arbiters: want_q[5o + i] is
+    // "input i's head goes to output o", off_q[i] "it is off the mesh".
+    // They load with the head registers, at the edge only: no reset, read
+    // only while hv says the head is there.
+    reg [24:0] want_q;
+    reg [4:0]  off_q;
+    localparam [24:0] COL = 25'b00001_00001_00001_00001_00001;   // input 0 of every output
+    // bit o of a route to bit 5o: one input's column of want_q
+    function [24:0] column(input [4:0] r);
+        column = {4'd0, r[4], 4'd0, r[3], 4'd0, r[2], 4'd0, r[1], 4'd0, r[0]};
+    endfunction
+    always @(posedge clk_i) begin : b_route
+        integer i;
+        reg [5:0]  r;
+        reg [24:0] w;
+        reg [4:0]  f;
+        w = want_q;
+        f = off_q;
+        for (i = 0; i < 5; i = i + 1) begin
+            if (load[i]) begin
+                r    = route_of(next[i][15:8], next[i][7:0], x_q, y_q, last_x_q, last_y_q);
+                w    = (w & ~(COL << i)) | (column(r[4:0]) << i);
+                f[i] = r[5];
+            end
+        end
+        want_q <= w;
+        off_q  <= f;
+    end
+
     // The neighbours' enables, registered: a neighbour is seen enabled
     // from the second edge after its enable_i rose.
     reg [3:0] nbr_en_q;
@@ -123,193 +211,196 @@ module wm_router #(
         else         nbr_en_q <= nbr_en_i;
     end
 
-    // ---- per-input routing of the head wavelet ----
-    reg [2:0] route [0:4];
-    reg [4:0] offmesh;
-    integer i;
-    always @* begin
-        for (i = 0; i < 5; i = i + 1) begin
-            offmesh[i] = (head_data[i][31:24] > last_x_q) || (head_data[i][23:16] > last_y_q);
-            if      (head_data[i][31:24] > x_q) route[i] = P_E;
-            else if (head_data[i][31:24] < x_q) route[i] = P_W;
-            else if (head_data[i][23:16] > y_q) route[i] = P_S;
-            else if (head_data[i][23:16] < y_q) route[i] = P_N;
-            else                                route[i] = P_L;
-        end
-    end
-
     // ---- state ----
-    reg  [4:0]    own_valid_q, own_valid_d;   // per output: held by a message
-    reg  [2:0]    own_idx_q [0:4];            // per output: the input holding it
-    reg  [2:0]    own_idx_d [0:4];
-    reg  [7:0]    own_rem_q [0:4];            // data wavelets still to pass
-    reg  [7:0]    own_rem_d [0:4];
-    reg  [4:0]    drop_q, drop_d;             // per input: discarding an off-mesh message
-    reg  [7:0]    drop_rem_q [0:4];
-    reg  [7:0]    drop_rem_d [0:4];
-    reg  [CW-1:0] credit_q [0:4];
-    reg  [CW-1:0] credit_d [0:4];
-    reg  [4:0]    out_valid_q, out_valid_d;
-    reg  [31:0]   out_data_q [0:4];
-    reg  [31:0]   out_data_d [0:4];
+    // Per output o: owned (own_q), by which input (own_sel_q[5o +: 5],
+    // one-hot, 0 when free).
+    // Per input i: holding an output or discarding (busy_q), discarding
+    // (drop_q), data wavelets still to pass or to discard (rem_q[8i +: 8]:
+    // an input holds one message at a time, so one count an input serves
+    // both, as the sw model's rem[] does).
+    reg  [4:0]    own_q, own_d;
+    reg  [24:0]   own_sel_q, own_sel_d;
+    reg  [4:0]    busy_q, busy_d;
+    reg  [4:0]    drop_q, drop_d;
+    reg  [39:0]   rem_q;
+    reg  [5*CW-1:0] credit_q;
+    reg  [4:0]    out_valid_q;
+    reg  [159:0]  out_data_q;
     reg  [3:0]    link_credit_q;
-    reg           err_offmesh_q, err_offmesh_d;
-    reg  [31:0]   err_hdr_q, err_hdr_d;
+    reg           err_offmesh_q;
+    reg  [31:0]   err_hdr_q;
 
-    // an input is busy while it holds an output or is discarding
-    reg [4:0] in_owner;
-    integer o;
-    always @* begin
-        in_owner = 5'b0;
-        for (o = 0; o < 5; o = o + 1)
-            if (own_valid_q[o]) in_owner[own_idx_q[o]] = 1'b1;
-    end
+    // ---- what depends on flops only (steps 4, 5, 8, the owned half of 7) ----
+    // Word-wide where the logic allows: the Verilated tile evaluates this
+    // every cycle, and a word operation costs it what one bit does.
+    // any(v)[o]: some bit of v's field o (five 5-bit fields, one per output)
+    function [4:0] any(input [24:0] v);
+        any = {v[24:20] != 5'b0, v[19:15] != 5'b0, v[14:10] != 5'b0, v[9:5] != 5'b0, v[4:0] != 5'b0};
+    endfunction
+    // each output's 5-bit field of v, kept where m's bit for that output is set
+    function [24:0] keep(input [24:0] v, input [4:0] m);
+        keep = v & {{5{m[4]}}, {5{m[3]}}, {5{m[2]}}, {5{m[1]}}, {5{m[0]}}};
+    endfunction
 
-    // ---- one arbiter per output ----
-    reg  [4:0] req [0:4];
-    wire [4:0] arb_valid;
-    wire [2:0] arb_idx [0:4];
-    reg  [4:0] cred_ok;
-    reg  [4:0] take;
-    integer j;
-    always @* begin
-        for (o = 0; o < 5; o = o + 1) begin
-            cred_ok[o] = (credit_q[o] != {CW{1'b0}});
-            if (o < 4) cred_ok[o] = cred_ok[o] && nbr_en_q[o];
-            for (j = 0; j < 5; j = j + 1)
-                req[o][j] = enable_i && head_valid[j] && !in_owner[j] && !drop_q[j]
-                            && !offmesh[j] && (route[j] == o[2:0]);
-            take[o] = enable_i && !own_valid_q[o] && cred_ok[o];
-        end
-    end
+    wire [4:0] en     = {5{enable_i}};
+    wire [4:0] ne     = {1'b1, nbr_en_q};   // the ramp's "neighbour" is our own RX queue
+    wire [4:0] act    = hv & ~busy_q;       // inputs whose head is a header to place
+    wire [4:0] drop_pop = en & hv & drop_q; // a wavelet of a discarded message
+    wire [4:0] off_pop  = en & act & off_q; // an off-mesh header
+    // step 5: output o may send (a credit, and a neighbour that is enabled)
+    wire [4:0] ok     = ne & {credit_q[4*CW +: CW] != {CW{1'b0}}, credit_q[3*CW +: CW] != {CW{1'b0}},
+                              credit_q[2*CW +: CW] != {CW{1'b0}}, credit_q[CW +: CW] != {CW{1'b0}},
+                              credit_q[0 +: CW] != {CW{1'b0}}};
+    wire [4:0] take   = en & ~own_q & ok;   // output o is free and may send: its arbiter grants
+    // input i's count is at its message's last wavelet; its head has data behind it
+    wire [4:0] last   = {rem_q[39:32] == 8'd1, rem_q[31:24] == 8'd1, rem_q[23:16] == 8'd1,
+                         rem_q[15:8] == 8'd1, rem_q[7:0] == 8'd1};
+    wire [4:0] len_nz = {head[4][15:8] != 8'd0, head[3][15:8] != 8'd0, head[2][15:8] != 8'd0,
+                         head[1][15:8] != 8'd0, head[0][15:8] != 8'd0};
+    wire [24:0] hv5   = {5{hv}};
+    wire [24:0] last5 = {5{last}};
+    // output o moves the next wavelet of its message, and it is the last
+    wire [4:0] cont    = en & own_q & ok & any(own_sel_q & hv5);
+    wire [24:0] cont_sel = keep(own_sel_q, cont);
+    wire [4:0] own_end = any(cont_sel & last5);
+    // input i is popped by the output it holds
+    wire [4:0] cont_pop = cont_sel[4:0] | cont_sel[9:5] | cont_sel[14:10] | cont_sel[19:15] | cont_sel[24:20];
+    // step 6: req[5o + i], input i requests output o
+    wire [24:0] req   = want_q & {5{act}};
 
+    // ---- one arbiter per output (the free half of step 7) ----
+    wire [24:0] gnt;       // gnt[5o + i]: output o grants input i's header
+    wire [4:0]  granted;   // output o granted a header
     genvar go;
     generate
         for (go = 0; go < 5; go = go + 1) begin : gen_arb
             wm_rr_arbiter #(.N(5)) u_arb (
                 .clk_i   (clk_i),
                 .rst_ni  (rst_ni),
-                .req_i   (req[go]),
+                .req_i   (req[5*go +: 5]),
                 .take_i  (take[go]),
-                .valid_o (arb_valid[go]),
-                .idx_o   (arb_idx[go])
+                .gnt_o   (gnt[5*go +: 5]),
+                .valid_o (granted[go])
             );
         end
     endgenerate
 
-    // Credits are the only state the credit inputs feed: kept apart from
-    // the switch, so that the switch depends on flops alone (below).
-    integer c;
+    // ---- the switch: what moves this cycle ----
+    wire [4:0]  moved = cont | granted;                 // output o loads its register
+    wire [4:0]  won   = gnt[4:0] | gnt[9:5] | gnt[14:10] | gnt[19:15] | gnt[24:20];   // headers granted
+    wire [24:0] src   = cont_sel | gnt;                 // src[5o + i]: output o takes input i's head
+    // a granted header with data takes the output; the last data wavelet frees it
+    wire [24:0] gnt_data = gnt & {5{len_nz}};
     always @* begin
-        for (c = 0; c < 5; c = c + 1)
-            credit_d[c] = credit_q[c] + {{(CW-1){1'b0}}, out_credit_i[c]} - {{(CW-1){1'b0}}, out_valid_d[c]};
-    end
-
-    // ---- switch: what moves this cycle ----
-    reg [2:0] src;
-    always @* begin
-        pop           = 5'b0;
-        own_valid_d   = own_valid_q;
-        drop_d        = drop_q;
-        out_valid_d   = 5'b0;
-        err_offmesh_d = err_offmesh_q;
-        err_hdr_d     = err_hdr_q;
-        for (o = 0; o < 5; o = o + 1) begin
-            own_idx_d[o]  = own_idx_q[o];
-            own_rem_d[o]  = own_rem_q[o];
-            out_data_d[o] = out_data_q[o];
-            src           = 3'd0;
-            if (enable_i && own_valid_q[o]) begin
-                // body of a message: the owner's next wavelet
-                src = own_idx_q[o];
-                if (head_valid[src] && cred_ok[o]) begin
-                    out_valid_d[o] = 1'b1;
-                    pop[src]       = 1'b1;
-                    own_rem_d[o]   = own_rem_q[o] - 8'd1;
-                    if (own_rem_q[o] == 8'd1) own_valid_d[o] = 1'b0;
-                end
-            end else if (take[o] && arb_valid[o]) begin
-                // a header wins the free output
-                src            = arb_idx[o];
-                out_valid_d[o] = 1'b1;
-                pop[src]       = 1'b1;
-                own_idx_d[o]   = src;
-                own_rem_d[o]   = head_data[src][15:8];
-                own_valid_d[o] = (head_data[src][15:8] != 8'd0);
-            end
-            if (out_valid_d[o]) out_data_d[o] = head_data[src];
-        end
-        // discarding: off-mesh headers and the data behind them
-        for (i = 0; i < 5; i = i + 1) begin
-            drop_rem_d[i] = drop_rem_q[i];
-            if (enable_i && head_valid[i] && drop_q[i]) begin
-                pop[i]        = 1'b1;
-                drop_rem_d[i] = drop_rem_q[i] - 8'd1;
-                if (drop_rem_q[i] == 8'd1) drop_d[i] = 1'b0;
-            end else if (enable_i && head_valid[i] && !in_owner[i] && offmesh[i]) begin
-                pop[i]        = 1'b1;
-                drop_rem_d[i] = head_data[i][15:8];
-                drop_d[i]     = (head_data[i][15:8] != 8'd0);
-                if (!err_offmesh_q) err_hdr_d = head_data[i];
-                err_offmesh_d = 1'b1;
-            end
-        end
+        own_d     = (granted & any(gnt_data)) | (~granted & own_q & ~own_end);
+        own_sel_d = gnt_data | keep(own_sel_q, ~granted & ~own_end);
+        pop       = cont_pop | won | drop_pop | off_pop;
+        // an input is busy from its header's grant or discard (len > 0)
+        // to its message's last wavelet
+        busy_d    = (busy_q & ~((cont_pop | drop_pop) & last)) | ((won | off_pop) & len_nz);
+        drop_d    = (drop_q & ~(drop_pop & last)) | (off_pop & len_nz);
     end
 
     always @(posedge clk_i) begin
         if (!rst_ni) begin
-            own_valid_q   <= 5'b0;
+            own_q         <= 5'b0;
+            own_sel_q     <= 25'b0;
+            busy_q        <= 5'b0;
             drop_q        <= 5'b0;
             out_valid_q   <= 5'b0;
             link_credit_q <= 4'b0;
             err_offmesh_q <= 1'b0;
-            err_hdr_q     <= 32'd0;
-            for (o = 0; o < 5; o = o + 1) begin
-                own_idx_q[o]  <= 3'd0;
-                own_rem_q[o]  <= 8'd0;
-                drop_rem_q[o] <= 8'd0;
-                out_data_q[o] <= 32'd0;
-                credit_q[o]   <= (o == 4) ? RAMP_CREDITS : LINK_CREDITS;
-            end
         end else begin
-            own_valid_q   <= own_valid_d;
+            own_q         <= own_d;
+            own_sel_q     <= own_sel_d;
+            busy_q        <= busy_d;
             drop_q        <= drop_d;
-            out_valid_q   <= out_valid_d;
+            out_valid_q   <= moved;
             link_credit_q <= pop[3:0];
-            err_offmesh_q <= err_offmesh_d;
-            err_hdr_q     <= err_hdr_d;
-            for (o = 0; o < 5; o = o + 1) begin
-                own_idx_q[o]  <= own_idx_d[o];
-                own_rem_q[o]  <= own_rem_d[o];
-                drop_rem_q[o] <= drop_rem_d[o];
-                out_data_q[o] <= out_data_d[o];
-                credit_q[o]   <= credit_d[o];
-            end
+            err_offmesh_q <= err_offmesh_q || (off_pop != 5'b0);
         end
     end
 
+    // Credits are the only state the credit inputs feed: kept apart from
+    // the switch, so that the switch depends on flops alone, and counted
+    // in the clocked block, so that the Verilated tile does not re-count
+    // them whenever its inputs change.
+    always @(posedge clk_i) begin : b_credit
+        integer o;
+        if (!rst_ni) credit_q <= {RAMP_CREDITS, {4{LINK_CREDITS}}};
+        else
+            for (o = 0; o < 5; o = o + 1)
+                if (out_credit_i[o] != moved[o])
+                    credit_q[CW*o +: CW] <= out_credit_i[o] ? credit_q[CW*o +: CW] + CR_ONE
+                                                            : credit_q[CW*o +: CW] - CR_ONE;
+    end
+
+    // The first off-mesh header; of several in one cycle, the lowest
+    // input's (as csim/fabric/fabric_sw.c takes them in order).
+    always @(posedge clk_i) begin : b_err_hdr
+        integer i;
+        if (!rst_ni) err_hdr_q <= 32'd0;
+        else if (!err_offmesh_q)
+            for (i = 4; i >= 0; i = i - 1)
+                if (off_pop[i]) err_hdr_q <= head[i];
+    end
+
+    // Counts and data registers without a reset, loaded in the clocked
+    // block (a Verilated tile then computes their inputs only when they
+    // load). rem_q is read only while busy_q says its input holds a
+    // message, and an output register's data only with its valid bit: 160
+    // flops whose reset would buy nothing. A dump starts them at 0 all the
+    // same, as the sw model does, since the Verilated model starts at 0.
+    always @(posedge clk_i) begin : b_data
+        integer o, i;
+        for (i = 0; i < 5; i = i + 1) begin
+            // a header loads its input's count, a data wavelet takes one off
+            if (won[i] || off_pop[i])             rem_q[8*i +: 8] <= head[i][15:8];
+            else if (cont_pop[i] || drop_pop[i]) rem_q[8*i +: 8] <= rem_q[8*i +: 8] - 8'd1;
+        end
+        for (o = 0; o < 5; o = o + 1)
+            if (moved[o])
+                out_data_q[32*o +: 32] <= ({32{src[5*o]}}     & head[0])
+                                        | ({32{src[5*o + 1]}} & head[1])
+                                        | ({32{src[5*o + 2]}} & head[2])
+                                        | ({32{src[5*o + 3]}} & head[3])
+                                        | ({32{src[5*o + 4]}} & head[4]);
+    end
+
     assign out_valid_o   = out_valid_q;
-    assign out_data_o    = {out_data_q[4], out_data_q[3], out_data_q[2], out_data_q[1], out_data_q[0]};
+    assign out_data_o    = out_data_q;
     assign link_credit_o = link_credit_q;
     assign err_offmesh_o = err_offmesh_q;
     assign err_hdr_o     = err_hdr_q;
-    assign in_head_o     = {head_data[3], head_data[2], head_data[1], head_data[0]};
-    assign in_count_o    = {fifo_count[3], fifo_count[2], fifo_count[1], fifo_count[0]};
+    assign in_head_o     = {head[3], head[2], head[1], head[0]};
     genvar gw;
     generate
         for (gw = 0; gw < 5; gw = gw + 1) begin : gen_owner
-            assign owner_o[3*gw +: 3] = own_valid_q[gw] ? own_idx_q[gw] : 3'd7;
+            wire [4:0] sel = own_sel_q[5*gw +: 5];
+            assign owner_o[3*gw +: 3] = sel[0] ? 3'd0 : sel[1] ? 3'd1 : sel[2] ? 3'd2
+                                      : sel[3] ? 3'd3 : sel[4] ? 3'd4 : 3'd7;
         end
     endgenerate
 
 `ifdef WM_ASSERTIONS
-    // A credit never returns beyond the buffer it stands for.
-    always @(posedge clk_i) begin
+    // Word-wide checks: every test runs them, every cycle, on every tile.
+    wire [4:0] owned_by = own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15] | own_sel_q[24:20];
+    wire [4:0] owns     = {own_sel_q[24:20] != 5'b0, own_sel_q[19:15] != 5'b0, own_sel_q[14:10] != 5'b0,
+                           own_sel_q[9:5] != 5'b0, own_sel_q[4:0] != 5'b0};
+    always @(posedge clk_i) begin : b_check
+        integer o;
+        // A credit never returns beyond the buffer it stands for.
         for (o = 0; o < 5; o = o + 1)
-            if (rst_ni && credit_q[o] > ((o == 4) ? RAMP_CREDITS : LINK_CREDITS)) begin
+            if (rst_ni && credit_q[CW*o +: CW] > ((o == 4) ? RAMP_CREDITS : LINK_CREDITS)) begin
                 $display("ASSERTION FAILED %m: credit overflow on output %0d", o);
                 $stop;
             end
+        // An output is owned exactly when it names an input, and an input
+        // is busy exactly when it holds an output or is discarding.
+        if (rst_ni && (own_q != owns || busy_q != (drop_q | owned_by))) begin
+            $display("ASSERTION FAILED %m: owners %b of outputs %b, busy inputs %b", own_sel_q, own_q, busy_q);
+            $stop;
+        end
     end
 `endif
 endmodule

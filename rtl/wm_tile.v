@@ -6,6 +6,8 @@
 // tile, so wiring tiles together between clock edges in C is exactly what
 // the wires of rtl/mesh.v do. Coordinates and mesh size are ports, not
 // parameters, so one Verilated model serves every tile of every mesh.
+// rst_ni is active low and synchronous, here and in every module below
+// (wm_router's header says why).
 `default_nettype none
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
@@ -75,6 +77,9 @@ module wm_tile #(
     wire [159:0] out_data;
     wire         ramp_in_valid, ramp_in_pop, rx_credit;
     wire [31:0]  ramp_in_data;
+    wire         ramp_in_load;
+    wire [31:0]  ramp_in_next;          // the router routes on its col and row
+    wire         unused_next = &{1'b0, ramp_in_next[15:0]};
     wire         err_offmesh, err_tx_full, err_rx_empty;
     wire [14:0]  owner;
     reg          en_q;
@@ -100,6 +105,8 @@ module wm_tile #(
         .out_credit_i  ({rx_credit, west_credit_i, south_credit_i, east_credit_i, north_credit_i}),
         .ramp_valid_i  (ramp_in_valid),
         .ramp_data_i   (ramp_in_data),
+        .ramp_load_i   (ramp_in_load),
+        .ramp_next_i   (ramp_in_next[31:16]),
         .ramp_pop_o    (ramp_in_pop),
         .in_count_o    (in_count_o),
         .in_head_o     (in_head_o[127:0]),
@@ -122,6 +129,8 @@ module wm_tile #(
         .err_rx_empty_o (err_rx_empty),
         .ramp_valid_o   (ramp_in_valid),
         .ramp_data_o    (ramp_in_data),
+        .ramp_load_o    (ramp_in_load),
+        .ramp_next_o    (ramp_in_next),
         .ramp_pop_i     (ramp_in_pop),
         .rx_push_i      (out_valid[4]),
         .rx_data_i      (out_data[159:128]),
@@ -148,7 +157,7 @@ module wm_tile #(
 
     // The one traced instance: tracing_off above also hides the cells below.
     /*verilator tracing_on*/
-    wm_waves #(.CW($clog2(IN_DEPTH) + 1)) u_waves (
+    wm_waves #(.CW($clog2(IN_DEPTH) + 1), .TCW($clog2(TX_DEPTH) + 1), .RCW($clog2(RX_DEPTH) + 1)) u_waves (
         .out_valid_i ({ramp_valid_o, west_valid_o, south_valid_o, east_valid_o, north_valid_o}),
         .out_data_i  ({ramp_data_o, west_data_o, south_data_o, east_data_o, north_data_o}),
         .credit_i    ({west_credit_o, south_credit_o, east_credit_o, north_credit_o}),

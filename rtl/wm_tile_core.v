@@ -25,7 +25,10 @@
 
 module wm_tile_core #(
     parameter MEM_BYTES = 65536,  // WM_TILE_MEM_BYTES of csim/core/core_port.h
-    parameter INIT_FILE = ""      // $readmemh image of the RAM; "" for none
+    parameter INIT_FILE = "",     // $readmemh image of the RAM; "" for none
+    parameter IN_DEPTH  = 4,      // wm_tile's
+    parameter TX_DEPTH  = 8,      // 1..15: the core reads the counts in 4 bits
+    parameter RX_DEPTH  = 8
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,
@@ -70,14 +73,14 @@ module wm_tile_core #(
     input  wire        west_credit_i,
     // the PE datapath, as wm_tile shows it
     output wire [31:0] pe_rx_head_o,
-    output wire [3:0]  pe_tx_count_o,
+    output wire [3:0]  pe_tx_count_o, // zero-extended to the core's 4 bits
     output wire [3:0]  pe_rx_count_o,
     output wire [63:0] pe_tsc_o,
     output wire [3:0]  pe_status_o,   // {err_offmesh, err_rx_empty, err_tx_full, busy}
     output wire [31:0] err_hdr_o,
     output wire        ramp_valid_o,
     output wire [31:0] ramp_data_o,
-    output wire [11:0] in_count_o,
+    output wire [4*$clog2(IN_DEPTH)+3:0] in_count_o,
     output wire [159:0] in_head_o,
     // the core's halt, from flops (wm_core)
     output wire        halted_o,
@@ -100,6 +103,27 @@ module wm_tile_core #(
     output wire [31:0] pc_o,          // the PC of the instruction in X
     output wire        core_wait_o    // X is stalled on a full TX or an empty RX
 );
+    localparam TCW = $clog2(TX_DEPTH) + 1;
+    localparam RCW = $clog2(RX_DEPTH) + 1;
+
+    // The core's registers hold a queue count in 4 bits (docs/core.md,
+    // QUEUES): a depth past 15 is refused at elaboration, by naming a
+    // module that does not exist.
+    generate
+        if (TX_DEPTH > 15 || RX_DEPTH > 15) begin : gen_bad_depth
+            wm_tile_core_queue_depth_must_be_at_most_15 u_refuse ();
+        end
+    endgenerate
+
+    wire [TCW-1:0] tx_count;
+    wire [RCW-1:0] rx_count;
+    // counts of up to 15, whatever width the tile gives them
+    wire [31:0] tx_count32 = {{(32 - TCW){1'b0}}, tx_count};
+    wire [31:0] rx_count32 = {{(32 - RCW){1'b0}}, rx_count};
+    wire unused_count = &{1'b0, tx_count32[31:4], rx_count32[31:4]};
+    assign pe_tx_count_o = tx_count32[3:0];
+    assign pe_rx_count_o = rx_count32[3:0];
+
     wire        core_rst_n = rst_ni && core_run_i;
 
     // The coordinates are configuration, latched as the router latches
@@ -118,7 +142,7 @@ module wm_tile_core #(
 
     // wm_tile's own tracing_off hides everything in it but its wm_waves.
     /*verilator tracing_on*/
-    wm_tile u_tile (
+    wm_tile #(.IN_DEPTH(IN_DEPTH), .TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_tile (
         .clk_i          (clk_i),
         .rst_ni         (rst_ni),
         .x_i            (x_i),
@@ -159,8 +183,8 @@ module wm_tile_core #(
         .pe_data_i      (core_push_data_o),
         .pe_pop_i       (core_pop_o),
         .pe_rx_head_o   (pe_rx_head_o),
-        .pe_tx_count_o  (pe_tx_count_o),
-        .pe_rx_count_o  (pe_rx_count_o),
+        .pe_tx_count_o  (tx_count),
+        .pe_rx_count_o  (rx_count),
         .pe_tsc_o       (pe_tsc_o),
         .pe_status_o    (pe_status_o),
         .err_hdr_o      (err_hdr_o),
@@ -171,7 +195,7 @@ module wm_tile_core #(
     );
     /*verilator tracing_off*/
 
-    wm_core #(.MEM_BYTES(MEM_BYTES)) u_core (
+    wm_core #(.MEM_BYTES(MEM_BYTES), .TX_DEPTH(TX_DEPTH)) u_core (
         .clk_i          (clk_i),
         .rst_ni         (core_rst_n),
         .imem_addr_o    (imem_addr),

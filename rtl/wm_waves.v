@@ -16,15 +16,17 @@
 /*verilator tracing_off*/
 
 module wm_waves #(
-    parameter CW = 3   // width of one input buffer's occupancy
+    parameter CW  = 3,  // width of one input buffer's occupancy
+    parameter TCW = 4,  // width of the TX queue's occupancy
+    parameter RCW = 4   // width of the RX queue's occupancy
 ) (
     input  wire [4:0]      out_valid_i,
     input  wire [159:0]    out_data_i,
     input  wire [3:0]      credit_i,
     input  wire [14:0]     owner_i,
     input  wire [4*CW-1:0] in_count_i,
-    input  wire [3:0]      tx_count_i,
-    input  wire [3:0]      rx_count_i,
+    input  wire [TCW-1:0]  tx_count_i,
+    input  wire [RCW-1:0]  rx_count_i,
     input  wire [3:0]      status_i,
     input  wire [31:0]     err_hdr_i,
     input  wire            en_i
@@ -53,8 +55,8 @@ module wm_waves #(
     wire          ramp_valid   = out_valid_i[4];
     wire [31:0]   ramp_data    = out_data_i[159:128];
     wire [2:0]    ramp_owner   = owner_i[14:12];
-    wire [3:0]    tx_count     = tx_count_i;
-    wire [3:0]    rx_count     = rx_count_i;
+    wire [TCW-1:0] tx_count    = tx_count_i;
+    wire [RCW-1:0] rx_count    = rx_count_i;
     wire          busy         = status_i[0];
     wire          err_tx_full  = status_i[1];
     wire          err_rx_empty = status_i[2];

@@ -102,8 +102,9 @@ module wm_core #(
                      F_ALIGN = 3'd4, F_ACCESS = 3'd5, F_UNMAPPED = 3'd6;
 
     localparam [31:0] MEM_TOP  = MEM_BYTES;
-    localparam [3:0]  TX_FULL  = TX_DEPTH;
-    localparam [7:0]  TX_SLOTS = TX_DEPTH;
+    localparam integer TXD     = TX_DEPTH;
+    localparam [3:0]  TX_FULL  = TXD[3:0];
+    localparam [7:0]  TX_SLOTS = TXD[7:0];
     localparam [5:0]  CNT_DIV_LAST = 6'd33;
 
     // ---- state ----

@@ -1,11 +1,20 @@
 // wm_rr_arbiter: round-robin arbiter over N requesters.
 //
 // Fairness: the pointer names the requester with the highest priority; after
-// a grant is taken (take_i) it moves to the requester just after the winner,
-// so a requester that keeps asking waits for at most N-1 other grants. The
-// pointer wraps explicitly at N (N need not be a power of two: a bare
+// a grant is taken it moves to the requester just after the winner, so a
+// requester that keeps asking waits for at most N-1 other grants. The
+// pointer wraps at N explicitly (N need not be a power of two: a bare
 // increment of a 3-bit pointer for N=5 would walk into 5, 6, 7 and starve
 // everyone it skips).
+//
+// The pointer is kept as a mask, mask_q[i] = (i >= ptr), with ptr = 0 kept
+// as the empty mask (bit 0 is always 0). The winner is then the lowest
+// requester under the mask if there is one, else the lowest requester of
+// all: the search ptr, ptr+1, .., N-1, 0, .., ptr-1 of the pointer form,
+// written with constant indices only, two priority encoders and a select
+// (3 LUT levels for N = 5, the requests included, where a loop walking a
+// variable index from the pointer is 7). After a grant the mask becomes "above the winner",
+// which is ptr = winner + 1 mod N: a grant to N-1 leaves the empty mask.
 `default_nettype none
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
@@ -13,45 +22,48 @@
 module wm_rr_arbiter #(
     parameter N = 5
 ) (
-    input  wire          clk_i,
-    input  wire          rst_ni,
-    input  wire [N-1:0]  req_i,
-    input  wire          take_i,   // the grant is used this cycle
-    output reg           valid_o,  // some requester is granted
-    output reg  [IW-1:0] idx_o     // the granted requester
+    input  wire         clk_i,
+    input  wire         rst_ni,   // active low, synchronous (see wm_router)
+    input  wire [N-1:0] req_i,
+    input  wire         take_i,   // grant this cycle, if anyone requests
+    output wire [N-1:0] gnt_o,    // one-hot winner; 0 without take_i or requests
+    output wire         valid_o   // some requester is granted
 );
-    localparam IW = (N > 1) ? $clog2(N) : 1;
-    localparam [IW-1:0] LAST = N - 1;
+    reg  [N-1:0] mask_q;
 
-    reg [IW-1:0] ptr_q, ptr_d;
-    reg [IW-1:0] cand;
-    integer k;
-
-    always @* begin
-        valid_o = 1'b0;
-        idx_o   = {IW{1'b0}};
-        cand    = ptr_q;
-        for (k = 0; k < N; k = k + 1) begin
-            if (!valid_o && req_i[cand]) begin
-                valid_o = 1'b1;
-                idx_o   = cand;
-            end
-            cand = (cand == LAST) ? {IW{1'b0}} : cand + 1'b1;
+    // prefix(r)[i]: some bit of r at or below i, by doubling shifts (by
+    // constants: wires to synthesis, few operations to a simulator)
+    function [N-1:0] prefix(input [N-1:0] r);
+        integer k;
+        begin
+            prefix = r;
+            for (k = 1; k < N; k = 2 * k) prefix = prefix | (prefix << k);
         end
-        ptr_d = ptr_q;
-        if (take_i && valid_o)
-            ptr_d = (idx_o == LAST) ? {IW{1'b0}} : idx_o + 1'b1;
-    end
+    endfunction
+
+    // Word-wide, so that a Verilated tile pays a few operations for it,
+    // not a few per bit; to synthesis the same two priority encoders.
+    wire [N-1:0] req_hi = req_i & mask_q;
+    wire [N-1:0] gnt_hi = req_hi & ~(prefix(req_hi) << 1);   // the lowest requester under the mask
+    wire [N-1:0] gnt_lo = req_i & ~(prefix(req_i) << 1);     // the lowest of all
+    wire         any    = (req_i != {N{1'b0}});
+    wire [N-1:0] gnt    = !take_i ? {N{1'b0}} : (req_hi != {N{1'b0}}) ? gnt_hi : gnt_lo;
+    // after a grant: the requesters above the winner
+    wire [N-1:0] mask_d = (take_i && any) ? prefix(gnt) << 1 : mask_q;
 
     always @(posedge clk_i) begin
-        if (!rst_ni) ptr_q <= {IW{1'b0}};
-        else         ptr_q <= ptr_d;
+        if (!rst_ni) mask_q <= {N{1'b0}};
+        else         mask_q <= mask_d;
     end
+
+    assign gnt_o   = gnt;
+    assign valid_o = take_i && any;
 
 `ifdef WM_ASSERTIONS
+    // The mask is a pointer: bit 0 clear, and once set every higher bit set.
     always @(posedge clk_i) begin
-        if (rst_ni && ptr_q > LAST) begin
-            $display("ASSERTION FAILED %m: round-robin pointer out of range");
+        if (rst_ni && (mask_q[0] || ((mask_q << 1) & ~mask_q) != {N{1'b0}})) begin
+            $display("ASSERTION FAILED %m: round-robin mask %b is not a pointer", mask_q);
             $stop;
         end
     end

@@ -1,0 +1,11 @@
+#!/bin/sh
+# The FPGA figures of docs/benchmarks.md and docs/fpga.md: synthesis with
+# yosys and place and route with nextpnr-ice40 of the tile, a 2x2 mesh and
+# the tile with core (make synth; about 10 minutes on 2 CPUs).
+set -e
+make --no-print-directory synth
+# What a mesh takes beyond the 2x2 that an HX8K places: packed, not placed.
+for size in "3 3" "4 4"; do
+    set -- $size
+    YOSYS=${YOSYS:-yosys} sh rtl/synth/pack.sh build/synth "$1" "$2"
+done
