@@ -479,7 +479,8 @@ waves-core: check-tools
 #   synth        (make bench) synth_ice40 and nextpnr-ice40 of each design
 #                on its part (rtl/synth/pnr.sh): cells, block RAMs, the
 #                critical path and one "Fmax: N MHz (part, design)" line
-#                each; fails when a design misses its target
+#                each; fails when a design misses its target; then the 3x2
+#                mesh as synthesised, simulated (rtl/synth/gatesim.sh)
 YOSYS     ?= yosys
 NEXTPNR   ?= nextpnr-ice40
 SYNTH_DIR := $(BUILD)/synth
@@ -567,5 +568,8 @@ synth: check-tools
 	    cat $(SYNTH_DIR)/run.txt; cat $(SYNTH_DIR)/run.txt >> $(SYNTH_DIR)/summary.txt; \
 	    [ $$rc -eq 0 ] || exit 1; \
 	done
-	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:' $(SYNTH_DIR)/summary.txt
+	@echo "== the synthesised mesh, simulated"
+	@YOSYS=$(YOSYS) IVERILOG=$(IVERILOG) sh rtl/synth/gatesim.sh $(SYNTH_DIR) | tee -a $(SYNTH_DIR)/summary.txt
+	@grep -q '^gatesim: .*PASS' $(SYNTH_DIR)/summary.txt
+	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:\|^gatesim:' $(SYNTH_DIR)/summary.txt
 # ---------------------------------------------------------------- end of FPGA
