@@ -1,7 +1,8 @@
 #!/bin/sh
 # The FPGA figures of docs/benchmarks.md and docs/fpga.md: synthesis with
 # yosys and place and route with nextpnr-ice40 of the tile, a 2x2 mesh and
-# the tile with core (make synth; about 10 minutes on 2 CPUs).
+# the tile with core (make synth), then the cells of 3x3 and 4x4 meshes
+# (rtl/synth/pack.sh); about 12 minutes on 2 CPUs.
 set -e
 make --no-print-directory synth
 # What a mesh takes beyond the 2x2 that an HX8K places: packed, not placed.

@@ -12,8 +12,8 @@
 // requester under the mask if there is one, else the lowest requester of
 // all: the search ptr, ptr+1, .., N-1, 0, .., ptr-1 of the pointer form,
 // written with constant indices only, two priority encoders and a select
-// (3 LUT levels for N = 5, the requests included, where a loop walking a
-// variable index from the pointer is 7). After a grant the mask becomes "above the winner",
+// (4 LUT levels for N = 5 on an iCE40, the requests included, where a loop
+// walking a variable index from the pointer is 7). After a grant the mask becomes "above the winner",
 // which is ptr = winner + 1 mod N: a grant to N-1 leaves the empty mask.
 `default_nettype none
 // Dumps show wm_waves only.

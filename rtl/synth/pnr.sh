@@ -87,17 +87,19 @@ awk '/ICESTORM_LC:|ICESTORM_RAM:|ICESTORM_DSP:|ICESTORM_SPRAM:/ { u[$2] = $3 $4 
            if (u["ICESTORM_DSP:"] != "") printf ", %s DSPs", u["ICESTORM_DSP:"];
            printf "\n" }' seed="$seed" "$base.pnr.log" | sed "s/^/  $name $part /"
 # The critical path: the last report of the clock's, the flop it starts
-# from (its first net, the flop's output: nextpnr names a logic cell after
-# the LUT packed with the flop) and the pin it ends on, and how many LUTs
-# and carries it goes through.
+# from and the pin it ends on, and how many LUTs and carries it goes
+# through. nextpnr names a logic cell after the LUT packed with its flop,
+# and yosys names that LUT after the nets around it: the flop is the first
+# "..._q" in the first cell's name, else the name of its output net.
 awk '
-    /Critical path report for clock/ { inpath = 1; n = 0; luts = 0; carries = 0; from = ""; next }
+    /Critical path report for clock/ { inpath = 1; n = 0; luts = 0; carries = 0; cell = ""; from = ""; next }
     /Critical path report for cross-domain/ { inpath = 0 }
-    inpath && / Source / { if ($NF ~ /\.O$/) luts++; if ($NF ~ /\.COUT$/) carries++ }
+    inpath && / Source / { if (cell == "") cell = $NF; if ($NF ~ /\.O$/) luts++; if ($NF ~ /\.COUT$/) carries++ }
     inpath && / Net / && from == "" { from = $5 }
     inpath && / Sink / { to = $NF }
     END {
         luts--   # the first Source is the flop itself
+        if (match(cell, /^[^ ]*_q(\[[0-9]+\])?_SB_/)) from = substr(cell, 1, RLENGTH - 4)
         gsub(/(genblk[0-9]*\.)?gen_[a-z_]*\.u_dut\./, "", from); gsub(/(genblk[0-9]*\.)?gen_[a-z_]*\.u_dut\./, "", to)
         sub(/_SB_[A-Za-z0-9_]*/, "", from)
         sub(/_SB_[A-Za-z0-9_]*/, "", to); sub(/_(LC|DFFLC|RAM)\./, ".", to)
