@@ -18,5 +18,7 @@ const wm_kernel wm_kernels[] = {
      wm_msgcost_exports},
     {"calib", wm_kernel_calib, wm_calib_params, "the cycles of each call of sw/mp.h (wavemesh calibrate)",
      wm_calib_exports},
+    {"gscalib", wm_kernel_gscalib, wm_gscalib_params, "the cycles of the gs kernels' own work (wavemesh calibrate)",
+     wm_gscalib_exports},
     {NULL, NULL, NULL, NULL, NULL},
 };

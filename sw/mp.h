@@ -55,8 +55,19 @@ uint64_t wm_mp_tsc(wm_mp *mp);
  * long messages to each other cannot both block on full queues. */
 void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count);
 
-/* Charge cycles of compute. */
+/* Charge cycles of compute (natively; docs/cost-model.md). On a core the
+ * kernel's compute is its instructions, so this is nothing at all there,
+ * not even a call: a charge inside a loop must not slow the loop it
+ * describes. */
+#ifdef __riscv
+static inline void wm_mp_work(wm_mp *mp, unsigned cycles)
+{
+    (void)mp;
+    (void)cycles;
+}
+#else
 void wm_mp_work(wm_mp *mp, unsigned cycles);
+#endif
 
 /* Parameter `index` of the kernel's parameter list (sw/kernels.h): the
  * value the layout gave this PE, or the kernel's default. Resolved before

@@ -120,7 +120,7 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
     unsigned pc_e = 0, pc_g = 1;
     char rest[200] = "";
     const int n = sscanf(rep.line,
-                         "FAIL core-tutorial 7x1: first core divergence at cycle 770 core (1,0) RX pop: expected "
+                         "FAIL core-tutorial 7x1: first core divergence at cycle 752 core (1,0) RX pop: expected "
                          "00000001, got nothing; core (1,0) last retired: expected pc 0x%x 800007b7 (lui x15, "
                          "0x80000) at cycle 169, got pc 0x%x %199[^\n]",
                          &pc_e, &pc_g, rest);

@@ -47,11 +47,11 @@ int wm_cmd_calibrate(int argc, char **argv)
     if (!wm_calibrate(ops, now, stderr)) return 1;
     wm_cost_model_current(built);
     int stale = 0;
-    printf("%-21s %9s %9s\n", "charge", "measured", "built in");
+    printf("%-27s %9s %9s\n", "charge", "measured", "built in");
     for (int i = 0; i < WM_COST_ENTRIES; i++) {
         const bool same = now[i].value == built[i].value;
         stale |= !same;
-        printf("%-21s %9ld %9ld%s\n", now[i].name, now[i].value, built[i].value, same ? "" : "  <- differs");
+        printf("%-27s %9ld %9ld%s\n", now[i].name, now[i].value, built[i].value, same ? "" : "  <- differs");
     }
     if (write) {
         /* Written beside, then renamed: a failure leaves the old table whole. */

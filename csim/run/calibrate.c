@@ -14,10 +14,33 @@ static const char calib_layout[] = "mesh 2 1\n"
                                    "pe s calib ROLE=0 PEERX=r.x PEERY=r.y\n"
                                    "pe r calib ROLE=1 PEERX=s.x PEERY=s.y\n";
 
+static const char gs_layout[] = "mesh 2 1\n"
+                                "region all\n"
+                                "at s 0 0\n"
+                                "at r 1 0\n"
+                                "pe s gscalib ROLE=0 PEERX=r.x PEERY=r.y\n"
+                                "pe r gscalib ROLE=1 PEERX=s.x PEERY=s.y\n";
+
+/* The gs entries, in the order of the table (after the WM_COST_MP of sw/mp.h). */
+enum {
+    MP_ENTRIES = 13,
+    G_HEAP_TAKE = MP_ENTRIES, G_HEAP_BLOCK, G_HEAP_ZERO_UNIT, G_HEAP_MERGE_BLOCK, G_HEAP_GIVE, G_HEAP_RESIZE,
+    G_COPY, G_RECORD, G_ENTRY, G_LIST_ADD, G_REDUCE, G_DOF, G_TERM,
+    G_XFER_CALL, G_XFER_LOOP, G_XFER_SCAN, G_XFER_IN_HEADER, G_XFER_IN_DATA, G_XFER_OUT_HEADER, G_XFER_OUT_DATA,
+    G_XFER_PLACE_STEP, G_XFER_INIT
+};
+_Static_assert(G_XFER_INIT + 1 == WM_COST_ENTRIES, "calibrate.h counts the entries");
+
 static const char *const names[WM_COST_ENTRIES] = {
     "WM_COST_START",       "WM_COST_TSC",       "WM_COST_PARAM",       "WM_COST_EXPORT", "WM_COST_HEADER",
     "WM_COST_SEND_CALL",   "WM_COST_SEND_WAVELET", "WM_COST_RECV_CALL", "WM_COST_RECV_WAVELET",
-    "WM_COST_QUEUES",      "WM_COST_PUSH",      "WM_COST_POP",         "WM_COST_ADD"};
+    "WM_COST_QUEUES",      "WM_COST_PUSH",      "WM_COST_POP",         "WM_COST_ADD",
+    "WM_GS_COST_HEAP_TAKE", "WM_GS_COST_HEAP_BLOCK", "WM_GS_COST_HEAP_ZERO_UNIT", "WM_GS_COST_HEAP_MERGE_BLOCK",
+    "WM_GS_COST_HEAP_GIVE", "WM_GS_COST_HEAP_RESIZE", "WM_GS_COST_COPY", "WM_GS_COST_RECORD", "WM_GS_COST_ENTRY",
+    "WM_GS_COST_LIST_ADD", "WM_GS_COST_REDUCE", "WM_GS_COST_DOF", "WM_GS_COST_TERM", "WM_GS_COST_XFER_CALL",
+    "WM_GS_COST_XFER_LOOP", "WM_GS_COST_XFER_SCAN", "WM_GS_COST_XFER_IN_HEADER", "WM_GS_COST_XFER_IN_DATA",
+    "WM_GS_COST_XFER_OUT_HEADER", "WM_GS_COST_XFER_OUT_DATA", "WM_GS_COST_XFER_PLACE_STEP",
+    "WM_GS_COST_XFER_INIT"};
 
 static const char *const whats[WM_COST_ENTRIES] = {
     "from reset to the kernel's first timestamp access (crt0, the PE block's check, the call)",
@@ -32,7 +55,29 @@ static const char *const whats[WM_COST_ENTRIES] = {
     "wm_mp_queues, besides its access",
     "wm_mp_push, besides its push",
     "wm_mp_pop and wm_mp_pop_header, besides the pop",
-    "one integer add in a kernel: one ALU instruction (wavemesh cpi)"};
+    "one integer add in a kernel: one ALU instruction (wavemesh cpi)",
+    "gs heap: wm_heap_take, its call, the first block's merge and split",
+    "gs heap: per block a take walks past",
+    "gs heap: per 8 bytes a take zeroes",
+    "gs heap: per free block a walk merges",
+    "gs heap: wm_heap_give",
+    "gs heap: wm_heap_resize, when the block already fits",
+    "gs: per word gathered or copied (an indexed load, a store, the loop)",
+    "gs: per record header looked at (two words, as COPY measures them)",
+    "gs: per entry of a send or receive list set up (as COPY)",
+    "gs: per list append, besides its words (as HEAP_RESIZE)",
+    "gs reduction: the call",
+    "gs reduction: per dof (its own value's load and store)",
+    "gs reduction: per further term, a float32 add in libgcc's soft float",
+    "gs transfers: wm_xfer_exchange's call and its last turn",
+    "gs transfers: per turn of the exchange loop, besides what it does",
+    "gs transfers: per posted receive looked at",
+    "gs transfers: per message taken, header and routing word, besides the pops",
+    "gs transfers: per data wavelet taken, besides its pop",
+    "gs transfers: per message pushed, header and routing word, besides wm_mp_header and the pushes",
+    "gs transfers: per data wavelet pushed, besides its push",
+    "gs transfers: per step of the place table's binary search",
+    "gs transfers: wm_xfer_port_init (the port struct cleared)"};
 
 static bool value(wm_sched *s, const char *inst, const char *name, long *out, FILE *err)
 {
@@ -42,6 +87,72 @@ static bool value(wm_sched *s, const char *inst, const char *name, long *out, FI
         return false;
     }
     *out = (long)v;
+    return true;
+}
+
+/* The gscalib kernel's figures (sw/gs/calib.c) as the charges of the gs
+ * kernels' own work. header, queues, push and pop are what the core
+ * measured for those calls (their native charges plus one access). Each
+ * line solves for one charge from two figures that differ in that
+ * charge's count only; the comments give the counts. */
+static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, long push, long pop,
+                         long g[WM_COST_ENTRIES], FILE *err)
+{
+    wm_layout *l = wm_layout_parse(gs_layout, "the gs calibration layout", NULL, 0, err);
+    if (!l) return false;
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, WM_PE_CORE);
+    bool ok = r != NULL;
+    enum { TAKE1, TAKE33, WALK8, MERGE8, GIVE, RESIZE, GATHER0, GATHER64, RED1, RED9, RED9X1,
+           SEND0, SEND1, SEND5, SEND2, SEND1P8, RECV1, RECV5, RECV1X4, PORT_INIT, NFIG };
+    static const char *const fig[NFIG] = {"take1", "take33", "walk8", "merge8", "give", "resize", "gather0",
+                                          "gather64", "red1", "red9", "red9x1", "send0", "send1", "send5",
+                                          "send2", "send1p8", "recv1", "recv5", "recv1x4", "portinit"};
+    long f[NFIG] = {0};
+    if (ok) {
+        const wm_run_result res = wm_runner_run(r, 1000000);
+        wm_sched *s = wm_runner_sched(r);
+        if (res != WM_RUN_DONE) {
+            fprintf(err, "calibrate: the gscalib kernel did not finish on the cores:\n");
+            wm_sched_report(s, res, err);
+            ok = false;
+        }
+        for (int i = 0; ok && i < NFIG; i++) ok = value(s, i >= RECV1 && i <= RECV1X4 ? "r" : "s", fig[i], &f[i], err);
+    }
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    if (!ok) return false;
+    /* take1: TAKE + BLOCK + ZERO_UNIT; take33: 33 units zeroed; walk8: 8 blocks
+     * more; merge8: 8 merges more. */
+    g[G_HEAP_ZERO_UNIT] = (f[TAKE33] - f[TAKE1]) / 32;
+    g[G_HEAP_BLOCK] = (f[WALK8] - f[TAKE1]) / 8;
+    g[G_HEAP_MERGE_BLOCK] = (f[MERGE8] - f[TAKE1]) / 8;
+    g[G_HEAP_TAKE] = f[TAKE1] - g[G_HEAP_BLOCK] - g[G_HEAP_ZERO_UNIT];
+    g[G_HEAP_GIVE] = f[GIVE];
+    g[G_HEAP_RESIZE] = f[RESIZE];
+    g[G_COPY] = (f[GATHER64] - f[GATHER0]) / 64;
+    g[G_RECORD] = 2 * g[G_COPY];
+    g[G_ENTRY] = g[G_COPY];
+    g[G_LIST_ADD] = g[G_HEAP_RESIZE];
+    /* red1: REDUCE + DOF; red9: 8 terms more; red9x1: 8 dofs more. */
+    g[G_TERM] = (f[RED9] - f[RED1]) / 8;
+    g[G_DOF] = (f[RED9X1] - f[RED1]) / 8;
+    g[G_REDUCE] = f[RED1] - g[G_DOF];
+    /* send0: CALL + LOOP. send1: CALL + 2 LOOP + queues + PLACE_STEP + header
+     * + OUT_HEADER + OUT_DATA + 3 pushes; send2 one message more, send5 four
+     * data wavelets more, send1p8 three search steps more. */
+    const long per_message = f[SEND2] - f[SEND1];
+    g[G_XFER_LOOP] = f[SEND1] - f[SEND0] - per_message - queues;
+    g[G_XFER_CALL] = f[SEND0] - g[G_XFER_LOOP];
+    g[G_XFER_OUT_DATA] = (f[SEND5] - f[SEND1]) / 4 - push;
+    g[G_XFER_PLACE_STEP] = (f[SEND1P8] - f[SEND1]) / 3;
+    g[G_XFER_INIT] = f[PORT_INIT];
+    g[G_XFER_OUT_HEADER] = per_message - g[G_XFER_PLACE_STEP] - header - g[G_XFER_OUT_DATA] - 3 * push;
+    /* recv1: CALL + 4 LOOP + 5 SCAN + 3 pops + IN_HEADER + IN_DATA; recv5: four
+     * data wavelets more, each a turn and a scan; recv1x4: 15 scans more. */
+    g[G_XFER_SCAN] = (f[RECV1X4] - f[RECV1]) / 15;
+    g[G_XFER_IN_DATA] = (f[RECV5] - f[RECV1]) / 4 - g[G_XFER_LOOP] - g[G_XFER_SCAN] - pop;
+    g[G_XFER_IN_HEADER] = f[RECV1] - g[G_XFER_CALL] - 4 * g[G_XFER_LOOP] - 5 * g[G_XFER_SCAN] - 3 * pop -
+                          g[G_XFER_IN_DATA];
     return true;
 }
 
@@ -70,16 +181,19 @@ bool wm_calibrate(const wm_fabric_ops *ops, wm_cost_entry out[WM_COST_ENTRIES], 
     }
     wm_runner_destroy(r);
     wm_layout_destroy(l);
+    long g[WM_COST_ENTRIES] = {0};
+    if (ok) ok = calibrate_gs(ops, header, queues, push, pop, g, err);
     if (!ok) return false;
     /* A send of n data wavelets is CALL + (n + 1) (WAVELET + 1) natively, the
      * +1 its push; the same for a receive and its pops. The native mode
      * charges a timestamp read before its access, so the kernel's first
      * read, at `start` on the core, comes WM_COST_TSC after its start. */
     const long send_per = (send4 - send1) / 3, recv_per = (recv4 - recv1) / 3;
-    const long v[WM_COST_ENTRIES] = {start - (tsc - 1), tsc - 1,         param,         exp,        header,
+    long v[WM_COST_ENTRIES] = {start - (tsc - 1), tsc - 1,         param,         exp,        header,
                                      send1 - 2 * send_per, send_per - 1, recv1 - 2 * recv_per, recv_per - 1,
                                      queues - 1,          push - 1,      pop - 1,       1};
     for (int i = 0; i < WM_COST_ENTRIES; i++) {
+        if (i >= MP_ENTRIES) v[i] = g[i];
         if (v[i] < 0) {
             fprintf(err, "calibrate: %s came out negative (%ld): the calib kernel's timing is off\n", names[i], v[i]);
             return false;
@@ -94,7 +208,8 @@ void wm_cost_model_write(FILE *out, const wm_cost_entry e[WM_COST_ENTRIES])
     fprintf(out, "/* cost_model.h: the native mode's charges, in cycles, measured on the PE core.\n"
                  " *\n"
                  " * Generated by `wavemesh calibrate --write sw/cost_model.h` (`make calibrate`)\n"
-                 " * from the calib kernel (sw/traffic/calib.c) run on the cores; `make test`\n"
+                 " * from the calib and gscalib kernels (sw/traffic/calib.c, sw/gs/calib.c) run\n"
+                 " * on the cores; `make test`\n"
                  " * fails when this no longer matches what the cores measure. Do not edit:\n"
                  " * change the firmware library or the core, and calibrate again.\n"
                  " *\n"
@@ -103,7 +218,7 @@ void wm_cost_model_write(FILE *out, const wm_cost_entry e[WM_COST_ENTRIES])
                  " * (docs/cost-model.md). */\n"
                  "#ifndef WM_COST_MODEL_H\n#define WM_COST_MODEL_H\n\nenum {\n");
     for (int i = 0; i < WM_COST_ENTRIES; i++)
-        fprintf(out, "    %-21s = %3ld%s /* %s */\n", e[i].name, e[i].value, i + 1 < WM_COST_ENTRIES ? "," : " ",
+        fprintf(out, "    %-27s = %3ld%s /* %s */\n", e[i].name, e[i].value, i + 1 < WM_COST_ENTRIES ? "," : " ",
                 e[i].what);
     fprintf(out, "};\n\n#endif\n");
 }
@@ -114,6 +229,13 @@ void wm_cost_model_current(wm_cost_entry out[WM_COST_ENTRIES])
                                      WM_COST_EXPORT,       WM_COST_HEADER,    WM_COST_SEND_CALL,
                                      WM_COST_SEND_WAVELET, WM_COST_RECV_CALL, WM_COST_RECV_WAVELET,
                                      WM_COST_QUEUES,       WM_COST_PUSH,      WM_COST_POP,
-                                     WM_COST_ADD};
+                                     WM_COST_ADD,
+                                     WM_GS_COST_HEAP_TAKE, WM_GS_COST_HEAP_BLOCK, WM_GS_COST_HEAP_ZERO_UNIT,
+                                     WM_GS_COST_HEAP_MERGE_BLOCK, WM_GS_COST_HEAP_GIVE, WM_GS_COST_HEAP_RESIZE,
+                                     WM_GS_COST_COPY, WM_GS_COST_RECORD, WM_GS_COST_ENTRY, WM_GS_COST_LIST_ADD,
+                                     WM_GS_COST_REDUCE, WM_GS_COST_DOF, WM_GS_COST_TERM, WM_GS_COST_XFER_CALL,
+                                     WM_GS_COST_XFER_LOOP, WM_GS_COST_XFER_SCAN, WM_GS_COST_XFER_IN_HEADER,
+                                     WM_GS_COST_XFER_IN_DATA, WM_GS_COST_XFER_OUT_HEADER, WM_GS_COST_XFER_OUT_DATA,
+                                     WM_GS_COST_XFER_PLACE_STEP, WM_GS_COST_XFER_INIT};
     for (int i = 0; i < WM_COST_ENTRIES; i++) out[i] = (wm_cost_entry){names[i], v[i], whats[i]};
 }

@@ -7,4 +7,9 @@
 void wm_kernel_gs(wm_mp *mp);
 extern const wm_kernel_param wm_gs_params[];
 
+/* What the gs kernels' own work costs a core (`wavemesh calibrate`). */
+void wm_kernel_gscalib(wm_mp *mp);
+extern const wm_kernel_param wm_gscalib_params[];
+extern const char *const wm_gscalib_exports[];
+
 #endif

@@ -7,10 +7,13 @@
  * (its size in 8-byte units and a used bit); a block given back is merged
  * with the free blocks after it on the next walk. The heap's blocks live
  * in the PE's memory, so what a setup run leaves allocated (the crystal
- * plan) is still there for the gs_op run. No cycles are charged: the cost
- * model charges the kernels' work on the data, as before. */
+ * plan) is still there for the gs_op run. Natively, a heap given a PE
+ * (mp) charges what its walks, merges and zeroing take on the core
+ * (WM_GS_COST_HEAP_*, sw/cost_model.h); the host's heaps have none. */
 #ifndef WM_GS_HEAP_H
 #define WM_GS_HEAP_H
+
+#include "mp.h"
 
 #include <stdint.h>
 
@@ -19,6 +22,7 @@ typedef struct {
     uint32_t start;     /* first word of the heap (even) */
     uint32_t end;       /* one past its last word */
     uint32_t *high;     /* where the highest word ever used is kept (image) */
+    wm_mp *mp;          /* charged for the work natively, or NULL (format and attach clear it) */
 } wm_heap;
 
 /* Lay a heap out over mem[start, end): one free block. */

@@ -28,6 +28,7 @@ void wm_kernel_gs(wm_mp *mp)
         wm_heap_format(&g.heap, g.mem, g.img->heap_at, g.img->heap_end, &g.img->heap_high);
         g.img->heap_ready = 1;
     }
+    g.heap.mp = mp;
     if (g.img->phase == WM_GS_PHASE_SETUP)
         wm_gs_rank_setup(&g);
     else

@@ -22,11 +22,12 @@ static void *take_or_fault(wm_gs_rank *g, uint32_t bytes)
 }
 
 /* count elements of size bytes. Counts come off the wire or out of what
- * the wire built: one that cannot fit the PE's memory is refused before
- * it is multiplied into a byte size, which could wrap to a small one. */
+ * the wire built: one that cannot fit the PE's memory is refused by a
+ * 64-bit product before the 32-bit one, which could wrap to a small size. */
 static void *take_array_or_fault(wm_gs_rank *g, uint32_t count, uint32_t size)
 {
-    if (count > WM_PE_DATA_BYTES / size)
+    /* A product, not a quotient: a division takes a core 34 cycles. */
+    if ((uint64_t)count * size > WM_PE_DATA_BYTES)
         wm_mp_fault(g->mp, "gs rank %u: out of memory: %u elements of %u bytes, the PE's data memory has %u bytes",
                     g->rank, count, size, (unsigned)WM_PE_DATA_BYTES);
     return take_or_fault(g, count * size);
@@ -48,7 +49,9 @@ static void finish(wm_gs_rank *g, wm_xfer_port *port, unsigned active_stages)
 
 static void apply_reduction(wm_gs_rank *g, const uint32_t *offsets, const uint32_t *buf)
 {
-    wm_mp_work(g->mp, g->img->red_nterms * WM_GS_COST_TERM);
+    /* Every dof's first term is a load; each further one a float32 add. */
+    wm_mp_work(g->mp, WM_GS_COST_REDUCE + g->img->red_ndofs * WM_GS_COST_DOF +
+                          (g->img->red_nterms - g->img->red_ndofs) * WM_GS_COST_TERM);
     wm_gs_reduce(g->img, g->mem, offsets, buf);
 }
 
@@ -74,6 +77,7 @@ static void pairwise_op(wm_gs_rank *g)
     const uint32_t *send_list = g->mem + img->sends_at, *recv_list = g->mem + img->recvs_at;
     const uint32_t *u = g->mem + img->u_at;
     uint32_t nsw = 0, nrw = 0;
+    wm_mp_work(g->mp, (3 * img->nsends + 3 * img->nrecvs) * WM_GS_COST_ENTRY);
     for (uint32_t i = 0; i < img->nsends; i++) nsw += send_list[3 * i + 1];
     for (uint32_t i = 0; i < img->nrecvs; i++) nrw += recv_list[3 * i + 1];
     uint32_t *sendbuf = take_array_or_fault(g, nsw, 4), *recvbuf = take_array_or_fault(g, nrw, 4);
@@ -165,6 +169,7 @@ typedef struct {
 
 static void words_add(wm_gs_rank *g, words *l, const uint32_t *src, uint32_t n)
 {
+    wm_mp_work(g->mp, WM_GS_COST_LIST_ADD + n * WM_GS_COST_COPY);
     if (n == 0) return;
     /* Checked before the sum, which a length off the wire could wrap, and
      * before the doubling below, which would never reach it. */
@@ -196,6 +201,7 @@ static void check_records(wm_gs_rank *g, unsigned stage, int from, const wm_stag
                           uint32_t n)
 {
     for (uint32_t at = 0; at < n;) {
+        wm_mp_work(g->mp, WM_GS_COST_RECORD);
         if (n - at < REC_HEAD)
             wm_mp_fault(g->mp, "gs rank %u: stage %u: the %u words from rank %d end inside a record's head (word %u)",
                         g->rank, stage, n, from, at);
@@ -223,7 +229,7 @@ static void crystal_op(wm_gs_rank *g)
         const uint32_t *dofs = g->mem + send_list[3 * i + 2];
         const uint32_t head[REC_HEAD] = {send_list[3 * i], g->rank, count};
         words_add(g, &list, head, REC_HEAD);
-        wm_mp_work(g->mp, WM_GS_COST_RECORD + count * WM_GS_COST_COPY);
+        wm_mp_work(g->mp, WM_GS_COST_RECORD);
         for (uint32_t k = 0; k < count; k++) words_add(g, &list, &u[dofs[k]], 1);
     }
     unsigned lo = 0, hi = img->nranks, stage = 0;
@@ -235,7 +241,7 @@ static void crystal_op(wm_gs_rank *g)
         for (uint32_t at = 0; at < list.n;) {
             const uint32_t dest = list.w[at], len = list.w[at + 2];
             words *to = (dest < step.cut) == lower ? &kept : &out;
-            wm_mp_work(g->mp, WM_GS_COST_RECORD + (REC_HEAD + len) * WM_GS_COST_COPY);
+            wm_mp_work(g->mp, WM_GS_COST_RECORD);
             words_add(g, to, list.w + at, REC_HEAD + len);
             at += REC_HEAD + len;
         }
@@ -246,7 +252,6 @@ static void crystal_op(wm_gs_rank *g)
         list.n = 0;
         words_add(g, &list, kept.w, kept.n);
         for (int k = 0; k < 2; k++) {
-            wm_mp_work(g->mp, in.len[k] * WM_GS_COST_COPY);
             words_add(g, &list, in.words[k], in.len[k]);
             wm_heap_give(&g->heap, in.words[k]);
         }
@@ -265,7 +270,7 @@ static void crystal_op(wm_gs_rank *g)
             wm_mp_fault(g->mp, "gs rank %u: the router left it a record for rank %u", g->rank, list.w[at]);
         del[i] = (wm_gs_delivered){list.w[at + 1], at + REC_HEAD, list.w[at + 2]};
     }
-    wm_mp_work(g->mp, nrec * WM_GS_COST_RECORD);
+    wm_mp_work(g->mp, 3 * nrec * WM_GS_COST_RECORD);
     uint32_t *offsets = take_array_or_fault(g, img->nrecvs, 4);
     fault_delivery(g, wm_gs_offsets(img, g->mem, del, nrec, offsets));
     apply_reduction(g, offsets, list.w);

@@ -17,13 +17,6 @@
 #include "heap.h"
 #include "mp.h"
 
-/* Cycles charged for the kernels' local work (docs/crystal.md). */
-enum {
-    WM_GS_COST_COPY = 2,   /* one indexed load and one store */
-    WM_GS_COST_TERM = 2,   /* load one term and add it (float32) */
-    WM_GS_COST_RECORD = 4  /* look at one record's header: compare, branch */
-};
-
 typedef struct {
     wm_mp *mp;
     uint32_t *mem;     /* the PE's data memory */

@@ -4,6 +4,7 @@
 void wm_xfer_port_init(wm_xfer_port *p, wm_mp *mp, wm_heap *heap, unsigned rank, const uint32_t *places,
                        uint32_t nplaces, bool allow_stash)
 {
+    wm_mp_work(mp, WM_GS_COST_XFER_INIT);
     *p = (wm_xfer_port){0};
     p->mp = mp;
     p->heap = heap;
@@ -26,6 +27,7 @@ static uint32_t place_of(wm_xfer_port *p, unsigned peer)
 {
     uint32_t lo = 0, hi = p->nplaces;
     while (lo < hi) {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_PLACE_STEP);
         const uint32_t mid = lo + (hi - lo) / 2;
         if (p->places[2 * mid] < peer)
             lo = mid + 1;
@@ -46,9 +48,11 @@ wm_xfer_stats wm_xfer_port_stats(const wm_xfer_port *p) { return p->stats; }
 
 static wm_xfer *find_recv(wm_xfer_port *p, unsigned sender, uint8_t tag)
 {
-    for (size_t i = 0; i < p->nrecv; i++)
+    for (size_t i = 0; i < p->nrecv; i++) {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_SCAN);
         if (p->recvs[i].peer == sender && p->recvs[i].tag == tag && p->recvs[i].done < p->recvs[i].len)
             return &p->recvs[i];
+    }
     return NULL;
 }
 
@@ -73,9 +77,8 @@ static uint32_t *stash_new(wm_xfer_port *p, unsigned sender, uint8_t tag, uint32
 /* One wavelet popped from RX, in order. */
 static void take_wavelet(wm_xfer_port *p, uint32_t w)
 {
-    wm_mp_work(p->mp, WM_COST_RECV_WAVELET);
     if (p->in_left == 0) {
-        wm_mp_work(p->mp, WM_COST_RECV_CALL);
+        wm_mp_work(p->mp, WM_GS_COST_XFER_IN_HEADER);
         p->in_left = wm_header_len(w);
         p->in_tag = (uint8_t)wm_header_tag(w);
         p->in_routing = true;
@@ -84,7 +87,6 @@ static void take_wavelet(wm_xfer_port *p, uint32_t w)
     p->in_left--;
     if (p->in_routing) {
         p->in_routing = false;
-        wm_mp_work(p->mp, WM_XFER_COST_MATCH);
         const unsigned sender = w >> 16;
         const uint32_t chunk = w & 0xffffu, n = p->in_left;
         wm_xfer *x = find_recv(p, sender, p->in_tag);
@@ -99,6 +101,7 @@ static void take_wavelet(wm_xfer_port *p, uint32_t w)
         p->in_dst = x->words + (size_t)chunk * WM_XFER_CHUNK;
         return;
     }
+    wm_mp_work(p->mp, WM_GS_COST_XFER_IN_DATA);
     *p->in_dst++ = w;
     if (p->in_xfer) p->in_xfer->done++;
 }
@@ -117,6 +120,7 @@ static void claim_stash(wm_xfer_port *p)
         wm_xfer_stashed *m = &p->stash[i];
         wm_xfer *x = find_recv(p, m->sender, m->tag);
         if (x && (uint64_t)m->chunk * WM_XFER_CHUNK + m->n <= x->len) {
+            wm_mp_work(p->mp, m->n * WM_GS_COST_COPY);
             copy_words(x->words + (size_t)m->chunk * WM_XFER_CHUNK, m->words, m->n);
             x->done += m->n;
             wm_heap_give(p->heap, m->words);
@@ -129,7 +133,10 @@ static void claim_stash(wm_xfer_port *p)
 
 static bool sends_left(wm_xfer_port *p, wm_xfer *sends, size_t nsend)
 {
-    while (p->out_send < nsend && sends[p->out_send].len == 0) p->out_send++;
+    while (p->out_send < nsend && sends[p->out_send].len == 0) {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_SCAN);
+        p->out_send++;
+    }
     return p->out_send < nsend;
 }
 
@@ -143,14 +150,14 @@ static void push_one(wm_xfer_port *p, wm_xfer *sends)
         p->out_len = left < WM_XFER_CHUNK ? left : WM_XFER_CHUNK;
         const uint32_t at = place_of(p, x->peer);
         w = wm_mp_header(p->mp, at & 0xffu, (at >> 8) & 0xffu, p->out_len + 1, x->tag);
-        wm_mp_work(p->mp, WM_COST_SEND_CALL);
+        wm_mp_work(p->mp, WM_GS_COST_XFER_OUT_HEADER);
         p->stats.messages++;
     } else if (p->out_word == 1) {
         w = (uint32_t)p->rank << 16 | p->out_chunk;
     } else {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_OUT_DATA);
         w = x->words[p->out_chunk * WM_XFER_CHUNK + p->out_word - 2];
     }
-    wm_mp_work(p->mp, WM_COST_SEND_WAVELET);
     wm_mp_push(p->mp, w);
     p->stats.wavelets++;
     if (++p->out_word < p->out_len + 2) return;
@@ -164,10 +171,12 @@ static void push_one(wm_xfer_port *p, wm_xfer *sends)
     }
 }
 
-static bool needs_left(const wm_xfer *recvs, size_t need)
+static bool needs_left(wm_xfer_port *p, const wm_xfer *recvs, size_t need)
 {
-    for (size_t i = 0; i < need; i++)
+    for (size_t i = 0; i < need; i++) {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_SCAN);
         if (recvs[i].done < recvs[i].len) return true;
+    }
     return false;
 }
 
@@ -177,11 +186,13 @@ void wm_xfer_exchange(wm_xfer_port *p, wm_xfer *sends, size_t nsend, wm_xfer *re
     p->nrecv = nrecv;
     p->out_send = 0;
     p->out_chunk = p->out_word = 0;
+    wm_mp_work(p->mp, WM_GS_COST_XFER_CALL);
     for (size_t i = 0; i < nsend; i++) sends[i].done = 0;
     claim_stash(p);
     for (;;) {
+        wm_mp_work(p->mp, WM_GS_COST_XFER_LOOP);
         const bool sending = sends_left(p, sends, nsend);
-        if (!sending && !needs_left(recvs, need) && p->in_left == 0) break;
+        if (!sending && !needs_left(p, recvs, need) && p->in_left == 0) break;
         if (!sending) {
             pop_one(p);
             continue;

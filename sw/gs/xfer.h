@@ -17,10 +17,10 @@
  * before its receive is posted); a kernel that promises no allocation
  * (the crystal plan) posts all its receives up front and forbids this.
  *
- * Costs, on top of one cycle per port access: a sent message costs
- * WM_COST_HEADER + WM_COST_SEND_CALL and WM_COST_SEND_WAVELET per wavelet,
- * a received one WM_COST_RECV_CALL + WM_XFER_COST_MATCH and
- * WM_COST_RECV_WAVELET per wavelet (sw/mp.h, docs/crystal.md).
+ * Natively, every step charges what it takes on the core, measured there
+ * (WM_GS_COST_XFER_*, sw/cost_model.h): the call, each turn of the loop,
+ * each posted receive looked at, each wavelet taken or pushed by its kind
+ * (header, routing word, data), each step of the place table's search.
  *
  * Peers are found in the rank's place table (gs_image.h), and messages
  * kept aside live in the PE's heap. */
@@ -35,8 +35,7 @@
 #include <stdint.h>
 
 enum {
-    WM_XFER_CHUNK = 254,    /* payload words per message: 255 minus the routing word */
-    WM_XFER_COST_MATCH = 6  /* find the posted receive of (sender, tag) */
+    WM_XFER_CHUNK = 254     /* payload words per message: 255 minus the routing word */
 };
 
 typedef struct {

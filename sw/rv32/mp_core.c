@@ -3,7 +3,7 @@
  * scheduler, so every kernel compiles unchanged for both; here the cycles
  * are the core's own: a TX store stalls while TX is full and an RX load
  * while RX is empty, so sending and receiving are plain loops of stores
- * and loads, and wm_mp_work charges nothing (the kernel's compute is its
+ * and loads, and wm_mp_work is nothing (sw/mp.h: the kernel's compute is its
  * instructions). Parameters and results live in the PE block the loader
  * wrote (sw/rv32/pe_block.h); `mp` points at it. */
 #include "mp.h"
@@ -58,12 +58,6 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
     const uint32_t q = WM_REG(REG_QUEUES);
     *tx_room = q & 0xffu;
     *rx_count = (q >> 8) & 0xffu;
-}
-
-void wm_mp_work(wm_mp *mp, unsigned cycles)
-{
-    (void)mp;
-    (void)cycles;
 }
 
 int64_t wm_mp_param(wm_mp *mp, unsigned index)
