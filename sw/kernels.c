@@ -20,5 +20,7 @@ const wm_kernel wm_kernels[] = {
      wm_calib_exports},
     {"gscalib", wm_kernel_gscalib, wm_gscalib_params, "the cycles of the gs kernels' own work (wavemesh calibrate)",
      wm_gscalib_exports},
+    {"gsglue", wm_kernel_gsglue, wm_gsglue_params, "the cycles of each gs method's own bookkeeping (wavemesh calibrate)",
+     wm_gsglue_exports},
     {NULL, NULL, NULL, NULL, NULL},
 };

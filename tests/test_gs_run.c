@@ -93,7 +93,8 @@ static void test_rtl_identical_cycles(void **state)
 /* The gs firmware on the cores: every method, every schedule, both pairing
  * rules and both rank orders give the reference bit for bit (the float
  * adds in the compiler's soft float equal the host's), the same checksum as
- * the native run, and the same cycles, messages and hops on rtl and sw. */
+ * the native run, and the same cycles, messages and hops on rtl and sw;
+ * the native run's gs_op within 10 % of the cores'. */
 static void test_gs_on_the_cores(void **state)
 {
     (void)state;
@@ -121,7 +122,13 @@ static void test_gs_on_the_cores(void **state)
                     assert_int_equal(a.messages, nat.messages);
                     assert_int_equal(a.wavelets, nat.wavelets);
                     assert_int_equal(a.wavelet_hops, b.wavelet_hops);
-                    assert_true(a.op_cycles > nat.op_cycles);
+                    /* The native mode's charges are the cores' (docs/cost-model.md). */
+                    const double err = ((double)nat.op_cycles - (double)a.op_cycles) / (double)a.op_cycles;
+                    if (err > 0.10 || err < -0.10)
+                        fail_msg("%s %s %s %s: native gs_op %llu cycles, core %llu: %+.1f %%",
+                                 wm_gs_kind_name((wm_gs_kind)kind), order ? "snake" : "rowmajor",
+                                 wm_gs_method_name((wm_gs_method)m), wm_pairing_name((wm_pairing)rule),
+                                 (unsigned long long)nat.op_cycles, (unsigned long long)a.op_cycles, 100 * err);
                 }
             }
             wm_gs_schedule_destroy(s);

@@ -11,10 +11,13 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: wavemesh calibrate [--backend rtl|sw] [--write FILE | --check]\n"
-                 "Runs the calib kernel (sw/traffic/calib.c) on two PE cores, which times each\n"
-                 "call of sw/mp.h, and prints the native mode's charges it gives (cycles on top\n"
-                 "of one cycle per port access) next to those this program was built with.\n"
-                 "  --write FILE  write them as a header (sw/cost_model.h; `make calibrate`)\n"
+                 "Runs the calibration kernels on two PE cores each: calib (sw/traffic/calib.c)\n"
+                 "times each call of sw/mp.h, gscalib (sw/gs/calib.c) the gs library's parts,\n"
+                 "gsglue (sw/gs/calib_glue.c) each gs method on the cores and natively. Prints\n"
+                 "the native mode's charges they give (cycles on top of one cycle per port\n"
+                 "access) next to those this program was built with.\n"
+                 "  --write FILE  write them as a header (sw/cost_model.h; `make calibrate`\n"
+                 "                writes and rebuilds until the table measures itself)\n"
                  "  --check       exit 1 if they differ from those built in (`make test`)\n"
                  "The default backend is sw; both give the same figures.\n");
 }

@@ -27,9 +27,17 @@ enum {
     G_HEAP_TAKE = MP_ENTRIES, G_HEAP_BLOCK, G_HEAP_ZERO_UNIT, G_HEAP_MERGE_BLOCK, G_HEAP_GIVE, G_HEAP_RESIZE,
     G_COPY, G_RECORD, G_ENTRY, G_LIST_ADD, G_REDUCE, G_DOF, G_TERM,
     G_XFER_CALL, G_XFER_LOOP, G_XFER_SCAN, G_XFER_IN_HEADER, G_XFER_IN_DATA, G_XFER_OUT_HEADER, G_XFER_OUT_DATA,
-    G_XFER_PLACE_STEP, G_XFER_INIT
+    G_XFER_PLACE_STEP, G_XFER_INIT, G_XFER_RECV_LOOP, G_VEC_PUSH, G_GLUE_PAIRWISE, G_GLUE_CRYSTAL, G_GLUE_PLAN_SETUP, G_GLUE_PLAN_OP,
+    G_PEER_PAIRWISE, G_STAGE_CRYSTAL, G_STAGE_PLAN_SETUP, G_STAGE_PLAN_OP
 };
-_Static_assert(G_XFER_INIT + 1 == WM_COST_ENTRIES, "calibrate.h counts the entries");
+_Static_assert(G_STAGE_PLAN_OP + 1 == WM_COST_ENTRIES, "calibrate.h counts the entries");
+
+static const char glue_layout[] = "mesh 2 1\n"
+                                  "region all\n"
+                                  "at s 0 0\n"
+                                  "at r 1 0\n"
+                                  "pe s gsglue ROLE=0 PEERX=r.x PEERY=r.y\n"
+                                  "pe r gsglue ROLE=1 PEERX=s.x PEERY=s.y\n";
 
 static const char *const names[WM_COST_ENTRIES] = {
     "WM_COST_START",       "WM_COST_TSC",       "WM_COST_PARAM",       "WM_COST_EXPORT", "WM_COST_HEADER",
@@ -40,7 +48,10 @@ static const char *const names[WM_COST_ENTRIES] = {
     "WM_GS_COST_LIST_ADD", "WM_GS_COST_REDUCE", "WM_GS_COST_DOF", "WM_GS_COST_TERM", "WM_GS_COST_XFER_CALL",
     "WM_GS_COST_XFER_LOOP", "WM_GS_COST_XFER_SCAN", "WM_GS_COST_XFER_IN_HEADER", "WM_GS_COST_XFER_IN_DATA",
     "WM_GS_COST_XFER_OUT_HEADER", "WM_GS_COST_XFER_OUT_DATA", "WM_GS_COST_XFER_PLACE_STEP",
-    "WM_GS_COST_XFER_INIT"};
+    "WM_GS_COST_XFER_INIT", "WM_GS_COST_XFER_RECV_LOOP", "WM_GS_COST_VEC_PUSH",
+    "WM_GS_COST_GLUE_PAIRWISE", "WM_GS_COST_GLUE_CRYSTAL", "WM_GS_COST_GLUE_PLAN_SETUP",
+    "WM_GS_COST_GLUE_PLAN_OP", "WM_GS_COST_PEER_PAIRWISE", "WM_GS_COST_STAGE_CRYSTAL",
+    "WM_GS_COST_STAGE_PLAN_SETUP", "WM_GS_COST_STAGE_PLAN_OP"};
 
 static const char *const whats[WM_COST_ENTRIES] = {
     "from reset to the kernel's first timestamp access (crt0, the PE block's check, the call)",
@@ -70,14 +81,24 @@ static const char *const whats[WM_COST_ENTRIES] = {
     "gs reduction: per dof (its own value's load and store)",
     "gs reduction: per further term, a float32 add in libgcc's soft float",
     "gs transfers: wm_xfer_exchange's call and its last turn",
-    "gs transfers: per turn of the exchange loop, besides what it does",
+    "gs transfers: per turn of the exchange loop that sends, besides what it does",
     "gs transfers: per posted receive looked at",
     "gs transfers: per message taken, header and routing word, besides the pops",
     "gs transfers: per data wavelet taken, besides its pop",
     "gs transfers: per message pushed, header and routing word, besides wm_mp_header and the pushes",
     "gs transfers: per data wavelet pushed, besides its push",
     "gs transfers: per step of the place table's binary search",
-    "gs transfers: wm_xfer_port_init (the port struct cleared)"};
+    "gs transfers: wm_xfer_port_init (the port struct cleared)",
+    "gs transfers: per turn of the exchange loop that only receives, besides the pop",
+    "gs crystal plan builder: per item pushed onto one of its lists",
+    "gs pairwise gs_op: its own bookkeeping, besides the parts above",
+    "gs crystal router gs_op: its own bookkeeping, besides the parts above",
+    "gs crystal plan setup: its own bookkeeping, besides the parts above",
+    "gs crystal plan gs_op: its own bookkeeping, besides the parts above",
+    "gs pairwise gs_op: per peer sent to, besides the parts above",
+    "gs crystal router gs_op: per bisection stage, besides the parts above",
+    "gs crystal plan setup: per bisection stage, besides the parts above",
+    "gs crystal plan gs_op: per active stage, besides the parts above"};
 
 static bool value(wm_sched *s, const char *inst, const char *name, long *out, FILE *err)
 {
@@ -95,32 +116,54 @@ static bool value(wm_sched *s, const char *inst, const char *name, long *out, FI
  * measured for those calls (their native charges plus one access). Each
  * line solves for one charge from two figures that differ in that
  * charge's count only; the comments give the counts. */
-static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, long push, long pop,
-                         long g[WM_COST_ENTRIES], FILE *err)
+/* Runs a calibration kernel's two-PE layout in mode pe and reads figure
+ * i of fig from instance inst[i] ("s" or "r"). */
+static bool run_figures(const wm_fabric_ops *ops, const char *text, const char *what, wm_pe_mode pe,
+                        const char *const *fig, const char *inst, int nfig, long *out, FILE *err)
 {
-    wm_layout *l = wm_layout_parse(gs_layout, "the gs calibration layout", NULL, 0, err);
+    wm_layout *l = wm_layout_parse(text, what, NULL, 0, err);
     if (!l) return false;
-    wm_runner *r = wm_runner_create_mode(ops, l, NULL, WM_PE_CORE);
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe);
     bool ok = r != NULL;
-    enum { TAKE1, TAKE33, WALK8, MERGE8, GIVE, RESIZE, GATHER0, GATHER64, RED1, RED9, RED9X1,
-           SEND0, SEND1, SEND5, SEND2, SEND1P8, RECV1, RECV5, RECV1X4, PORT_INIT, NFIG };
-    static const char *const fig[NFIG] = {"take1", "take33", "walk8", "merge8", "give", "resize", "gather0",
-                                          "gather64", "red1", "red9", "red9x1", "send0", "send1", "send5",
-                                          "send2", "send1p8", "recv1", "recv5", "recv1x4", "portinit"};
-    long f[NFIG] = {0};
     if (ok) {
         const wm_run_result res = wm_runner_run(r, 1000000);
         wm_sched *s = wm_runner_sched(r);
         if (res != WM_RUN_DONE) {
-            fprintf(err, "calibrate: the gscalib kernel did not finish on the cores:\n");
+            fprintf(err, "calibrate: %s did not finish %s:\n", what, pe == WM_PE_CORE ? "on the cores" : "natively");
             wm_sched_report(s, res, err);
             ok = false;
         }
-        for (int i = 0; ok && i < NFIG; i++) ok = value(s, i >= RECV1 && i <= RECV1X4 ? "r" : "s", fig[i], &f[i], err);
+        const char name[2][2] = {"s", "r"};
+        for (int i = 0; ok && i < nfig; i++) ok = value(s, name[inst[i] == 'r'], fig[i], &out[i], err);
     }
     wm_runner_destroy(r);
     wm_layout_destroy(l);
-    if (!ok) return false;
+    return ok;
+}
+
+static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, long push, long pop,
+                         long g[WM_COST_ENTRIES], FILE *err)
+{
+    enum { TAKE1, TAKE33, WALK8, MERGE8, GIVE, RESIZE, GATHER0, GATHER64, RED1, RED9, RED9X1,
+           SEND0, SEND1, SEND5, SEND2, SEND1P8, RECV1, RECV5, RECV1X4, PORT_INIT, MIX, NFIG };
+    static const char *const fig[NFIG] = {"take1", "take33", "walk8", "merge8", "give", "resize", "gather0",
+                                          "gather64", "red1", "red9", "red9x1", "send0", "send1", "send5",
+                                          "send2", "send1p8", "recv1", "recv5", "recv1x4", "portinit", "mix"};
+    static const char inst[NFIG + 1] = "ssssssssssssssssrrrsr";
+    enum { OP_PAIRWISE, OP_CRYSTAL, SETUP_PLAN, OP_PLAN, SWAP_S, SWAP_R, INIT1, INIT16, PAIR_S, PAIR_R = PAIR_S + 4,
+           NGLUE = PAIR_R + 4 };
+    static const char *const glue[NGLUE] = {
+        "op_pairwise",   "op_crystal",   "setup_plan",      "op_plan",   "swap",          "swap",
+        "init1",         "init16",       "pair_pairwise",   "pair_crystal", "pair_setup_plan", "pair_plan",
+        "pair_pairwise", "pair_crystal", "pair_setup_plan", "pair_plan"};
+    static const char glue_inst[NGLUE + 1] = "sssssrssssssrrrr";
+    /* f: on the cores; gf on the cores and gn natively, under the charges
+     * built in. */
+    long f[NFIG] = {0}, gf[NGLUE] = {0}, gn[NGLUE] = {0};
+    if (!run_figures(ops, gs_layout, "the gscalib kernel", WM_PE_CORE, fig, inst, NFIG, f, err) ||
+        !run_figures(ops, glue_layout, "the gsglue kernel", WM_PE_CORE, glue, glue_inst, NGLUE, gf, err) ||
+        !run_figures(ops, glue_layout, "the gsglue kernel", WM_PE_NATIVE, glue, glue_inst, NGLUE, gn, err))
+        return false;
     /* take1: TAKE + BLOCK + ZERO_UNIT; take33: 33 units zeroed; walk8: 8 blocks
      * more; merge8: 8 merges more. */
     g[G_HEAP_ZERO_UNIT] = (f[TAKE33] - f[TAKE1]) / 32;
@@ -130,6 +173,8 @@ static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, lon
     g[G_HEAP_GIVE] = f[GIVE];
     g[G_HEAP_RESIZE] = f[RESIZE];
     g[G_COPY] = (f[GATHER64] - f[GATHER0]) / 64;
+    /* init16: the plan builder pushes 15 dofs more than init1. */
+    g[G_VEC_PUSH] = (gf[INIT16] - gf[INIT1]) / 15;
     g[G_RECORD] = 2 * g[G_COPY];
     g[G_ENTRY] = g[G_COPY];
     g[G_LIST_ADD] = g[G_HEAP_RESIZE];
@@ -141,18 +186,42 @@ static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, lon
      * + OUT_HEADER + OUT_DATA + 3 pushes; send2 one message more, send5 four
      * data wavelets more, send1p8 three search steps more. */
     const long per_message = f[SEND2] - f[SEND1];
+    g[G_XFER_CALL] = f[SEND0];
     g[G_XFER_LOOP] = f[SEND1] - f[SEND0] - per_message - queues;
-    g[G_XFER_CALL] = f[SEND0] - g[G_XFER_LOOP];
     g[G_XFER_OUT_DATA] = (f[SEND5] - f[SEND1]) / 4 - push;
     g[G_XFER_PLACE_STEP] = (f[SEND1P8] - f[SEND1]) / 3;
     g[G_XFER_INIT] = f[PORT_INIT];
+    /* A method alone on one rank: what the core takes beyond what the
+     * native mode charged for it without this charge (built is the table
+     * compiled in). Exact once the other charges are the ones measured,
+     * which is why `make calibrate` runs twice. */
+    const long built[4] = {WM_GS_COST_GLUE_PAIRWISE, WM_GS_COST_GLUE_CRYSTAL, WM_GS_COST_GLUE_PLAN_SETUP,
+                           WM_GS_COST_GLUE_PLAN_OP};
+    for (int k = 0; k < 4; k++) {
+        const long v = built[k] + gf[OP_PAIRWISE + k] - gn[OP_PAIRWISE + k];
+        g[G_GLUE_PAIRWISE + k] = v > 0 ? v : 0;
+    }
+    /* Two ranks, each with one peer and one stage: what the two cores
+     * take beyond the native charges, on average, is the method's work per
+     * peer (pairwise) or per stage. */
+    const long built_pair[4] = {WM_GS_COST_PEER_PAIRWISE, WM_GS_COST_STAGE_CRYSTAL, WM_GS_COST_STAGE_PLAN_SETUP,
+                                WM_GS_COST_STAGE_PLAN_OP};
+    for (int k = 0; k < 4; k++) {
+        const long v = built_pair[k] + (gf[PAIR_S + k] + gf[PAIR_R + k] - gn[PAIR_S + k] - gn[PAIR_R + k]) / 2;
+        g[G_PEER_PAIRWISE + k] = v > 0 ? v : 0;
+    }
     g[G_XFER_OUT_HEADER] = per_message - g[G_XFER_PLACE_STEP] - header - g[G_XFER_OUT_DATA] - 3 * push;
     /* recv1: CALL + 4 LOOP + 5 SCAN + 3 pops + IN_HEADER + IN_DATA; recv5: four
      * data wavelets more, each a turn and a scan; recv1x4: 15 scans more. */
     g[G_XFER_SCAN] = (f[RECV1X4] - f[RECV1]) / 15;
-    g[G_XFER_IN_DATA] = (f[RECV5] - f[RECV1]) / 4 - g[G_XFER_LOOP] - g[G_XFER_SCAN] - pop;
-    g[G_XFER_IN_HEADER] = f[RECV1] - g[G_XFER_CALL] - 4 * g[G_XFER_LOOP] - 5 * g[G_XFER_SCAN] - 3 * pop -
-                          g[G_XFER_IN_DATA];
+    /* mix: CALL + a sending turn (LOOP, queues, one message out) whose pops
+     * take a whole 5-word message (pops, IN_HEADER, 5 IN_DATA: taken) and
+     * 2 scans; recv5: CALL + 7 receiving turns, 9 scans and the same taken;
+     * recv1 four data wavelets fewer, each a turn and a scan. */
+    const long taken = f[MIX] - g[G_XFER_CALL] - g[G_XFER_LOOP] - queues - per_message - 2 * g[G_XFER_SCAN];
+    g[G_XFER_RECV_LOOP] = (f[RECV5] - g[G_XFER_CALL] - 9 * g[G_XFER_SCAN] - taken) / 7;
+    g[G_XFER_IN_DATA] = (f[RECV5] - f[RECV1]) / 4 - g[G_XFER_RECV_LOOP] - g[G_XFER_SCAN] - pop;
+    g[G_XFER_IN_HEADER] = taken - 7 * pop - 5 * g[G_XFER_IN_DATA];
     return true;
 }
 
@@ -207,18 +276,19 @@ void wm_cost_model_write(FILE *out, const wm_cost_entry e[WM_COST_ENTRIES])
 {
     fprintf(out, "/* cost_model.h: the native mode's charges, in cycles, measured on the PE core.\n"
                  " *\n"
-                 " * Generated by `wavemesh calibrate --write sw/cost_model.h` (`make calibrate`)\n"
-                 " * from the calib and gscalib kernels (sw/traffic/calib.c, sw/gs/calib.c) run\n"
-                 " * on the cores; `make test`\n"
-                 " * fails when this no longer matches what the cores measure. Do not edit:\n"
-                 " * change the firmware library or the core, and calibrate again.\n"
+                 " * Generated by `make calibrate` (`wavemesh calibrate --write sw/cost_model.h`\n"
+                 " * until the table measures itself) from the calib, gscalib and gsglue\n"
+                 " * kernels (sw/traffic/calib.c, sw/gs/calib.c, sw/gs/calib_glue.c) run on the\n"
+                 " * cores; `make test` fails when this no longer matches what the cores\n"
+                 " * measure. Do not edit: change the firmware library or the core, and\n"
+                 " * calibrate again.\n"
                  " *\n"
                  " * The native mode charges these on top of one cycle per port access (push,\n"
                  " * pop, timestamp read, queue read) and whatever the queues stall\n"
                  " * (docs/cost-model.md). */\n"
                  "#ifndef WM_COST_MODEL_H\n#define WM_COST_MODEL_H\n\nenum {\n");
     for (int i = 0; i < WM_COST_ENTRIES; i++)
-        fprintf(out, "    %-27s = %3ld%s /* %s */\n", e[i].name, e[i].value, i + 1 < WM_COST_ENTRIES ? "," : " ",
+        fprintf(out, "    %-27s = %4ld%s /* %s */\n", e[i].name, e[i].value, i + 1 < WM_COST_ENTRIES ? "," : " ",
                 e[i].what);
     fprintf(out, "};\n\n#endif\n");
 }
@@ -236,6 +306,10 @@ void wm_cost_model_current(wm_cost_entry out[WM_COST_ENTRIES])
                                      WM_GS_COST_REDUCE, WM_GS_COST_DOF, WM_GS_COST_TERM, WM_GS_COST_XFER_CALL,
                                      WM_GS_COST_XFER_LOOP, WM_GS_COST_XFER_SCAN, WM_GS_COST_XFER_IN_HEADER,
                                      WM_GS_COST_XFER_IN_DATA, WM_GS_COST_XFER_OUT_HEADER, WM_GS_COST_XFER_OUT_DATA,
-                                     WM_GS_COST_XFER_PLACE_STEP, WM_GS_COST_XFER_INIT};
+                                     WM_GS_COST_XFER_PLACE_STEP, WM_GS_COST_XFER_INIT, WM_GS_COST_XFER_RECV_LOOP,
+                                     WM_GS_COST_VEC_PUSH, WM_GS_COST_GLUE_PAIRWISE,
+                                     WM_GS_COST_GLUE_CRYSTAL, WM_GS_COST_GLUE_PLAN_SETUP, WM_GS_COST_GLUE_PLAN_OP,
+                                     WM_GS_COST_PEER_PAIRWISE, WM_GS_COST_STAGE_CRYSTAL,
+                                     WM_GS_COST_STAGE_PLAN_SETUP, WM_GS_COST_STAGE_PLAN_OP};
     for (int i = 0; i < WM_COST_ENTRIES; i++) out[i] = (wm_cost_entry){names[i], v[i], whats[i]};
 }

@@ -174,7 +174,9 @@ static bool serve(wm_sched *s, wm_mp *mp)
             resume(s, mp);
             continue;
         }
-        if (mp->wait == WAIT_NONE) {
+        /* A kernel that has returned is done once the compute it charged
+         * after its last access has run, as a core is done at its exit. */
+        if (mp->wait == WAIT_NONE && (mp->fault[0] || c >= mp->ready)) {
             set_state(s, mp, mp->fault[0] ? WM_PE_FAULT : WM_PE_DONE);
             return acted;
         }

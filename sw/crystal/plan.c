@@ -16,8 +16,10 @@ static bool vec_reserve(wm_heap *h, wm_cr_vec *v, uint32_t size, uint32_t want)
     return true;
 }
 
-#define VEC_PUSH(h, v, type, value) \
-    (vec_reserve((h), &(v), sizeof(type), (v).n + 1) ? (((type *)(v).items)[(v).n++] = (value), true) : false)
+/* Natively each push charges what one takes a core (docs/cost-model.md). */
+#define VEC_PUSH(h, v, type, value)                                                                         \
+    (wm_heap_charge((h), WM_GS_COST_VEC_PUSH),                                                               \
+     vec_reserve((h), &(v), sizeof(type), (v).n + 1) ? (((type *)(v).items)[(v).n++] = (value), true) : false)
 
 static void vec_give(wm_heap *h, wm_cr_vec *v)
 {
@@ -53,6 +55,7 @@ bool wm_cr_builder_stage(wm_cr_builder *b, wm_stage_step *step, const wm_cr_reco
     const bool lower = b->img->rank < b->step.cut;
     const wm_cr_record *rec = b->list.items;
     uint32_t pos = 0;
+    wm_heap_charge(b->heap, b->list.n * WM_GS_COST_RECORD);
     for (uint32_t i = 0; *ok && i < b->list.n; i++) {
         const bool stays = (rec[i].dest < b->step.cut) == lower;
         *ok = stays ? VEC_PUSH(b->heap, b->kept, wm_cr_record, rec[i]) : VEC_PUSH(b->heap, b->out, wm_cr_record, rec[i]);
@@ -79,6 +82,7 @@ static uint32_t index_copy(const wm_cr_builder *b, const wm_cr_vec *idx)
     uint32_t *c = wm_heap_take(b->heap, idx->n * 4);
     if (!c) return 0;
     const uint32_t *src = idx->items, *pack = b->pack.items;
+    wm_heap_charge(b->heap, idx->n * WM_GS_COST_COPY);
     for (uint32_t i = 0; i < idx->n; i++) c[i] = b->any_active ? src[i] : pack[src[i]];
     return wm_heap_offset(b->heap, c);
 }
@@ -148,6 +152,7 @@ wm_cr_result wm_cr_builder_finish(wm_cr_builder *b, wm_cr_mplan **plan)
     uint32_t *offsets = wm_heap_take(b->heap, b->img->nrecvs * 4);
     if (!del || !p || !offsets) res.status = WM_CR_NO_MEMORY;
     uint32_t pos = 0;
+    wm_heap_charge(b->heap, 2 * b->list.n * WM_GS_COST_RECORD); /* this loop and wm_gs_offsets' */
     for (uint32_t i = 0; res.status == WM_CR_OK && i < b->list.n; i++) {
         if (rec[i].dest != b->img->rank) res = (wm_cr_result){WM_CR_STRAY, rec[i].origin, rec[i].dest, res.delivery};
         del[i] = (wm_gs_delivered){rec[i].origin, pos, rec[i].len};

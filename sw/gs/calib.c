@@ -10,6 +10,7 @@
  * Ranks: ROLE 0 is rank 0 and ROLE 1 rank 1. */
 #include "gs_kernel.h"
 
+#include "methods.h"
 #include "reduce.h"
 #include "xfer.h"
 
@@ -23,14 +24,14 @@ const wm_kernel_param wm_gscalib_params[] = {
 
 enum {
     TAKE1, TAKE33, WALK8, MERGE8, GIVE, RESIZE, GATHER0, GATHER64, RED1, RED9, RED9X1,
-    SEND0, SEND1, SEND5, SEND2, SEND1P8, RECV1, RECV5, RECV1X4, PORT_INIT
+    SEND0, SEND1, SEND5, SEND2, SEND1P8, RECV1, RECV5, RECV1X4, PORT_INIT, MIX
 };
 const char *const wm_gscalib_exports[] = {
     [TAKE1] = "take1",     [TAKE33] = "take33",   [WALK8] = "walk8",     [MERGE8] = "merge8",
     [GIVE] = "give",       [RESIZE] = "resize",   [GATHER0] = "gather0", [GATHER64] = "gather64",
     [RED1] = "red1",       [RED9] = "red9",       [RED9X1] = "red9x1",   [SEND0] = "send0",
     [SEND1] = "send1",     [SEND5] = "send5",     [SEND2] = "send2",     [SEND1P8] = "send1p8",
-    [RECV1] = "recv1",     [RECV5] = "recv5",     [RECV1X4] = "recv1x4", [PORT_INIT] = "portinit", NULL};
+    [RECV1] = "recv1",     [RECV5] = "recv5",     [RECV1X4] = "recv1x4", [PORT_INIT] = "portinit", [MIX] = "mix", NULL};
 
 /* Word offsets in the PE's data memory. */
 enum { PLACES1 = 0, PLACES8 = 16, IMG = 64, RED = 256, BUF = 512, IDX = 640, OUT = 768, HEAP = 1024, HEAP_END = 8192 };
@@ -72,12 +73,6 @@ static void time_heap(wm_mp *mp, uint32_t *mem)
     wm_mp_export(mp, RESIZE, (int64_t)since(mp, t0));
 }
 
-/* The methods' gather: send buffer word k is u[dofs[k]]. */
-static void gather(uint32_t *to, const uint32_t *u, const uint32_t *idx, uint32_t n)
-{
-    for (uint32_t k = 0; k < n; k++) to[k] = u[idx[k]];
-}
-
 static void time_gather(wm_mp *mp, uint32_t *mem)
 {
     for (uint32_t k = 0; k < 64; k++) {
@@ -85,10 +80,10 @@ static void time_gather(wm_mp *mp, uint32_t *mem)
         mem[IDX + k] = (k * 5u) % 64u;
     }
     uint64_t t0 = wm_mp_tsc(mp);
-    gather(mem + OUT, mem + BUF, mem + IDX, 0);
+    wm_gs_gather(mem + OUT, mem + BUF, mem + IDX, 0);
     wm_mp_export(mp, GATHER0, (int64_t)since(mp, t0));
     t0 = wm_mp_tsc(mp);
-    gather(mem + OUT, mem + BUF, mem + IDX, 64);
+    wm_gs_gather(mem + OUT, mem + BUF, mem + IDX, 64);
     wm_mp_export(mp, GATHER64, (int64_t)since(mp, t0));
 }
 
@@ -165,13 +160,18 @@ static void time_sender(wm_mp *mp, uint32_t *mem, wm_heap *heap, unsigned px, un
     wm_xfer_port_init(&port, mp, heap, 0, places8, 8, false);
     wm_mp_export(mp, SEND1P8, (int64_t)time_exchange(&port, &one, 1, 0, 0));
     drain_tx(mp);
+    wm_xfer_port_init(&port, mp, heap, 0, places1, 1, false);
+    wm_xfer back = {1, 0, words + 8, 1, 0};
+    wm_xfer_exchange(&port, &five, 1, &back, 1, 1);
 }
 
-static void time_receiver(wm_mp *mp, uint32_t *mem, wm_heap *heap)
+static void time_receiver(wm_mp *mp, uint32_t *mem, wm_heap *heap, unsigned px, unsigned py)
 {
-    uint32_t *words = mem + BUF;
+    uint32_t *words = mem + BUF, *places = mem + PLACES1;
+    places[0] = 0;
+    places[1] = px | py << 8;
     wm_xfer_port port;
-    wm_xfer_port_init(&port, mp, heap, 1, mem + PLACES1, 0, false);
+    wm_xfer_port_init(&port, mp, heap, 1, places, 1, false);
     wm_xfer one = {0, 0, words, 1, 0};
     wait_rx(mp, 3);
     wm_mp_export(mp, RECV1, (int64_t)time_exchange(&port, 0, 0, &one, 1));
@@ -186,6 +186,11 @@ static void time_receiver(wm_mp *mp, uint32_t *mem, wm_heap *heap)
     wm_xfer four[4] = {{0, 1, words, 0, 0}, {0, 2, words, 0, 0}, {0, 3, words, 0, 0}, {0, 0, words, 1, 0}};
     wait_rx(mp, 3);
     wm_mp_export(mp, RECV1X4, (int64_t)time_exchange(&port, 0, 0, four, 4));
+    /* A message already whole in RX while sending one: its pops come in the
+     * sending turn's loop, not a turn each. */
+    wm_xfer back = {0, 0, words + 8, 1, 0}, again = {0, 0, words, 5, 0};
+    wait_rx(mp, 7);
+    wm_mp_export(mp, MIX, (int64_t)time_exchange(&port, &back, 1, &again, 1));
 }
 
 void wm_kernel_gscalib(wm_mp *mp)
@@ -206,6 +211,6 @@ void wm_kernel_gscalib(wm_mp *mp)
         wm_heap_format(&heap, mem, HEAP, HEAP_END, &high);
         time_sender(mp, mem, &heap, (unsigned)px, (unsigned)py);
     } else {
-        time_receiver(mp, mem, &heap);
+        time_receiver(mp, mem, &heap, (unsigned)px, (unsigned)py);
     }
 }

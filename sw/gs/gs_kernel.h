@@ -12,4 +12,9 @@ void wm_kernel_gscalib(wm_mp *mp);
 extern const wm_kernel_param wm_gscalib_params[];
 extern const char *const wm_gscalib_exports[];
 
+/* What each gs method takes besides those parts (`wavemesh calibrate`). */
+void wm_kernel_gsglue(wm_mp *mp);
+extern const wm_kernel_param wm_gsglue_params[];
+extern const char *const wm_gsglue_exports[];
+
 #endif

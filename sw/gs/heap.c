@@ -27,10 +27,6 @@ void wm_heap_attach(wm_heap *h, uint32_t *mem, uint32_t start, uint32_t end, uin
     h->mp = 0;
 }
 
-static void charge(const wm_heap *h, unsigned cycles)
-{
-    if (h->mp) wm_mp_work(h->mp, cycles);
-}
 
 static void zero_words(uint32_t *w, uint32_t n)
 {
@@ -60,7 +56,7 @@ static void merge_after(wm_heap *h, uint32_t u)
     while (u + b[0] < total) {
         uint32_t *next = header(h, u + b[0]);
         if (next[1] || corrupt(h, u + b[0], next)) break;
-        charge(h, WM_GS_COST_HEAP_MERGE_BLOCK);
+        wm_heap_charge(h, WM_GS_COST_HEAP_MERGE_BLOCK);
         b[0] += next[0];
     }
 }
@@ -74,10 +70,10 @@ static void note_high(wm_heap *h, uint32_t u, uint32_t units)
 void *wm_heap_take(wm_heap *h, uint32_t bytes)
 {
     const uint32_t want = units_for(bytes ? bytes : 1), total = units_total(h);
-    charge(h, WM_GS_COST_HEAP_TAKE);
+    wm_heap_charge(h, WM_GS_COST_HEAP_TAKE);
     for (uint32_t u = 0; u < total;) {
         uint32_t *b = header(h, u);
-        charge(h, WM_GS_COST_HEAP_BLOCK);
+        wm_heap_charge(h, WM_GS_COST_HEAP_BLOCK);
         if (corrupt(h, u, b)) return 0;
         if (!b[1]) {
             merge_after(h, u);
@@ -90,7 +86,7 @@ void *wm_heap_take(wm_heap *h, uint32_t bytes)
                 }
                 b[1] = 1;
                 note_high(h, u, b[0]);
-                charge(h, (b[0] - 1) * WM_GS_COST_HEAP_ZERO_UNIT);
+                wm_heap_charge(h, (b[0] - 1) * WM_GS_COST_HEAP_ZERO_UNIT);
                 zero_words(b + UNIT_WORDS, (b[0] - 1) * UNIT_WORDS);
                 return b + UNIT_WORDS;
             }
@@ -104,14 +100,14 @@ void wm_heap_give(wm_heap *h, void *p)
 {
     if (!p) return;
     uint32_t *b = (uint32_t *)p - UNIT_WORDS;
-    charge(h, WM_GS_COST_HEAP_GIVE);
+    wm_heap_charge(h, WM_GS_COST_HEAP_GIVE);
     b[1] = 0;
 }
 
 void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes)
 {
     if (!p) return wm_heap_take(h, bytes);
-    charge(h, WM_GS_COST_HEAP_RESIZE);
+    wm_heap_charge(h, WM_GS_COST_HEAP_RESIZE);
     uint32_t *b = (uint32_t *)p - UNIT_WORDS;
     const uint32_t u = (uint32_t)(b - header(h, 0)) / UNIT_WORDS, want = units_for(bytes ? bytes : 1);
     if (b[0] >= want) return p;
@@ -129,7 +125,7 @@ void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes)
     }
     uint32_t *q = wm_heap_take(h, bytes);
     if (!q) return 0;
-    charge(h, (b[0] - 1) * UNIT_WORDS * WM_GS_COST_COPY);
+    wm_heap_charge(h, (b[0] - 1) * UNIT_WORDS * WM_GS_COST_COPY);
     copy_words(q, p, (b[0] - 1) * UNIT_WORDS);
     wm_heap_give(h, p);
     return q;

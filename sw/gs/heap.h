@@ -38,6 +38,12 @@ void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes);
 /* Give the block at p back (p may be NULL). */
 void wm_heap_give(wm_heap *h, void *p);
 
+/* Charge the PE the heap belongs to (natively; nothing for a host's heap). */
+static inline void wm_heap_charge(const wm_heap *h, unsigned cycles)
+{
+    if (h->mp) wm_mp_work(h->mp, cycles);
+}
+
 /* Word offset of p in the PE's memory, and back. */
 static inline uint32_t wm_heap_offset(const wm_heap *h, const void *p)
 {

@@ -12,6 +12,11 @@
 static uint8_t tag_count(unsigned stage) { return (uint8_t)(2 * stage); }
 static uint8_t tag_data(unsigned stage) { return (uint8_t)(2 * stage + 1); }
 
+void wm_gs_gather(uint32_t *to, const uint32_t *from, const uint32_t *idx, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) to[k] = from[idx[k]];
+}
+
 static void *take_or_fault(wm_gs_rank *g, uint32_t bytes)
 {
     void *p = wm_heap_take(&g->heap, bytes);
@@ -73,11 +78,12 @@ static void fault_delivery(wm_gs_rank *g, wm_gs_delivery d)
 
 static void pairwise_op(wm_gs_rank *g)
 {
+    wm_mp_work(g->mp, WM_GS_COST_GLUE_PAIRWISE);
     const wm_gs_image *img = g->img;
     const uint32_t *send_list = g->mem + img->sends_at, *recv_list = g->mem + img->recvs_at;
     const uint32_t *u = g->mem + img->u_at;
     uint32_t nsw = 0, nrw = 0;
-    wm_mp_work(g->mp, (3 * img->nsends + 3 * img->nrecvs) * WM_GS_COST_ENTRY);
+    wm_mp_work(g->mp, (3 * img->nsends + 3 * img->nrecvs) * WM_GS_COST_ENTRY + img->nsends * WM_GS_COST_PEER_PAIRWISE);
     for (uint32_t i = 0; i < img->nsends; i++) nsw += send_list[3 * i + 1];
     for (uint32_t i = 0; i < img->nrecvs; i++) nrw += recv_list[3 * i + 1];
     uint32_t *sendbuf = take_array_or_fault(g, nsw, 4), *recvbuf = take_array_or_fault(g, nrw, 4);
@@ -104,7 +110,7 @@ static void pairwise_op(wm_gs_rank *g)
         const uint32_t count = send_list[3 * i + 1];
         const uint32_t *dofs = g->mem + send_list[3 * i + 2];
         wm_mp_work(g->mp, count * WM_GS_COST_COPY);
-        for (uint32_t k = 0; k < count; k++) sends[i].words[k] = u[dofs[k]];
+        wm_gs_gather(sends[i].words, u, dofs, count);
     }
     wm_xfer_exchange(&port, sends, img->nsends, recvs, img->nrecvs, img->nrecvs);
     apply_reduction(g, offsets, recvbuf);
@@ -219,6 +225,7 @@ static void check_records(wm_gs_rank *g, unsigned stage, int from, const wm_stag
 
 static void crystal_op(wm_gs_rank *g)
 {
+    wm_mp_work(g->mp, WM_GS_COST_GLUE_CRYSTAL);
     const wm_gs_image *img = g->img;
     const uint32_t *send_list = g->mem + img->sends_at, *u = g->mem + img->u_at;
     wm_xfer_port port;
@@ -235,6 +242,7 @@ static void crystal_op(wm_gs_rank *g)
     unsigned lo = 0, hi = img->nranks, stage = 0;
     wm_stage_step step;
     while (wm_stage_step_of((wm_pairing)img->pairing, lo, hi, g->rank, &step)) {
+        wm_mp_work(g->mp, WM_GS_COST_STAGE_CRYSTAL);
         /* Split by destination: a scan of every record, a copy of every word. */
         kept.n = out.n = 0;
         const bool lower = g->rank < step.cut;
@@ -315,6 +323,7 @@ static void check_meta(wm_gs_rank *g, unsigned stage, int from, const wm_stage_s
  * for the gs_op run. */
 static void plan_setup(wm_gs_rank *g)
 {
+    wm_mp_work(g->mp, WM_GS_COST_GLUE_PLAN_SETUP);
     wm_xfer_port port;
     port_init(g, &port, true);
     wm_cr_builder b;
@@ -325,6 +334,7 @@ static void plan_setup(wm_gs_rank *g)
     unsigned stage = 0;
     bool ok = true;
     while (wm_cr_builder_stage(&b, &step, &out, &nout, &ok)) {
+        wm_mp_work(g->mp, WM_GS_COST_STAGE_PLAN_SETUP);
         if (!ok) take_or_fault(g, WM_PE_DATA_BYTES);
         uint32_t *meta = take_array_or_fault(g, nout, WM_CR_RECORD_WORDS * 4);
         wm_mp_work(g->mp, nout * WM_GS_COST_RECORD);
@@ -409,6 +419,7 @@ static const wm_cr_mplan *plan_or_fault(wm_gs_rank *g)
  * destinations, no size negotiation; the buffers are taken once. */
 static void plan_op(wm_gs_rank *g)
 {
+    wm_mp_work(g->mp, WM_GS_COST_GLUE_PLAN_OP);
     const wm_cr_mplan *p = plan_or_fault(g);
     const wm_cr_mstage *stages = wm_heap_at(&g->heap, p->stages_at);
     uint32_t *arena = take_array_or_fault(g, p->buffer_words, 4), *plan_send = take_array_or_fault(g, p->max_send, 4);
@@ -432,18 +443,19 @@ static void plan_op(wm_gs_rank *g)
     port_init(g, &port, false);
     const uint32_t *u = g->mem + g->img->u_at;
     const uint32_t *prev = 0;
+    wm_mp_work(g->mp, p->nstages * WM_GS_COST_STAGE_PLAN_OP);
     for (uint32_t k = 0; k < p->nstages; k++) {
         const wm_cr_mstage *sg = &stages[k];
         const uint32_t *send_idx = g->mem + sg->send_at, *keep_idx = g->mem + sg->keep_at;
         const uint32_t *from = prev ? prev : u;
         wm_mp_work(g->mp, sg->nsw * WM_GS_COST_COPY);
-        for (uint32_t i = 0; i < sg->nsw; i++) plan_send[i] = from[send_idx[i]];
+        wm_gs_gather(plan_send, from, send_idx, sg->nsw);
         wm_xfer send = {(unsigned)(sg->dst >= 0 ? sg->dst : 0), (uint8_t)sg->stage, plan_send, sg->nsw, 0};
         const uint32_t first = posted_at[k];
         wm_xfer_exchange(&port, &send, sg->dst >= 0 ? 1 : 0, posted + first, nposted - first, posted_at[k + 1] - first);
         uint32_t *cur = stage_buf[k];
         wm_mp_work(g->mp, sg->nkw * WM_GS_COST_COPY);
-        for (uint32_t i = 0; i < sg->nkw; i++) cur[i] = from[keep_idx[i]];
+        wm_gs_gather(cur, from, keep_idx, sg->nkw);
         prev = cur;
     }
     apply_reduction(g, g->mem + p->offsets_at, prev);

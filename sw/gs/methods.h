@@ -25,6 +25,10 @@ typedef struct {
     unsigned rank;
 } wm_gs_rank;
 
+/* to[k] = from[idx[k]] for k < n: the methods' gather of dofs into a send
+ * buffer (its cost, WM_GS_COST_COPY a word, is timed on this function). */
+void wm_gs_gather(uint32_t *to, const uint32_t *from, const uint32_t *idx, uint32_t n);
+
 /* The method's work for the rank in its image's phase. */
 void wm_gs_rank_setup(wm_gs_rank *g);
 void wm_gs_rank_op(wm_gs_rank *g);

@@ -190,13 +190,14 @@ void wm_xfer_exchange(wm_xfer_port *p, wm_xfer *sends, size_t nsend, wm_xfer *re
     for (size_t i = 0; i < nsend; i++) sends[i].done = 0;
     claim_stash(p);
     for (;;) {
-        wm_mp_work(p->mp, WM_GS_COST_XFER_LOOP);
         const bool sending = sends_left(p, sends, nsend);
         if (!sending && !needs_left(p, recvs, need) && p->in_left == 0) break;
         if (!sending) {
+            wm_mp_work(p->mp, WM_GS_COST_XFER_RECV_LOOP);
             pop_one(p);
             continue;
         }
+        wm_mp_work(p->mp, WM_GS_COST_XFER_LOOP);
         unsigned room, waiting;
         wm_mp_queues(p->mp, &room, &waiting);
         for (unsigned k = 0; k < waiting; k++) pop_one(p);
