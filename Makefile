@@ -323,7 +323,7 @@ RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -ffreestanding -fno-builtin
               $(WARN) -Isw -MMD -MP
 RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
 FW_DIR     := $(BUILD)/firmware
-FW_KERNELS := leaf node chain gs stream msgcost calib
+FW_KERNELS := leaf node chain allreduce gs stream msgcost calib
 # The kernels' sources and the runtime; kernels.c (the host's registry)
 # and start.c (compiled once per kernel) are not shared objects.
 FW_SRC     := $(filter-out sw/kernels.c sw/rv32/start.c,$(shell find sw -name '*.c'))
