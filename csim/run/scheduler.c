@@ -257,13 +257,12 @@ bool wm_sched_snapshot_unchanged(wm_sched *s)
     return same;
 }
 
-wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
+static wm_run_result run_native(wm_sched *s, uint64_t max_cycles)
 {
-    s->prev_snap_n = (size_t)-1;
-    if (s->mode == WM_PE_CORE) return wm_core_sched_run(s, max_cycles);
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
         if (wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
+        wm_sched_progress(s);
         bool acted = false, faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
         for (size_t k = 0; k < s->nlive; k++) {
@@ -289,6 +288,29 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
         s->ops->step(s->f);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }
+}
+
+wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
+{
+    s->prev_snap_n = (size_t)-1;
+    wm_progress_begin(&s->progress, s->ops->cycle(s->f));
+    const wm_run_result r = s->mode == WM_PE_CORE ? wm_core_sched_run(s, max_cycles) : run_native(s, max_cycles);
+    wm_progress_end(&s->progress);
+    return r;
+}
+
+void wm_sched_progress(wm_sched *s)
+{
+    if (!wm_progress_due(&s->progress)) return;
+    enum { PLACES = 4096 };
+    static wm_flight places[PLACES];
+    const size_t n = s->ops->in_flight(s->f, places, PLACES);
+    size_t wavelets = 0;
+    for (size_t i = 0; i < n && i < PLACES; i++) wavelets += places[i].count;
+    char text[120];
+    snprintf(text, sizeof text, "%s%zu wavelets in flight, %zu of %zu PEs running", n > PLACES ? "over " : "",
+             wavelets, s->nlive, s->n);
+    wm_progress_show(&s->progress, s->cycle, text);
 }
 
 bool wm_sched_interrupted(const wm_sched *s)

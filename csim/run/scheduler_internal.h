@@ -5,6 +5,7 @@
 
 #include "run/core_image.h"
 #include "run/scheduler.h"
+#include "waves/progress.h"
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -78,6 +79,7 @@ struct wm_sched {
     size_t nfws;
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
+    wm_progress progress; /* the status line of a long run (waves/progress.h) */
 };
 
 
@@ -85,6 +87,8 @@ struct wm_sched {
 bool wm_sched_snapshot_unchanged(wm_sched *s);
 /* Both loops ask this once a cycle: stop now with WM_RUN_INTERRUPTED. */
 bool wm_sched_interrupted(const wm_sched *s);
+/* ... and this: draw the status line when one is due. */
+void wm_sched_progress(wm_sched *s);
 
 /* core_sched.c */
 bool wm_core_sched_init(wm_sched *s);
