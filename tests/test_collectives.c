@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "run/heatmap.h"
 #include "run/layout.h"
 #include "run/runner.h"
 #include "run/scan_check.h"
@@ -481,6 +482,57 @@ static void test_allreduce_gives_every_pe_the_sum(void **state)
     wm_layout_destroy(l);
 }
 
+/* The tutorial row's link use, split at the root's last receive: in the
+ * up-sweep every message goes east (two wavelets from each leaf to its
+ * parent, from each parent to the root), in the down-sweep west; link
+ * (3,0) east carries the four leaves' messages to p0, 8 wavelets. The same
+ * counts on both backends in both PE modes; the picture is a PNG. */
+static void test_heatmap_splits_the_sweeps(void **state)
+{
+    (void)state;
+    const wm_setting set[] = {{"SHAPE", 0}};
+    wm_layout *l = load("sw/collectives/bench.layout", set, 1);
+    const uint64_t up_east[7] = {2, 4, 6, 8, 6, 4, 0}, down_west[7] = {0, 2, 4, 6, 8, 6, 4};
+    for (int pe = 0; pe < 2; pe++)
+        for (int b = 0; b < NBACKENDS; b++) {
+            const wm_fabric_ops *ops = wm_fabric_backend(backend_names[b]);
+            wm_heatmap *m = wm_heatmap_create(7, 1, true, 6, 0);
+            wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe ? WM_PE_CORE : WM_PE_NATIVE);
+            assert_non_null(r);
+            ops->set_link_hook(wm_runner_fabric(r), wm_heatmap_record, m);
+            assert_int_equal(wm_runner_run(r, 2000000), WM_RUN_DONE);
+            wm_heatmap_finish(m);
+            assert_int_equal(wm_heatmap_phases(m), 2);
+            assert_string_equal(wm_heatmap_phase_name(m, 1), "downsweep");
+            for (unsigned x = 0; x < 7; x++) {
+                assert_int_equal(wm_heatmap_count(m, 0, x, 0, WM_PORT_E), up_east[x]);
+                assert_int_equal(wm_heatmap_count(m, 0, x, 0, WM_PORT_W), 0);
+                assert_int_equal(wm_heatmap_count(m, 1, x, 0, WM_PORT_W), down_west[x]);
+                assert_int_equal(wm_heatmap_count(m, 1, x, 0, WM_PORT_E), 0);
+            }
+            /* the ramps: the root takes its two children's messages in the up-sweep */
+            assert_int_equal(wm_heatmap_count(m, 0, 6, 0, WM_PORT_L), 4);
+            assert_int_equal(wm_heatmap_count(m, 1, 6, 0, WM_PORT_L), 0);
+            if (pe == 0 && b == 0) {
+                char png[] = "/tmp/wm_heatmapXXXXXX", err[300];
+                const int fd = mkstemp(png);
+                assert_true(fd >= 0);
+                close(fd);
+                if (!wm_heatmap_plot(m, 0, "tutorial", png, err, sizeof err)) fail_msg("%s", err);
+                FILE *f = fopen(png, "rb");
+                assert_non_null(f);
+                unsigned char sig[8] = {0};
+                assert_int_equal(fread(sig, 1, 8, f), 8);
+                fclose(f);
+                assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
+                unlink(png);
+            }
+            wm_runner_destroy(r);
+            wm_heatmap_destroy(m);
+        }
+    wm_layout_destroy(l);
+}
+
 static uint64_t final_value(const wm_dump *d, const char *name)
 {
     const wm_dump_signal *sig = wm_dump_find(d, name);
@@ -542,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_traced_run_dumps_results_by_instance),
         cmocka_unit_test(test_rows_expect_lines_check_any_export),
         cmocka_unit_test(test_allreduce_gives_every_pe_the_sum),
+        cmocka_unit_test(test_heatmap_splits_the_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
