@@ -268,9 +268,11 @@ view: waves
 
 waves-png:
 	@$(MAKE) --no-print-directory waves TEST=tutorial
+	@$(MAKE) --no-print-directory waves TEST=tworow
 	@mkdir -p docs/img
-	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 0 150 docs/img/tutorial-upsweep.png
-	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 130 280 docs/img/tutorial-downsweep.png
+	sh waves/screenshot.sh waves/tutorial-compact.gtkw $(WAVES_DIR)/tutorial-rtl.fst 0 400 docs/img/tutorial-upsweep.png 1920x1080
+	sh waves/screenshot.sh waves/tutorial-compact.gtkw $(WAVES_DIR)/tutorial-rtl.fst 500 860 docs/img/tutorial-downsweep.png 1920x1080
+	sh waves/screenshot.sh waves/tworow-compact.gtkw $(WAVES_DIR)/tworow-rtl.fst 0 860 docs/img/tworow-compact.png 1920x1080
 
 # The pictures of docs/pictures.md: link use per phase of the seed's
 # placements and of the all-reduce (wavemesh heatmap), and the latency

@@ -271,7 +271,7 @@ static void test_an_rtl_assertion_stops_a_traced_run_at_its_cycle(void **state)
     wm_fabric_rtl.set_enable(a.f, 1, 0, false);
     wm_sched *s = wm_sched_create(&wm_fabric_rtl, a.f, l);
     assert_non_null(s);
-    const wm_sched_observer obs = {NULL, NULL, sample_and_inject};
+    const wm_sched_observer obs = {NULL, NULL, sample_and_inject, NULL};
     wm_sched_set_observer(s, &obs, &a);
     print_message("the simulator's assertion message below is this test's, on purpose\n");
     const wm_run_result res = wm_sched_run(s, 100000);

@@ -146,7 +146,7 @@ static void test_observer_sees_states_exports_and_cycles(void **state)
         if (!ops) continue;
         wm_runner *r = wm_runner_create(ops, l);
         observed ob = {0};
-        const wm_sched_observer obs = {on_state, on_export, on_cycle};
+        const wm_sched_observer obs = {on_state, on_export, on_cycle, NULL};
         wm_sched_set_observer(wm_runner_sched(r), &obs, &ob);
         assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);
         assert_int_equal(ob.done, 7);

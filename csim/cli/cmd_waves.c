@@ -1,7 +1,9 @@
 /* cmd_waves.c: `wavemesh waves LAYOUT -o FILE.gtkw`, a GTKWave save file
  * that groups a dump of the layout's runs by instance name. */
 #include "cli/commands.h"
+#include "run/heatmap.h"
 #include "run/layout.h"
+#include "run/runner.h"
 #include "waves/waves_gtkw.h"
 
 #include <stdio.h>
@@ -12,7 +14,7 @@ enum { MAX_SETTINGS = 64 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--pe native|core]\n"
+    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview|--compact] [--pe native|core]\n"
                  "                      [--set NAME=VALUE]...\n"
                  "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
                  "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
@@ -22,8 +24,14 @@ static void usage(FILE *out)
                  "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
                  "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
                  "on run, rows and traffic writes such a save file next to every dump.\n"
-                 "--overview keeps, per instance, the firmware signals and the data of the\n"
-                 "ramp and of the four links: a few instances to a screen.\n"
+                 "--overview keeps, per instance, the firmware signals and valid with data of\n"
+                 "the ramp and of the four links: a few instances to a screen. --compact keeps\n"
+                 "one line a signal and no group lines: each instance's state and the data of\n"
+                 "the ports its tile used (the tworow row's eight tiles fit a 1080p screen).\n"
+                 "The layout is run once (sw backend, the same PE mode) to find the ports used\n"
+                 "and, when it has a `root`, to set marker A at the root's last receive (the\n"
+                 "up-sweep's end) and marker B at the down-sweep's first wavelet on a link,\n"
+                 "each explained by a comment line at the top.\n"
                  "--pe core: for dumps of runs with --pe core, whose tiles have PE cores: each\n"
                  "instance also shows its core's pc (as function+offset), retire, the retiring\n"
                  "instruction (disassembled), rd_we, rd, rd_data, push, pop, halted and\n"
@@ -31,12 +39,103 @@ static void usage(FILE *out)
                  "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n");
 }
 
+/* Who sent each header: the distinct headers, and for each the instances
+ * that sent it, comma-separated. */
+typedef struct {
+    const wm_layout *layout;
+    wm_sched *s;
+    uint32_t *headers;
+    char **senders;
+    size_t n;
+} sent_list;
+
+static void on_send(void *ctx, size_t pe, uint64_t cycle, uint32_t header)
+{
+    (void)cycle;
+    sent_list *l = ctx;
+    const char *name = wm_sched_pe_instance(l->s, pe)->name;
+    size_t k = 0;
+    while (k < l->n && l->headers[k] != header) k++;
+    if (k == l->n) {
+        uint32_t *h = realloc(l->headers, (l->n + 1) * sizeof *h);
+        char **t = h ? realloc(l->senders, (l->n + 1) * sizeof *t) : NULL;
+        if (h) l->headers = h;
+        if (!t) return;
+        l->senders = t;
+        l->headers[k] = header;
+        l->senders[k] = strdup(name);
+        l->n++;
+        return;
+    }
+    /* a second sender of the same header: listed once each */
+    char *old = l->senders[k];
+    const size_t len = strlen(name);
+    for (const char *p = old; (p = strstr(p, name)); p += len)
+        if ((p == old || p[-1] == ',') && (p[len] == ',' || !p[len])) return;
+    char *grown = malloc(strlen(old) + len + 2);
+    if (!grown) return;
+    sprintf(grown, "%s,%s", old, name);
+    free(old);
+    l->senders[k] = grown;
+}
+
+/* Runs the layout on the sw backend in its PE mode and fills each group's
+ * used ports (groups in layout order, then the free tiles row by row) and,
+ * with a root, the markers. False (markers unset) when it cannot run. */
+static bool survey(const wm_layout *layout, bool cores, wm_gtkw_group *groups, const int *group_of,
+                   wm_gtkw_markers *marks, sent_list *sent)
+{
+    /* The senders, from a native run: the same messages in either mode. */
+    const wm_fabric_ops *sw = wm_fabric_backend("sw");
+    wm_runner *nr = sw ? wm_runner_create_mode(sw, layout, NULL, WM_PE_NATIVE) : NULL;
+    if (nr) {
+        sent->s = wm_runner_sched(nr);
+        const wm_sched_observer obs = {NULL, NULL, NULL, on_send};
+        wm_sched_set_observer(sent->s, &obs, sent);
+        wm_runner_run(nr, 10000000);
+        wm_runner_destroy(nr);
+        sent->s = NULL;
+    }
+    marks->headers = sent->headers;
+    marks->senders = (const char *const *)sent->senders;
+    marks->nsent = sent->n;
+    const wm_fabric_ops *ops = wm_fabric_backend("sw");
+    const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
+    const wm_instance *root = wm_layout_find(layout, "root");
+    wm_heatmap *m = wm_heatmap_create(w, h, root != NULL, root ? root->x : 0, root ? root->y : 0);
+    wm_runner *r = m && ops ? wm_runner_create_mode(ops, layout, NULL, cores ? WM_PE_CORE : WM_PE_NATIVE) : NULL;
+    if (!r) {
+        wm_heatmap_destroy(m);
+        marks->has_markers = false;
+        return false;
+    }
+    ops->set_link_hook(wm_runner_fabric(r), wm_heatmap_record, m);
+    const bool done = wm_runner_run(r, 10000000) == WM_RUN_DONE;
+    wm_heatmap_finish(m);
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++)
+            for (size_t ph = 0; ph < wm_heatmap_phases(m); ph++)
+                for (unsigned p = 0; p < WM_NPORTS; p++)
+                    if (wm_heatmap_count(m, ph, x, y, (wm_port)p)) groups[group_of[y * w + x]].used_ports |= 1u << p;
+    const bool marked = done && root && wm_heatmap_phase_start(m, 1) != UINT64_MAX;
+    marks->has_markers = marked;
+    if (marked) {
+        marks->a = wm_heatmap_phase_end(m, 0);
+        marks->b = wm_heatmap_phase_start(m, 1);
+        marks->a_text = "the up-sweep's last receive (root's ramp)";
+        marks->b_text = "the down-sweep's first wavelet on a link";
+    }
+    wm_runner_destroy(r);
+    wm_heatmap_destroy(m);
+    return marked;
+}
+
 int wm_cmd_waves(int argc, char **argv)
 {
     const char *layout_path = NULL, *out = NULL, *dump = NULL;
     wm_setting settings[MAX_SETTINGS];
     size_t nsettings = 0;
-    bool overview = false, cores = false;
+    bool overview = false, compact = false, cores = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -45,6 +144,8 @@ int wm_cmd_waves(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--overview")) {
             overview = true;
+        } else if (!strcmp(argv[i], "--compact")) {
+            compact = true;
         } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
             const char *pe = argv[++i];
             if (strcmp(pe, "native") && strcmp(pe, "core")) {
@@ -78,7 +179,8 @@ int wm_cmd_waves(int argc, char **argv)
     wm_gtkw_group *groups = calloc((size_t)w * h + n, sizeof *groups);
     char (*names)[32] = calloc((size_t)w * h, sizeof *names);
     bool *placed = calloc((size_t)w * h, sizeof *placed);
-    if (!groups || !names || !placed) {
+    int *group_of = calloc((size_t)w * h, sizeof *group_of);
+    if (!groups || !names || !placed || !group_of) {
         fprintf(stderr, "wavemesh waves: out of memory\n");
         return 1;
     }
@@ -103,21 +205,34 @@ int wm_cmd_waves(int argc, char **argv)
             noted = true;
         }
         placed[in->y * w + in->x] = true;
+        group_of[in->y * w + in->x] = (int)(ng - 1);
     }
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
             if (placed[y * w + x]) continue;
             snprintf(names[y * w + x], sizeof names[0], "tile_%u_%u", x, y);
             groups[ng].core = cores;
+            group_of[y * w + x] = (int)ng;
             groups[ng++].scope = names[y * w + x];
         }
     }
-    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng, fw)
-                             : wm_gtkw_write(out, dump, groups, ng, fw);
+    if (overview && compact) {
+        fprintf(stderr, "wavemesh waves: --overview or --compact, not both\n");
+        return 2;
+    }
+    wm_gtkw_markers marks = {0};
+    sent_list sent = {layout, NULL, NULL, NULL, 0};
+    survey(layout, cores, groups, group_of, &marks, &sent);
+    const wm_gtkw_style style = compact ? WM_GTKW_COMPACT : overview ? WM_GTKW_OVERVIEW : WM_GTKW_FULL;
+    const bool ok = wm_gtkw_write_styled(out, dump, groups, ng, fw, style, &marks);
+    for (size_t k = 0; k < sent.n; k++) free(sent.senders[k]);
+    free(sent.senders);
+    free(sent.headers);
     wm_fw_set_free(fw);
     free(groups);
     free(names);
     free(placed);
+    free(group_of);
     wm_layout_destroy(layout);
     return ok ? 0 : 1;
 }

@@ -18,6 +18,7 @@ struct wm_heatmap {
     uint64_t *count[MAX_PHASES]; /* [(y * w + x) * WM_NPORTS + port] */
     uint64_t *pending;           /* since the split PE's last delivery */
     uint64_t end[MAX_PHASES], pending_end;
+    uint64_t start[MAX_PHASES], pending_start;
 };
 
 wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned split_x, unsigned split_y)
@@ -30,6 +31,7 @@ wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned sp
     m->split = split_pe;
     m->sx = split_x;
     m->sy = split_y;
+    m->start[0] = m->start[1] = m->pending_start = UINT64_MAX;
     m->count[0] = calloc(cells, sizeof(uint64_t));
     m->count[1] = calloc(cells, sizeof(uint64_t));
     m->pending = calloc(cells, sizeof(uint64_t));
@@ -56,10 +58,12 @@ void wm_heatmap_record(void *ctx, const wm_link_event *ev)
     const size_t i = ((size_t)ev->y * m->w + ev->x) * WM_NPORTS + ev->port;
     if (!m->split) {
         m->count[0][i]++;
+        if (m->start[0] == UINT64_MAX) m->start[0] = ev->cycle;
         m->end[0] = ev->cycle;
         return;
     }
     m->pending[i]++;
+    if (m->pending_start == UINT64_MAX) m->pending_start = ev->cycle;
     m->pending_end = ev->cycle;
     /* A delivery to the split PE: everything so far is the first phase. */
     if (ev->port == WM_PORT_L && ev->x == m->sx && ev->y == m->sy) {
@@ -68,6 +72,8 @@ void wm_heatmap_record(void *ctx, const wm_link_event *ev)
             m->count[0][k] += m->pending[k];
             m->pending[k] = 0;
         }
+        if (m->start[0] == UINT64_MAX) m->start[0] = m->pending_start;
+        m->pending_start = UINT64_MAX;
         m->end[0] = ev->cycle;
     }
 }
@@ -81,6 +87,7 @@ void wm_heatmap_finish(wm_heatmap *m)
         m->pending[k] = 0;
     }
     m->end[1] = m->pending_end;
+    m->start[1] = m->pending_start;
 }
 
 size_t wm_heatmap_phases(const wm_heatmap *m) { return m->split ? 2 : 1; }
@@ -97,6 +104,7 @@ uint64_t wm_heatmap_count(const wm_heatmap *m, size_t phase, unsigned x, unsigne
 }
 
 uint64_t wm_heatmap_phase_end(const wm_heatmap *m, size_t phase) { return m->end[phase]; }
+uint64_t wm_heatmap_phase_start(const wm_heatmap *m, size_t phase) { return m->start[phase]; }
 
 /* The gnuplot script: one data block per direction ("x y wavelets" a
  * tile, drawn as a filled cell, which works for a single row too), four

@@ -35,6 +35,8 @@ const char *wm_heatmap_phase_name(const wm_heatmap *m, size_t phase);
 uint64_t wm_heatmap_count(const wm_heatmap *m, size_t phase, unsigned x, unsigned y, wm_port port);
 /* The cycle the phase ended (its last event's), 0 when it had none. */
 uint64_t wm_heatmap_phase_end(const wm_heatmap *m, size_t phase);
+/* The cycle of the phase's first event; UINT64_MAX when it had none. */
+uint64_t wm_heatmap_phase_start(const wm_heatmap *m, size_t phase);
 
 /* One PNG of a phase, titled, through `gnuplot`; false with the reason in
  * err (gnuplot missing or failing). Nothing is left half-written: the

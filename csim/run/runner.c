@@ -99,7 +99,7 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
         return NULL;
     }
     if (r->waves) {
-        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle};
+        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle, NULL};
         wm_sched_set_observer(r->s, &obs, r);
     }
     return r;

@@ -158,6 +158,7 @@ static void note_push(wm_mp *mp, uint64_t c)
     const bool header = mp->tx_left == 0;
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
+    if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
 }
