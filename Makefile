@@ -275,8 +275,9 @@ waves-png:
 	sh waves/screenshot.sh waves/tworow-compact.gtkw $(WAVES_DIR)/tworow-rtl.fst 0 860 docs/img/tworow-compact.png 1920x1080
 
 # The pictures of docs/pictures.md: link use per phase of the seed's
-# placements and of the all-reduce (wavemesh heatmap), and the latency
-# against throughput curves of traffic sweeps (docs/bench/latency.sh).
+# placements and of the all-reduce (wavemesh heatmap), per crystal-router
+# stage of the 32x32 gslib plan (gs --heatmap), and the latency against
+# throughput curves of traffic sweeps (docs/bench/latency.sh).
 .PHONY: pictures
 pictures: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
@@ -285,6 +286,8 @@ pictures: check-tools
 	    $(WAVEMESH) heatmap sw/collectives/bench.layout --set SHAPE=$${s%%:*} -o docs/img/heatmap-$${s#*:} || exit 1; \
 	done
 	@$(WAVEMESH) heatmap sw/collectives/allreduce.layout --split c -o docs/img/heatmap-allreduce
+	@$(WAVEMESH) gs --ranks 32x32 --schedule grid --dofs 4 --method plan --pairing gslib --order snake \
+	    --heatmap docs/img/heatmap-gs32-plan | grep '^stage\|^heatmap\|^reference'
 	@WAVEMESH=$(WAVEMESH) sh docs/bench/latency.sh > $(BUILD)/latency.md && echo "latency table: $(BUILD)/latency.md"
 
 bench: check-tools

@@ -9,12 +9,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { MAX_PHASES = 2 };
+enum { MAX_PHASES = 256 };
 
 struct wm_heatmap {
     unsigned w, h;
     bool split;
     unsigned sx, sy;
+    bool staged;
+    unsigned tag_shift;
+    size_t nphases;              /* staged: one past the last stage seen */
+    uint32_t *left;              /* staged: data wavelets left of the message on each register */
+    uint8_t *stage;              /* staged: that message's stage */
     uint64_t *count[MAX_PHASES]; /* [(y * w + x) * WM_NPORTS + port] */
     uint64_t *pending;           /* since the split PE's last delivery */
     uint64_t end[MAX_PHASES], pending_end;
@@ -42,13 +47,48 @@ wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned sp
     return m;
 }
 
+wm_heatmap *wm_heatmap_create_staged(unsigned w, unsigned h, unsigned tag_shift)
+{
+    wm_heatmap *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    const size_t cells = (size_t)w * h * WM_NPORTS;
+    m->w = w;
+    m->h = h;
+    m->staged = true;
+    m->tag_shift = tag_shift;
+    m->start[0] = m->start[1] = m->pending_start = UINT64_MAX;
+    m->left = calloc(cells, sizeof *m->left);
+    m->stage = calloc(cells, sizeof *m->stage);
+    if (!m->left || !m->stage) {
+        wm_heatmap_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
 void wm_heatmap_destroy(wm_heatmap *m)
 {
     if (!m) return;
-    free(m->count[0]);
-    free(m->count[1]);
+    for (size_t p = 0; p < MAX_PHASES; p++) free(m->count[p]);
     free(m->pending);
+    free(m->left);
+    free(m->stage);
     free(m);
+}
+
+/* Staged: the wavelet counts in its message's stage. */
+static void record_staged(wm_heatmap *m, size_t i, const wm_link_event *ev)
+{
+    if (m->left[i] == 0) {
+        m->stage[i] = (uint8_t)(wm_header_tag(ev->data) >> m->tag_shift);
+        m->left[i] = wm_header_len(ev->data);
+    } else {
+        m->left[i]--;
+    }
+    const size_t p = m->stage[i];
+    if (!m->count[p] && !(m->count[p] = calloc((size_t)m->w * m->h * WM_NPORTS, sizeof(uint64_t)))) return;
+    m->count[p][i]++;
+    if (p + 1 > m->nphases) m->nphases = p + 1;
 }
 
 void wm_heatmap_record(void *ctx, const wm_link_event *ev)
@@ -56,6 +96,10 @@ void wm_heatmap_record(void *ctx, const wm_link_event *ev)
     wm_heatmap *m = ctx;
     if (ev->x >= m->w || ev->y >= m->h || ev->port >= WM_NPORTS) return;
     const size_t i = ((size_t)ev->y * m->w + ev->x) * WM_NPORTS + ev->port;
+    if (m->staged) {
+        record_staged(m, i, ev);
+        return;
+    }
     if (!m->split) {
         m->count[0][i]++;
         if (m->start[0] == UINT64_MAX) m->start[0] = ev->cycle;
@@ -80,7 +124,7 @@ void wm_heatmap_record(void *ctx, const wm_link_event *ev)
 
 void wm_heatmap_finish(wm_heatmap *m)
 {
-    if (!m->split) return;
+    if (!m->split || m->staged) return;
     const size_t cells = (size_t)m->w * m->h * WM_NPORTS;
     for (size_t k = 0; k < cells; k++) {
         m->count[1][k] += m->pending[k];
@@ -90,16 +134,26 @@ void wm_heatmap_finish(wm_heatmap *m)
     m->start[1] = m->pending_start;
 }
 
-size_t wm_heatmap_phases(const wm_heatmap *m) { return m->split ? 2 : 1; }
+size_t wm_heatmap_phases(const wm_heatmap *m)
+{
+    if (m->staged) return m->nphases;
+    return m->split ? 2 : 1;
+}
 
 const char *wm_heatmap_phase_name(const wm_heatmap *m, size_t phase)
 {
+    static char names[MAX_PHASES][12];
+    if (m->staged) {
+        snprintf(names[phase], sizeof names[phase], "stage%zu", phase);
+        return names[phase];
+    }
     if (!m->split) return "run";
     return phase == 0 ? "upsweep" : "downsweep";
 }
 
 uint64_t wm_heatmap_count(const wm_heatmap *m, size_t phase, unsigned x, unsigned y, wm_port port)
 {
+    if (phase >= MAX_PHASES || !m->count[phase]) return 0;
     return m->count[phase][((size_t)y * m->w + x) * WM_NPORTS + port];
 }
 
@@ -127,7 +181,7 @@ static void write_script(const wm_heatmap *m, size_t phase, const char *title, c
     /* Panels keep the mesh's aspect; a cell is at least 8 pixels. */
     unsigned pw = 900 / 2, ph = (unsigned)((double)pw * m->h / m->w) + 60;
     if (ph < 160) ph = 160;
-    fprintf(g, "set terminal pngcairo size %u,%u font 'sans,10'\n", 2 * pw, 2 * ph + 40);
+    fprintf(g, "set terminal pngcairo noenhanced size %u,%u font 'sans,10'\n", 2 * pw, 2 * ph + 40);
     fprintf(g, "set output '%s'\n", png);
     fprintf(g, "set multiplot layout 2,2 title \"%s\" font 'sans,12'\n", title);
     fputs("set palette defined (0 'white', 1 '#fde0c5', 2 '#f59e72', 3 '#d7301f', 4 '#7f0000')\n", g);

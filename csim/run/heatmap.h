@@ -22,13 +22,21 @@ typedef struct wm_heatmap wm_heatmap;
 /* Counts for a w x h mesh; split_pe true: two phases, split at the last
  * wavelet delivered to PE (split_x, split_y). NULL when out of memory. */
 wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned split_x, unsigned split_y);
+/* Counts for a w x h mesh, a phase per stage: each wavelet counts in the
+ * stage of its message, the header's tag >> tag_shift (the gs kernels tag
+ * their messages with the crystal router's stage: tag_shift 1 for the
+ * setup-phase router's 2 * stage + 1, 0 for the plan's stage). Messages are
+ * told apart on each output register by following their length, as the
+ * router frames them. NULL when out of memory. */
+wm_heatmap *wm_heatmap_create_staged(unsigned w, unsigned h, unsigned tag_shift);
 void wm_heatmap_destroy(wm_heatmap *m);
 /* The link hook: ctx is the heatmap. Events come in cycle order. */
 void wm_heatmap_record(void *ctx, const wm_link_event *ev);
 /* After the run: what followed the split's last delivery is the last phase. */
 void wm_heatmap_finish(wm_heatmap *m);
 
-/* 1 or 2, and the phases' names ("run"; "upsweep", "downsweep"). */
+/* 1 or 2, and the phases' names ("run"; "upsweep", "downsweep"); staged:
+ * one past the last stage that carried a wavelet, named "stageN". */
 size_t wm_heatmap_phases(const wm_heatmap *m);
 const char *wm_heatmap_phase_name(const wm_heatmap *m, size_t phase);
 /* Wavelets that left tile (x, y) through port in a phase. */
