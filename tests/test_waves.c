@@ -160,6 +160,13 @@ static void test_dumps_convert_with_fst2vcd_and_name_scopes_after_instances(void
         /* every kernel ends done (state 4) */
         assert_true(wm_dump_value_at(d, wm_dump_find(d, "l1.fw.state"), wm_dump_end_time(d), &v));
         assert_int_equal(v, 4);
+        /* an export is x until the kernel sets it (no value at cycle 100:
+         * the leaves are still computing), then holds it, 0 included (l0's
+         * excl) */
+        assert_false(wm_dump_value_at(d, wm_dump_find(d, "l0.fw.excl"), 100, &v));
+        assert_false(wm_dump_value_at(d, wm_dump_find(d, "root.fw.total"), 100, &v));
+        assert_true(wm_dump_value_at(d, wm_dump_find(d, "l0.fw.excl"), wm_dump_end_time(d), &v));
+        assert_int_equal(v, 0);
         wm_dump_free(d);
     }
 }

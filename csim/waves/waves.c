@@ -29,6 +29,7 @@ enum { NAME_MAX_LEN = 64 };
 typedef struct {
     char name[NAME_MAX_LEN];
     uint64_t value;
+    bool set; /* exported at least once: until then the dump shows x */
 } pe_export;
 
 typedef struct {
@@ -212,9 +213,10 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
         pe_signals *p = &wv->pes[i];
         if (!in_scope(wv, p->x, p->y)) continue;
         snprintf(p->fw, sizeof p->fw, "%s.fw", wv->scope[p->y * wv->w + p->x]);
-        wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, "state", 3, &p->state};
+        wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, "state", 3, &p->state, NULL};
         for (size_t k = 0; k < p->nexports; k++)
-            wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value};
+            wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value,
+                                                              &p->exports[k].set};
     }
     wm_rtl_trace tr = {wv->spec.path, wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
@@ -318,7 +320,10 @@ void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state) { wv->pes[pe].s
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value)
 {
     pe_export *e = find_export(&wv->pes[pe], name);
-    if (e) e->value = (uint64_t)value;
+    if (e) {
+        e->value = (uint64_t)value;
+        e->set = true;
+    }
 }
 
 void wm_waves_sample(wm_waves *wv)
