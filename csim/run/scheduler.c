@@ -158,6 +158,7 @@ static void note_push(wm_mp *mp, uint64_t c)
     const bool header = mp->tx_left == 0;
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
+    if (header) mp->headers_sent++;
     if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
@@ -308,9 +309,19 @@ void wm_sched_progress(wm_sched *s)
     const size_t n = s->ops->in_flight(s->f, places, PLACES);
     size_t wavelets = 0;
     for (size_t i = 0; i < n && i < PLACES; i++) wavelets += places[i].count;
-    char text[120];
-    snprintf(text, sizeof text, "%s%zu wavelets in flight, %zu of %zu PEs running", n > PLACES ? "over " : "",
-             wavelets, s->nlive, s->n);
+    char text[160], messages[60] = "";
+    /* Natively the scheduler sees every header pushed and popped; a core's
+     * pushes are its own, so on the cores only the wavelets are counted. */
+    if (s->mode == WM_PE_NATIVE) {
+        uint64_t sent = 0, received = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            sent += s->pes[i].headers_sent;
+            received += s->pes[i].headers_received;
+        }
+        snprintf(messages, sizeof messages, "%llu messages (", (unsigned long long)(sent - received));
+    }
+    snprintf(text, sizeof text, "%s%s%zu wavelets%s in flight, %zu of %zu PEs running", messages,
+             n > PLACES ? "over " : "", wavelets, messages[0] ? ")" : "", s->nlive, s->n);
     wm_progress_show(&s->progress, s->cycle, text);
 }
 

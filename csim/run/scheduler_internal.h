@@ -35,6 +35,7 @@ struct wm_mp {
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     wm_pe_state state;
     unsigned headers_received;
+    unsigned headers_sent;    /* messages whose header it pushed (native) */
     /* Native mode, for the stall report: the framing of what the kernel
      * pushed, as its router reads it (a header, then len data wavelets),
      * newest at bit 0 of tx_headers (1: a header), so the head of the TX
