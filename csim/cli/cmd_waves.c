@@ -1,8 +1,8 @@
 /* cmd_waves.c: `wavemesh waves LAYOUT -o FILE.gtkw`, a GTKWave save file
  * that groups a dump of the layout's runs by instance name. */
 #include "cli/commands.h"
-#include "run/heatmap.h"
 #include "run/layout.h"
+#include "run/run_notes.h"
 #include "run/runner.h"
 #include "waves/waves_gtkw.h"
 
@@ -39,95 +39,33 @@ static void usage(FILE *out)
                  "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n");
 }
 
-/* Who sent each header: the distinct headers, and for each the instances
- * that sent it, comma-separated. */
 typedef struct {
-    const wm_layout *layout;
+    wm_run_notes *notes;
     wm_sched *s;
-    uint32_t *headers;
-    char **senders;
-    size_t n;
-} sent_list;
+} survey_ctx;
 
-static void on_send(void *ctx, size_t pe, uint64_t cycle, uint32_t header)
+static void survey_send(void *ctx, size_t pe, uint64_t cycle, uint32_t header)
 {
     (void)cycle;
-    sent_list *l = ctx;
-    const char *name = wm_sched_pe_instance(l->s, pe)->name;
-    size_t k = 0;
-    while (k < l->n && l->headers[k] != header) k++;
-    if (k == l->n) {
-        uint32_t *h = realloc(l->headers, (l->n + 1) * sizeof *h);
-        char **t = h ? realloc(l->senders, (l->n + 1) * sizeof *t) : NULL;
-        if (h) l->headers = h;
-        if (!t) return;
-        l->senders = t;
-        l->headers[k] = header;
-        l->senders[k] = strdup(name);
-        l->n++;
-        return;
-    }
-    /* a second sender of the same header: listed once each */
-    char *old = l->senders[k];
-    const size_t len = strlen(name);
-    for (const char *p = old; (p = strstr(p, name)); p += len)
-        if ((p == old || p[-1] == ',') && (p[len] == ',' || !p[len])) return;
-    char *grown = malloc(strlen(old) + len + 2);
-    if (!grown) return;
-    sprintf(grown, "%s,%s", old, name);
-    free(old);
-    l->senders[k] = grown;
+    const survey_ctx *c = ctx;
+    wm_run_notes_send(c->notes, c->s, pe, header);
 }
 
-/* Runs the layout on the sw backend in its PE mode and fills each group's
- * used ports (groups in layout order, then the free tiles row by row) and,
- * with a root, the markers. False (markers unset) when it cannot run. */
-static bool survey(const wm_layout *layout, bool cores, wm_gtkw_group *groups, const int *group_of,
-                   wm_gtkw_markers *marks, sent_list *sent)
+/* One run of the layout on the sw backend in PE mode `mode`, feeding the
+ * notes its link events (links) and its native sends. */
+static void survey_run(const wm_layout *layout, wm_pe_mode mode, bool links, wm_run_notes *notes)
 {
-    /* The senders, from a native run: the same messages in either mode. */
-    const wm_fabric_ops *sw = wm_fabric_backend("sw");
-    wm_runner *nr = sw ? wm_runner_create_mode(sw, layout, NULL, WM_PE_NATIVE) : NULL;
-    if (nr) {
-        sent->s = wm_runner_sched(nr);
-        const wm_sched_observer obs = {NULL, NULL, NULL, on_send};
-        wm_sched_set_observer(sent->s, &obs, sent);
-        wm_runner_run(nr, 10000000);
-        wm_runner_destroy(nr);
-        sent->s = NULL;
-    }
-    marks->headers = sent->headers;
-    marks->senders = (const char *const *)sent->senders;
-    marks->nsent = sent->n;
     const wm_fabric_ops *ops = wm_fabric_backend("sw");
-    const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
-    const wm_instance *root = wm_layout_find(layout, "root");
-    wm_heatmap *m = wm_heatmap_create(w, h, root != NULL, root ? root->x : 0, root ? root->y : 0);
-    wm_runner *r = m && ops ? wm_runner_create_mode(ops, layout, NULL, cores ? WM_PE_CORE : WM_PE_NATIVE) : NULL;
-    if (!r) {
-        wm_heatmap_destroy(m);
-        marks->has_markers = false;
-        return false;
+    wm_runner *r = ops ? wm_runner_create_mode(ops, layout, NULL, mode) : NULL;
+    if (!r) return;
+    survey_ctx c = {notes, wm_runner_sched(r)};
+    if (links) ops->set_link_hook(wm_runner_fabric(r), wm_run_notes_link, notes);
+    if (mode == WM_PE_NATIVE) {
+        const wm_sched_observer obs = {NULL, NULL, NULL, survey_send};
+        wm_sched_set_observer(c.s, &obs, &c);
     }
-    ops->set_link_hook(wm_runner_fabric(r), wm_heatmap_record, m);
-    const bool done = wm_runner_run(r, 10000000) == WM_RUN_DONE;
-    wm_heatmap_finish(m);
-    for (unsigned y = 0; y < h; y++)
-        for (unsigned x = 0; x < w; x++)
-            for (size_t ph = 0; ph < wm_heatmap_phases(m); ph++)
-                for (unsigned p = 0; p < WM_NPORTS; p++)
-                    if (wm_heatmap_count(m, ph, x, y, (wm_port)p)) groups[group_of[y * w + x]].used_ports |= 1u << p;
-    const bool marked = done && root && wm_heatmap_phase_start(m, 1) != UINT64_MAX;
-    marks->has_markers = marked;
-    if (marked) {
-        marks->a = wm_heatmap_phase_end(m, 0);
-        marks->b = wm_heatmap_phase_start(m, 1);
-        marks->a_text = "the up-sweep's last receive (root's ramp)";
-        marks->b_text = "the down-sweep's first wavelet on a link";
-    }
+    wm_runner_run(r, 10000000);
     wm_runner_destroy(r);
-    wm_heatmap_destroy(m);
-    return marked;
 }
 
 int wm_cmd_waves(int argc, char **argv)
@@ -220,14 +158,20 @@ int wm_cmd_waves(int argc, char **argv)
         fprintf(stderr, "wavemesh waves: --overview or --compact, not both\n");
         return 2;
     }
+    /* The layout runs once in its PE mode for the ports used and the
+     * markers, and natively for the senders (the same messages). */
+    wm_run_notes *notes = wm_run_notes_create(layout);
     wm_gtkw_markers marks = {0};
-    sent_list sent = {layout, NULL, NULL, NULL, 0};
-    survey(layout, cores, groups, group_of, &marks, &sent);
+    if (notes) {
+        survey_run(layout, cores ? WM_PE_CORE : WM_PE_NATIVE, true, notes);
+        if (cores) survey_run(layout, WM_PE_NATIVE, false, notes);
+        wm_run_notes_finish(notes, &marks);
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) groups[group_of[y * w + x]].used_ports = wm_run_notes_used_ports(notes, x, y);
+    }
     const wm_gtkw_style style = compact ? WM_GTKW_COMPACT : overview ? WM_GTKW_OVERVIEW : WM_GTKW_FULL;
     const bool ok = wm_gtkw_write_styled(out, dump, groups, ng, fw, style, &marks);
-    for (size_t k = 0; k < sent.n; k++) free(sent.senders[k]);
-    free(sent.senders);
-    free(sent.headers);
+    wm_run_notes_destroy(notes);
     wm_fw_set_free(fw);
     free(groups);
     free(names);

@@ -55,6 +55,7 @@ struct wm_waves {
     char **scope_ptrs;
     wm_rtl_extra_signal *extra;
     size_t nextra;
+    const wm_gtkw_markers *marks; /* from the run, for the save file; NULL: none */
 };
 
 wm_trace_spec wm_trace_spec_default(void)
@@ -308,7 +309,7 @@ static bool write_save_file(const wm_waves *wv)
     wm_fw_set *fw = find_images(wv, groups, n);
     char gtkw[4096];
     snprintf(gtkw, sizeof gtkw, "%.*s.gtkw", (int)(strlen(wv->spec.path) - 4), wv->spec.path);
-    const bool ok = wm_gtkw_write(gtkw, wv->spec.path, groups, n, fw);
+    const bool ok = wm_gtkw_write_styled(gtkw, wv->spec.path, groups, n, fw, WM_GTKW_FULL, wv->marks);
     wm_fw_set_free(fw);
     free(groups);
     free(names);
@@ -316,6 +317,8 @@ static bool write_save_file(const wm_waves *wv)
 }
 
 void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state) { wv->pes[pe].state = state; }
+
+void wm_waves_set_markers(wm_waves *wv, const wm_gtkw_markers *marks) { wv->marks = marks; }
 
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value)
 {
