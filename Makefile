@@ -5,6 +5,7 @@
 #   make lint     verilator -Wall on every module, iverilog -g2005 on mesh.v
 #   make bench    the benchmarks behind docs/benchmarks.md
 #   make firmware every kernel's image for the PE cores, build/firmware/KERNEL.bin
+#   make pictures the heatmaps and latency curves of docs/pictures.md
 #   make deps     install the Debian packages the build needs
 
 CC        ?= gcc
@@ -44,7 +45,7 @@ VFLAGS    += $(RTL_DIRS)
 
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
              gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-             yosys nextpnr-ice40 fpga-icestorm
+             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
@@ -93,6 +94,7 @@ check-tools:
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm"; \
+	command -v gnuplot >/dev/null || missing="$$missing gnuplot-nox"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -266,9 +268,27 @@ view: waves
 
 waves-png:
 	@$(MAKE) --no-print-directory waves TEST=tutorial
+	@$(MAKE) --no-print-directory waves TEST=tworow
 	@mkdir -p docs/img
-	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 0 150 docs/img/tutorial-upsweep.png
-	sh waves/screenshot.sh waves/tutorial-overview.gtkw $(WAVES_DIR)/tutorial-rtl.fst 130 280 docs/img/tutorial-downsweep.png
+	sh waves/screenshot.sh waves/tutorial-compact.gtkw $(WAVES_DIR)/tutorial-rtl.fst 0 400 docs/img/tutorial-upsweep.png 1920x1080
+	sh waves/screenshot.sh waves/tutorial-compact.gtkw $(WAVES_DIR)/tutorial-rtl.fst 500 860 docs/img/tutorial-downsweep.png 1920x1080
+	sh waves/screenshot.sh waves/tworow-compact.gtkw $(WAVES_DIR)/tworow-rtl.fst 0 860 docs/img/tworow-compact.png 1920x1080
+
+# The pictures of docs/pictures.md: link use per phase of the seed's
+# placements and of the all-reduce (wavemesh heatmap), per crystal-router
+# stage of the 32x32 gslib plan (gs --heatmap), and the latency against
+# throughput curves of traffic sweeps (docs/bench/latency.sh).
+.PHONY: pictures
+pictures: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	@mkdir -p docs/img
+	@for s in 0:tutorial 1:tworow 2:compact; do \
+	    $(WAVEMESH) heatmap sw/collectives/bench.layout --set SHAPE=$${s%%:*} -o docs/img/heatmap-$${s#*:} || exit 1; \
+	done
+	@$(WAVEMESH) heatmap sw/collectives/allreduce.layout --split c -o docs/img/heatmap-allreduce
+	@$(WAVEMESH) gs --ranks 32x32 --schedule grid --dofs 4 --method plan --pairing gslib --order snake \
+	    --heatmap docs/img/heatmap-gs32-plan | grep '^stage\|^heatmap\|^reference'
+	@WAVEMESH=$(WAVEMESH) sh docs/bench/latency.sh > $(BUILD)/latency.md && echo "latency table: $(BUILD)/latency.md"
 
 bench: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
@@ -323,7 +343,7 @@ RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -ffreestanding -fno-builtin
               $(WARN) -Isw -MMD -MP
 RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
 FW_DIR     := $(BUILD)/firmware
-FW_KERNELS := leaf node chain gs stream msgcost calib gscalib gsglue
+FW_KERNELS := leaf node chain allreduce gs stream msgcost calib gscalib gsglue
 # The kernels' sources and the runtime; kernels.c (the host's registry)
 # and start.c (compiled once per kernel) are not shared objects.
 FW_SRC     := $(filter-out sw/kernels.c sw/rv32/start.c,$(shell find sw -name '*.c'))

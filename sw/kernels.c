@@ -11,6 +11,8 @@ const wm_kernel wm_kernels[] = {
     {"node", wm_kernel_node, wm_node_params, "tree collectives: an inner node or the root", wm_node_exports},
     {"chain", wm_kernel_chain, wm_chain_params, "running sum along a line of PEs (lesson 9 baseline)",
      wm_chain_exports},
+    {"allreduce", wm_kernel_allreduce, wm_allreduce_params, "all-reduce over a tree: every PE gets the sum of all",
+     wm_allreduce_exports},
     {"gs", wm_kernel_gs, wm_gs_params, "gather-scatter: one rank of `wavemesh gs` (pairwise, crystal, plan)", NULL},
     {"stream", wm_kernel_stream, wm_stream_params, "firmware traffic: COUNT messages of LEN wavelets to (TOX,TOY)",
      wm_stream_exports},

@@ -1,9 +1,10 @@
 /* kernels.h: the kernel registry, kernel name -> function and parameters.
  *
  * The layout names kernels; this table is what it may name. Each kernel
- * lists every parameter it reads, so a layout that misses one, or sets one
- * the kernel does not have, is rejected with its file and line before
- * anything runs. */
+ * lists every parameter it reads, so a layout that misses one, sets one
+ * the kernel does not have, or gives one a value outside its range, is
+ * rejected with its file and line before anything runs. Registering a
+ * kernel: docs/kernels.md. */
 #ifndef WM_KERNELS_H
 #define WM_KERNELS_H
 
@@ -17,7 +18,15 @@ typedef struct {
     const char *name;
     bool required;    /* false: fallback is used when the layout omits it */
     int64_t fallback;
+    bool ranged;      /* true: the layout's value must lie in min..max */
+    int64_t min, max;
 } wm_kernel_param;
+
+/* A parameter's range, the last member of its entry:
+ * {"SIDE", true, 0, WM_RANGE(0, 1)}. A layout that gives a value outside it
+ * is refused before the run, naming its file and line, the instance and its
+ * PE. */
+#define WM_RANGE(lo, hi) true, (lo), (hi)
 
 typedef struct {
     const char *name;

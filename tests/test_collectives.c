@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "run/heatmap.h"
 #include "run/layout.h"
 #include "run/runner.h"
 #include "run/scan_check.h"
@@ -401,6 +402,137 @@ static void test_rows_prints_the_seed_lines_and_fails_a_wrong_row(void **state)
     rmdir(dir);
 }
 
+/* A user's kernel checked by `expect` lines: the all-reduce's rows pass on
+ * both backends in both PE modes; a wrong expectation fails its row with
+ * the value it got and the exit status 1; a malformed line stops the
+ * command (2) before any row runs. */
+static void test_rows_expect_lines_check_any_export(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    char *argv[] = {"rows", "sw/collectives/allreduce.rows", "--backend", "rtl", "--backend", "sw",
+                    "--pe", "native", "--pe", "core", NULL};
+    assert_int_equal(rows_command(argv, 10, &text), 0);
+    assert_row_line(text, "collectives", " PASS allreduce [ BACKEND=rtl ]\n");
+    assert_row_line(text, "collectives", " PASS allreduce [ BACKEND=sw PE=core ]\n");
+    assert_row_line(text, "collectives", " PASS allreduce-negative [ VC=-100 VSE=1000 BACKEND=sw ]\n");
+    assert_null(strstr(text, "FAIL"));
+    free(text);
+
+    char dir[] = "/tmp/wm_expectXXXXXX", cwd[1024], rows[1200], sub[1100];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(sub, sizeof sub, "%s/mine", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(rows, sizeof rows, "%s/user.rows", sub);
+    FILE *f = fopen(rows, "w");
+    assert_non_null(f);
+    fprintf(f, "layout %s/sw/collectives/allreduce.layout\nrow right\nexpect se.total=45\n"
+               "row wrong VC=6\nexpect c.total=45 c.sum=46 zz.total=1\n", cwd);
+    fclose(f);
+    char *argv2[] = {"rows", rows, NULL};
+    assert_int_equal(rows_command(argv2, 2, &text), 1);
+    assert_row_line(text, "mine", " PASS right [ BACKEND=rtl ]\n");
+    assert_row_line(text, "mine", " FAIL wrong [ VC=6 BACKEND=rtl ]\n");
+    assert_non_null(strstr(text, "  c.total = 46, expected 45\n  zz.total missing, expected 1\n"));
+    assert_null(strstr(text, "c.sum"));
+    free(text);
+
+    f = fopen(rows, "w");
+    assert_non_null(f);
+    fprintf(f, "layout %s/sw/collectives/allreduce.layout\nexpect c.total=45\nrow late\n", cwd);
+    fclose(f);
+    assert_int_equal(rows_command(argv2, 2, &text), 2);
+    assert_string_equal(text, "");
+    free(text);
+    unlink(rows);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+/* The worked example of docs/kernels.md: every PE of the 3x3 tree ends
+ * with the sum of the nine values, on both backends in both PE modes, the
+ * same cycles on both backends in each mode. */
+static void test_allreduce_gives_every_pe_the_sum(void **state)
+{
+    (void)state;
+    const wm_setting set[] = {{"VC", -100}, {"VSE", 1000}};
+    wm_layout *l = load("sw/collectives/allreduce.layout", set, 2);
+    static const char *const pes[] = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"};
+    for (int pe = 0; pe < 2; pe++) {
+        uint64_t cycles[NBACKENDS] = {0, 0};
+        for (int b = 0; b < NBACKENDS; b++) {
+            const wm_fabric_ops *ops = wm_fabric_backend(backend_names[b]);
+            wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe ? WM_PE_CORE : WM_PE_NATIVE);
+            assert_non_null(r);
+            assert_int_equal(wm_runner_run(r, 2000000), WM_RUN_DONE);
+            for (size_t i = 0; i < 9; i++) {
+                int64_t v = 0;
+                assert_true(wm_sched_result(wm_runner_sched(r), pes[i], "total", &v));
+                assert_int_equal(v, 931);
+            }
+            int64_t v = 0;
+            assert_true(wm_sched_result(wm_runner_sched(r), "s", "sum", &v));
+            assert_int_equal(v, 1015);
+            cycles[b] = wm_sched_cycle(wm_runner_sched(r));
+            wm_runner_destroy(r);
+        }
+        assert_int_equal(cycles[0], cycles[1]);
+    }
+    wm_layout_destroy(l);
+}
+
+/* The tutorial row's link use, split at the root's last receive: in the
+ * up-sweep every message goes east (two wavelets from each leaf to its
+ * parent, from each parent to the root), in the down-sweep west; link
+ * (3,0) east carries the four leaves' messages to p0, 8 wavelets. The same
+ * counts on both backends in both PE modes; the picture is a PNG. */
+static void test_heatmap_splits_the_sweeps(void **state)
+{
+    (void)state;
+    const wm_setting set[] = {{"SHAPE", 0}};
+    wm_layout *l = load("sw/collectives/bench.layout", set, 1);
+    const uint64_t up_east[7] = {2, 4, 6, 8, 6, 4, 0}, down_west[7] = {0, 2, 4, 6, 8, 6, 4};
+    for (int pe = 0; pe < 2; pe++)
+        for (int b = 0; b < NBACKENDS; b++) {
+            const wm_fabric_ops *ops = wm_fabric_backend(backend_names[b]);
+            wm_heatmap *m = wm_heatmap_create(7, 1, true, 6, 0);
+            wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe ? WM_PE_CORE : WM_PE_NATIVE);
+            assert_non_null(r);
+            ops->set_link_hook(wm_runner_fabric(r), wm_heatmap_record, m);
+            assert_int_equal(wm_runner_run(r, 2000000), WM_RUN_DONE);
+            wm_heatmap_finish(m);
+            assert_int_equal(wm_heatmap_phases(m), 2);
+            assert_string_equal(wm_heatmap_phase_name(m, 1), "downsweep");
+            for (unsigned x = 0; x < 7; x++) {
+                assert_int_equal(wm_heatmap_count(m, 0, x, 0, WM_PORT_E), up_east[x]);
+                assert_int_equal(wm_heatmap_count(m, 0, x, 0, WM_PORT_W), 0);
+                assert_int_equal(wm_heatmap_count(m, 1, x, 0, WM_PORT_W), down_west[x]);
+                assert_int_equal(wm_heatmap_count(m, 1, x, 0, WM_PORT_E), 0);
+            }
+            /* the ramps: the root takes its two children's messages in the up-sweep */
+            assert_int_equal(wm_heatmap_count(m, 0, 6, 0, WM_PORT_L), 4);
+            assert_int_equal(wm_heatmap_count(m, 1, 6, 0, WM_PORT_L), 0);
+            if (pe == 0 && b == 0) {
+                char png[] = "/tmp/wm_heatmapXXXXXX", err[300];
+                const int fd = mkstemp(png);
+                assert_true(fd >= 0);
+                close(fd);
+                if (!wm_heatmap_plot(m, 0, "tutorial", png, err, sizeof err)) fail_msg("%s", err);
+                FILE *f = fopen(png, "rb");
+                assert_non_null(f);
+                unsigned char sig[8] = {0};
+                assert_int_equal(fread(sig, 1, 8, f), 8);
+                fclose(f);
+                assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
+                unlink(png);
+            }
+            wm_runner_destroy(r);
+            wm_heatmap_destroy(m);
+        }
+    wm_layout_destroy(l);
+}
+
 static uint64_t final_value(const wm_dump *d, const char *name)
 {
     const wm_dump_signal *sig = wm_dump_find(d, name);
@@ -460,6 +592,9 @@ int main(void)
         cmocka_unit_test(test_htree_holds_4096_leaves),
         cmocka_unit_test(test_rows_prints_the_seed_lines_and_fails_a_wrong_row),
         cmocka_unit_test(test_traced_run_dumps_results_by_instance),
+        cmocka_unit_test(test_rows_expect_lines_check_any_export),
+        cmocka_unit_test(test_allreduce_gives_every_pe_the_sum),
+        cmocka_unit_test(test_heatmap_splits_the_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

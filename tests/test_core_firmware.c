@@ -212,13 +212,14 @@ static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **sta
     snprintf(path, sizeof path, "%s/fault.layout", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 chain VAL=5 FIRST=1 LAST=0 NEXTX=300 NEXTY=0\n", f);
+    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 msgcost ROLE=0 TOX=300 TOY=0\n", f);
     fclose(f);
-    /* the real chain firmware: wm_mp_header (sw/rv32/mp_core.c) refuses column 300 */
+    /* the real msgcost firmware, whose TOX has no declared range:
+     * wm_mp_header (sw/rv32/mp_core.c) refuses column 300 */
     char out[4096];
     const int status = run(NULL, "rtl", path, "", out, sizeof out);
     assert_int_equal(status, 1);
-    assert_non_null(strstr(out, "  PE (0,0) l0 [chain]: fault: header to (300,0): coordinates outside 0..255 (the "
+    assert_non_null(strstr(out, "  PE (0,0) l0 [msgcost]: fault: header to (300,0): coordinates outside 0..255 (the "
                                 "EXIT store at pc 0x"));
     char out_sw[4096];
     assert_int_equal(run(NULL, "sw", path, "", out_sw, sizeof out_sw), 1);

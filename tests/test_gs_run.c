@@ -15,6 +15,7 @@
 #include "fabric/fabric.h"
 #include "gs/generate.h"
 #include "gs/job.h"
+#include "run/heatmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,44 @@ static void test_chain_64_messages_on_fabric(void **state)
     wm_gs_schedule_destroy(s);
 }
 
+/* The heatmap of each stage of the gs_op (`gs --heatmap`): a message counts
+ * in the stage its header's tag names, so the stages add up to every
+ * wavelet-hop of the gs_op, and there are as many as the plan uses
+ * (log2 16 = 4 on a 4x4 grid); the setup-phase router's tags are
+ * 2 * stage + 1, halved. Every stage carries wavelets. */
+static void test_heatmap_per_stage_adds_up_to_the_hops(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate(WM_GS_GRID, 4, 4, WM_RANK_ROWMAJOR, 4, 1);
+    assert_non_null(s);
+    const wm_gs_method methods[2] = {WM_GS_PLAN, WM_GS_CRYSTAL};
+    for (int k = 0; k < 2; k++) {
+        wm_heatmap *m = wm_heatmap_create_staged(4, 4, methods[k] == WM_GS_CRYSTAL ? 1 : 0);
+        const wm_gs_config cfg = {.w = 4, .h = 4, .order = WM_RANK_ROWMAJOR, .method = methods[k],
+                                  .pairing = WM_PAIRING_GSLIB, .backend = wm_fabric_backend("sw"),
+                                  .op_hook = wm_heatmap_record, .op_hook_ctx = m};
+        wm_gs_job *j = wm_gs_job_create(&cfg, s, stderr);
+        assert_non_null(j);
+        wm_gs_result r;
+        assert_true(wm_gs_job_run(j, &r, stderr));
+        assert_true(r.matches_reference);
+        assert_int_equal(wm_heatmap_phases(m), 4);
+        uint64_t hops = 0;
+        for (size_t p = 0; p < 4; p++) {
+            uint64_t dir[4] = {0, 0, 0, 0};
+            for (unsigned y = 0; y < 4; y++)
+                for (unsigned x = 0; x < 4; x++)
+                    for (int d = 0; d < 4; d++) dir[d] += wm_heatmap_count(m, p, x, y, (wm_port)d);
+            assert_true(dir[0] + dir[1] + dir[2] + dir[3] > 0);
+            hops += dir[0] + dir[1] + dir[2] + dir[3];
+        }
+        assert_int_equal(hops, r.wavelet_hops);
+        wm_gs_job_destroy(j);
+        wm_heatmap_destroy(m);
+    }
+    wm_gs_schedule_destroy(s);
+}
+
 static void test_bad_schedule_refused(void **state)
 {
     (void)state;
@@ -222,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_long_records_split),
         cmocka_unit_test(test_chain_64_messages_on_fabric),
         cmocka_unit_test(test_bad_schedule_refused),
+        cmocka_unit_test(test_heatmap_per_stage_adds_up_to_the_hops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

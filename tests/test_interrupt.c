@@ -30,6 +30,7 @@
 #include "fabric/fabric_rtl.h"
 #include "run/scheduler.h"
 #include "waves/interrupt.h"
+#include "waves/progress.h"
 #include "waves/waves.h"
 #include "waves/waves_read.h"
 
@@ -270,7 +271,7 @@ static void test_an_rtl_assertion_stops_a_traced_run_at_its_cycle(void **state)
     wm_fabric_rtl.set_enable(a.f, 1, 0, false);
     wm_sched *s = wm_sched_create(&wm_fabric_rtl, a.f, l);
     assert_non_null(s);
-    const wm_sched_observer obs = {NULL, NULL, sample_and_inject};
+    const wm_sched_observer obs = {NULL, NULL, sample_and_inject, NULL};
     wm_sched_set_observer(s, &obs, &a);
     print_message("the simulator's assertion message below is this test's, on purpose\n");
     const wm_run_result res = wm_sched_run(s, 100000);
@@ -297,12 +298,43 @@ static void test_an_rtl_assertion_stops_a_traced_run_at_its_cycle(void **state)
     check_dump(DIR "/assert.vcd", 15, "tile_1_0.wm_tile.u_waves.west_count", 4);
 }
 
+/* The status line of a long run: its words and units; and nothing at all
+ * when stderr is not a terminal (here a pipe), however long the run. */
+static void test_progress_line_only_on_a_terminal(void **state)
+{
+    (void)state;
+    char line[200];
+    wm_progress_format(line, sizeof line, 1234567, 2.5e6, "3 wavelets in flight, 7 of 9 PEs running");
+    assert_string_equal(line, "cycle 1234567, 2.5 M cycles/s, 3 wavelets in flight, 7 of 9 PEs running");
+    wm_progress_format(line, sizeof line, 99, 812.0, "0 messages in flight");
+    assert_string_equal(line, "cycle 99, 812 cycles/s, 0 messages in flight");
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(stderr);
+    const int saved = dup(2);
+    dup2(fds[1], 2);
+    wm_progress p;
+    wm_progress_begin(&p, 0);
+    bool due = false;
+    for (int i = 0; i < 100 * WM_PROGRESS_STRIDE; i++) due |= wm_progress_due(&p);
+    wm_progress_end(&p);
+    dup2(saved, 2);
+    close(saved);
+    close(fds[1]);
+    assert_false(p.tty);
+    assert_false(due);
+    char buf[8];
+    assert_int_equal(read(fds[0], buf, sizeof buf), 0);
+    close(fds[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interrupted_runs_keep_their_dumps),
         cmocka_unit_test(test_interrupted_traffic_keeps_its_dump),
         cmocka_unit_test(test_an_rtl_assertion_stops_a_traced_run_at_its_cycle),
+        cmocka_unit_test(test_progress_line_only_on_a_terminal),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -131,6 +131,28 @@ static void test_missing_parameter(void **state)
                  "t.layout:4: unknown layout parameter 'V5'");
 }
 
+/* A value outside the kernel's declared range never reaches the kernel:
+ * the layout is refused, naming the instance, its kernel and its PE. */
+static void test_parameter_out_of_its_range(void **state)
+{
+    (void)state;
+    expect_error("mesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
+                 "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=300\n"
+                 "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n",
+                 "t.layout:5: a (kernel leaf, PE (0,0)): UPY=300 is outside its range 0..255");
+    expect_error("mesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
+                 "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=p.y\n"
+                 "pe p node ROOT=1 SIDE=2 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n",
+                 "t.layout:6: p (kernel node, PE (2,0)): SIDE=2 is outside its range 0..1");
+    expect_error("mesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
+                 "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=p.y\n"
+                 "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=3\n",
+                 "t.layout:6: p (kernel node, PE (2,0)): CHILDREN=3 is outside its range 1..2");
+    expect_error("mesh 3 1\nregion all\nat a 0 0\n"
+                 "pe a allreduce VAL=4294967296 ROOT=1\n",
+                 "t.layout:4: a (kernel allreduce, PE (0,0)): VAL=4294967296 is outside its range -2147483648..2147483647");
+}
+
 /* The seed's pitfall: (2,0) lies on the path from p1 to the root. */
 static void test_path_leaving_the_region(void **state)
 {
@@ -256,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_two_kernels_on_one_pe),
         cmocka_unit_test(test_reference_to_an_unknown_instance),
         cmocka_unit_test(test_missing_parameter),
+        cmocka_unit_test(test_parameter_out_of_its_range),
         cmocka_unit_test(test_path_leaving_the_region),
         cmocka_unit_test(test_region_with_huge_numbers_is_refused_with_its_line),
         cmocka_unit_test(test_tworow_needs_the_forwarding_pe_in_the_region),

@@ -18,6 +18,7 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
 #include "fabric/fabric_sw.h"
+#include "regress/layout_regress.h"
 #include "regress/regress.h"
 #include "fabric/trace.h"
 #include "core/iss.h"
@@ -127,6 +128,35 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
     if (n != 3) fail_msg("unexpected report: %s", rep.line);
     assert_int_equal(pc_e, pc_g);
     assert_string_equal(rest, "800007b7 (lui x15, 0x80000) at cycle 169");
+}
+
+/* Any layout in lockstep (`regress LAYOUT`): the all-reduce agrees in both
+ * PE modes. With the root's tile arbitrating in reverse, its ramp delivers
+ * the west leaf's sum (4) where the RTL delivers a 6: the children's
+ * headers are alike (same destination, length and tag), so the first
+ * difference is a data wavelet. A layout that does not load runs nothing. */
+static void test_a_users_layout_in_lockstep(void **state)
+{
+    (void)state;
+    for (int pe = 0; pe < 2; pe++) {
+        const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, pe ? WM_PE_CORE : WM_PE_NATIVE,
+                                      1000000};
+        wm_regress_report rep;
+        assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
+        if (!rep.passed) fail_msg("%s", rep.line);
+        assert_int_equal(rep.events, 64);
+    }
+    const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, WM_PE_NATIVE, 1000000};
+    wm_regress_report rep;
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_RR_REVERSE, 1, 1, 0});
+    assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
+    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    assert_false(rep.passed);
+    assert_true(rep.diverged);
+    assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 208 "
+                                  "tile (1,1) port L: expected 00000006, got 00000004");
+    const wm_layout_regress missing = {"sw/collectives/no-such.layout", NULL, 0, WM_PE_NATIVE, 1000};
+    assert_false(wm_layout_regress_run(&missing, &wm_fabric_rtl, &wm_fabric_sw, &rep));
 }
 
 /* Unperturbed, the cores agree instruction by instruction. */
@@ -318,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_an_rtl_assertion_fails_its_scenario_and_the_next_runs),
         cmocka_unit_test(test_a_scenario_is_stopped_at_its_cap),
         cmocka_unit_test(test_every_scenario_has_a_cap),
+        cmocka_unit_test(test_a_users_layout_in_lockstep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

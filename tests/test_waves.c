@@ -160,6 +160,13 @@ static void test_dumps_convert_with_fst2vcd_and_name_scopes_after_instances(void
         /* every kernel ends done (state 4) */
         assert_true(wm_dump_value_at(d, wm_dump_find(d, "l1.fw.state"), wm_dump_end_time(d), &v));
         assert_int_equal(v, 4);
+        /* an export is x until the kernel sets it (no value at cycle 100:
+         * the leaves are still computing), then holds it, 0 included (l0's
+         * excl) */
+        assert_false(wm_dump_value_at(d, wm_dump_find(d, "l0.fw.excl"), 100, &v));
+        assert_false(wm_dump_value_at(d, wm_dump_find(d, "root.fw.total"), 100, &v));
+        assert_true(wm_dump_value_at(d, wm_dump_find(d, "l0.fw.excl"), wm_dump_end_time(d), &v));
+        assert_int_equal(v, 0);
         wm_dump_free(d);
     }
 }
@@ -650,6 +657,8 @@ static void test_committed_save_files_are_up_to_date(void **state)
         {"tutorial-overview", "--set SHAPE=0 --overview"},
         {"tworow", "--set SHAPE=1"},
         {"tworow-overview", "--set SHAPE=1 --overview"},
+        {"tutorial-compact", "--set SHAPE=0 --compact"},
+        {"tworow-compact", "--set SHAPE=1 --compact"},
         {"tutorial-core", "--set SHAPE=0 --pe core"},
     };
     char cwd[512];
@@ -682,6 +691,36 @@ static void test_committed_save_files_are_up_to_date(void **state)
     assert_int_equal(access("waves/tutorial-core-pc-node.txt", R_OK), 0);
 }
 
+/* The compact save file of tworow: every instance and the forwarding tile
+ * on one 1080p screen (30 traces of about 21 pixels under the toolbars),
+ * named after their instances; markers A and B at the up-sweep's last
+ * receive (cycle 352) and the down-sweep's first wavelet on a link (518),
+ * each explained by a comment line; the header filter names each header's
+ * sender, a header sent by two PEs (l0's to p0 and root's to p0 both go
+ * to (0,0) with tag 0) naming both. */
+static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void **state)
+{
+    (void)state;
+    const char *gtkw = tmp_path("compact.gtkw");
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, BUILD_DIR "/wavemesh waves %s --set SHAPE=1 --compact -o %s", LAYOUT, gtkw);
+    assert_int_equal(system(cmd), 0);
+    const char *text = read_text(gtkw);
+    size_t traces = 0;
+    for (const char *p = text; (p = strstr(p, "\n@")); p++) traces++;
+    assert_int_equal(traces, 30);
+    assert_non_null(strstr(text, "*-6.000000 -1 352 518 -1"));
+    assert_non_null(strstr(text, "\n-A: cycle 352, the up-sweep's last receive (root's ramp)\n"));
+    assert_non_null(strstr(text, "\n-B: cycle 518, the down-sweep's first wavelet on a link\n"));
+    assert_non_null(strstr(text, "+{l0 north} l0.wm_tile.u_waves.north_data[31:0]\n"));
+    assert_non_null(strstr(text, "+{tile_2_0 west} tile_2_0.wm_tile.u_waves.west_data[31:0]\n"));
+    assert_null(strstr(text, "l0.wm_tile.u_waves.south_data"));
+    const char *headers = read_text(tmp_path("compact-headers.txt"));
+    assert_non_null(strstr(headers, "00000100 (0,0) t0 +1 l0,root\n"));
+    assert_non_null(strstr(headers, "03000101 (3,0) t1 +1 l3,root\n"));
+    assert_non_null(strstr(headers, "01000101 (1,0) t1 +1 p1\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -698,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_core_save_file_loads_in_gtkwave_headless),
         cmocka_unit_test(test_a_core_dump_without_objdump_is_written_with_a_note),
         cmocka_unit_test(test_committed_save_files_are_up_to_date),
+        cmocka_unit_test(test_compact_save_file_fits_a_screen_with_markers_and_senders),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

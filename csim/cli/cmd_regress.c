@@ -1,19 +1,25 @@
 /* cmd_regress.c: `wavemesh regress`, the lockstep regression of the sw
- * backend against the rtl backend over the scenario corpus. */
+ * backend against the rtl backend over the scenario corpus, or over one
+ * layout of the user's. */
 #include "cli/commands.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
+#include "regress/layout_regress.h"
 #include "regress/regress.h"
 #include "run/scheduler.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define LAYOUT_MAX_CYCLES 10000000ull
+
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: wavemesh regress [--quick] [--only TEXT] [--pe native|core] [--list]\n"
             "                        [--perturb SPEC] [--expected BACKEND] [--got BACKEND]\n"
+            "       wavemesh regress LAYOUT [--set NAME=VALUE]... [--pe native|core]\n"
+            "                        [--max-cycles N] [--perturb SPEC] [--expected B] [--got B]\n"
             "Runs every scenario of the corpus on the expected backend (default rtl)\n"
             "and on the backend under test (default sw), and compares the link-event\n"
             "traces (every wavelet in every output register at every cycle) and the\n"
@@ -37,11 +43,43 @@ static void usage(FILE *out)
             "A scenario in which an RTL assertion fails, or that runs past its cycle cap\n"
             "(10 x a correct run's cycles, + 10000) on either backend, is reported FAIL with\n"
             "the cycle, and the next one runs; SIGINT or SIGTERM ends the regression after\n"
-            "a FAIL line for the scenario it stopped.\n");
+            "a FAIL line for the scenario it stopped.\n"
+            "With LAYOUT, that layout (with its --set overrides) is the one scenario, run\n"
+            "in each PE mode given (default both, native then core) and compared the same\n"
+            "way: link events, cycles, every PE's state and exports, the cores' retired\n"
+            "instructions, the fabric's final state. --max-cycles (default %llu) bounds\n"
+            "each run; a run that reaches it on both backends alike still agrees.\n",
+            LAYOUT_MAX_CYCLES);
+}
+
+enum { LAYOUT_MAX_SETTINGS = 64 };
+
+/* `regress LAYOUT`: one line per PE mode, then the count. */
+static int regress_layout(const char *path, const wm_setting *settings, size_t nsettings, int cores_only,
+                          unsigned long long max_cycles, const wm_fabric_ops *expected, const wm_fabric_ops *got)
+{
+    unsigned passed = 0, failed = 0;
+    for (int core = 0; core < 2; core++) {
+        if (cores_only >= 0 && core != cores_only) continue;
+        const wm_layout_regress lr = {path, settings, nsettings, core ? WM_PE_CORE : WM_PE_NATIVE, max_cycles};
+        wm_regress_report rep;
+        if (!wm_layout_regress_run(&lr, expected, got, &rep)) return 2;
+        printf("%s\n", rep.line);
+        fflush(stdout);
+        if (rep.passed) passed++;
+        else failed++;
+        if (rep.interrupted) break;
+    }
+    printf("%u passed, %u failed\n", passed, failed);
+    return failed ? 1 : 0;
 }
 
 int wm_cmd_regress(int argc, char **argv)
 {
+    const char *layout = NULL;
+    wm_setting settings[LAYOUT_MAX_SETTINGS];
+    size_t nsettings = 0;
+    unsigned long long max_cycles = LAYOUT_MAX_CYCLES;
     bool quick = false, list = false;
     const char *only = NULL, *expected_name = "rtl", *got_name = "sw";
     wm_sw_perturbation perturbation = {WM_SW_EXACT, 0, 0, 0};
@@ -74,6 +112,17 @@ int wm_cmd_regress(int argc, char **argv)
                 fprintf(stderr, "wavemesh regress: %s\n", err);
                 return 2;
             }
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            if (nsettings == LAYOUT_MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
+                fprintf(stderr, "wavemesh regress: --set %s: expected NAME=INTEGER (at most %d of them)\n", argv[i],
+                        LAYOUT_MAX_SETTINGS);
+                return 2;
+            }
+            nsettings++;
+        } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) {
+            if (!wm_arg_positive("regress", "--max-cycles", argv[++i], &max_cycles)) return 2;
+        } else if (a[0] != '-' && !layout) {
+            layout = a;
         } else {
             fprintf(stderr, "wavemesh regress: unknown argument '%s' (see --help)\n", a);
             return 2;
@@ -84,6 +133,20 @@ int wm_cmd_regress(int argc, char **argv)
     if (!expected || !got) {
         fprintf(stderr, "wavemesh regress: unknown backend '%s' (rtl or sw)\n", !expected ? expected_name : got_name);
         return 2;
+    }
+    if (!layout && nsettings) {
+        fprintf(stderr, "wavemesh regress: --set needs a LAYOUT (see --help)\n");
+        return 2;
+    }
+    if (layout) {
+        if (quick || list || only) {
+            fprintf(stderr, "wavemesh regress: --quick, --only and --list select corpus scenarios, not a LAYOUT\n");
+            return 2;
+        }
+        wm_fabric_sw_set_perturbation(perturbation);
+        const int rc = regress_layout(layout, settings, nsettings, cores_only, max_cycles, expected, got);
+        wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+        return rc;
     }
     unsigned passed = 0, failed = 0;
     wm_fabric_sw_set_perturbation(perturbation);

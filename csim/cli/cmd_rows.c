@@ -1,9 +1,12 @@
 /* cmd_rows.c: `wavemesh rows FILE`, the seed's test.rc: each row runs a layout
- * with its settings and passes when every kernel returned and the results
+ * with its settings and passes when every kernel returned, every value its
+ * `expect` lines state holds and, for the prefix-sum kernels, the results
  * equal the reference loop of scan_check.h.
  *
  * A rows file has `layout PATH` lines (relative to the rows file; each holds
- * for the rows after it) and `row NAME [PARAM=VALUE]...` lines. */
+ * for the rows after it), `row NAME [PARAM=VALUE]...` lines and, after a
+ * row, `expect INSTANCE.EXPORT=VALUE...` lines. The whole file is read and
+ * checked before the first row runs. */
 #include "cli/commands.h"
 #include "run/runner.h"
 #include "waves/waves.h"
@@ -15,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SETTINGS = 64, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096 };
+enum { MAX_SETTINGS = 64, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256 };
 #define DEFAULT_MAX_CYCLES 10000000ull
 
 static void usage(FILE *out)
@@ -23,14 +26,18 @@ static void usage(FILE *out)
     fprintf(out, "usage: wavemesh rows FILE [--backend rtl|sw]... [--pe native|core]... [--cycles]\n"
                  "                       [--max-cycles N]\n"
                  "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
-                 "lines) on each backend given (default rtl) in each PE mode given (default\n"
-                 "native: kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
-                 "firmware on each tile's RV32IM core, `make firmware`), checks the results\n"
-                 "against the reference loop, and prints one line per row, backend and mode:\n"
+                 "lines, each optionally followed by `expect INSTANCE.EXPORT=VALUE...` lines)\n"
+                 "on each backend given (default rtl) in each PE mode given (default native:\n"
+                 "kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
+                 "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
+                 "every kernel returned, every expected export has its value and, when leaf\n"
+                 "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
+                 "results equal the reference loop. One line per row, backend and mode:\n"
                  "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
                  "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
                  "SUITE is the name of the directory holding FILE. --cycles adds the leaves'\n"
-                 "cycles table under each line. Exits 0 only when every row passed.\n"
+                 "cycles table under each line. Exits 0 only when every row passed; a\n"
+                 "malformed line is reported with FILE:LINE before any row runs.\n"
                  "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
                  "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
                  "file next to it (docs/waves.md).\n");
@@ -58,24 +65,89 @@ static void suite_of(const char *path, char *buf, size_t size, char *dir, size_t
 
 typedef struct {
     const char *suite;
-    const char *layout_path;
     const char *rows_path;
-    unsigned line;
     bool cycles;
     unsigned long long max_cycles;
     wm_trace_spec trace; /* path NULL: no dumps */
     wm_pe_mode mode;
 } row_ctx;
 
-/* One row on one backend; true if it passed. */
-static bool run_row(const row_ctx *c, const char *name, char **settings_text, size_t n, const wm_fabric_ops *ops)
+/* One `expect` value: instance.name = value. */
+typedef struct {
+    char instance[64];
+    char name[64];
+    int64_t value;
+} row_expect;
+
+/* One row of the file, read before anything runs. */
+typedef struct {
+    char layout_path[2048];
+    unsigned line;
+    char *text;           /* the row line's tokens, owned */
+    char *tok[MAX_SETTINGS + 2];
+    size_t ntok;          /* "row", NAME, settings... */
+    row_expect *expects;
+    size_t nexpects;
+} row_spec;
+
+/* "inst.name=VALUE" into *e; false if malformed. */
+static bool parse_expect(const char *text, row_expect *e)
 {
+    const char *dot = strchr(text, '.'), *eq = strchr(text, '=');
+    if (!dot || !eq || dot > eq || dot == text || eq == dot + 1 || !eq[1]) return false;
+    if ((size_t)(dot - text) >= sizeof e->instance || (size_t)(eq - dot - 1) >= sizeof e->name) return false;
+    snprintf(e->instance, sizeof e->instance, "%.*s", (int)(dot - text), text);
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(eq - dot - 1), dot + 1);
+    char *end;
+    errno = 0;
+    e->value = strtoll(eq + 1, &end, 0);
+    return !*end && errno == 0;
+}
+
+/* The values a row's `expect` lines state; returns how many were wrong. */
+static size_t check_expects(const row_spec *rs, const wm_sched *s, FILE *report)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < rs->nexpects; i++) {
+        const row_expect *e = &rs->expects[i];
+        int64_t got;
+        if (!wm_sched_result(s, e->instance, e->name, &got)) {
+            if (report) fprintf(report, "  %s.%s missing, expected %lld\n", e->instance, e->name, (long long)e->value);
+            wrong++;
+        } else if (got != e->value) {
+            if (report)
+                fprintf(report, "  %s.%s = %lld, expected %lld\n", e->instance, e->name, (long long)got,
+                        (long long)e->value);
+            wrong++;
+        }
+    }
+    return wrong;
+}
+
+/* The prefix-sum reference applies to a layout whose leaf l0 has a VAL
+ * parameter and a kernel that exports excl. */
+static bool has_scan_leaves(const wm_layout *l)
+{
+    const wm_instance *in = wm_layout_find(l, "l0");
+    int64_t v;
+    if (!in || !wm_instance_param(in, "VAL", &v) || !in->kernel->exports) return false;
+    for (const char *const *e = in->kernel->exports; *e; e++)
+        if (!strcmp(*e, "excl")) return true;
+    return false;
+}
+
+/* One row on one backend; true if it passed. */
+static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops)
+{
+    const char *name = rs->tok[1];
+    char **settings_text = (char **)rs->tok + 2;
+    const size_t n = rs->ntok - 2;
     wm_setting settings[MAX_SETTINGS];
     char copies[MAX_SETTINGS][128];
     for (size_t i = 0; i < n; i++) {
         snprintf(copies[i], sizeof copies[i], "%s", settings_text[i]);
         if (!wm_setting_parse(copies[i], &settings[i])) {
-            fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, c->line, settings_text[i]);
+            fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, rs->line, settings_text[i]);
             return false;
         }
     }
@@ -83,7 +155,7 @@ static bool run_row(const row_ctx *c, const char *name, char **settings_text, si
     char detail[8192] = "";
     FILE *report = fmemopen(detail, sizeof detail - 1, "w");
     bool pass = false;
-    wm_layout *layout = wm_layout_load(c->layout_path, settings, n, report ? report : stderr);
+    wm_layout *layout = wm_layout_load(rs->layout_path, settings, n, report ? report : stderr);
     wm_runner *r = NULL;
     if (layout && c->trace.path) {
         /* FILE.fst -> FILE-ROW-BACKEND.fst */
@@ -100,7 +172,8 @@ static bool run_row(const row_ctx *c, const char *name, char **settings_text, si
     if (r) {
         const wm_run_result res = wm_runner_run(r, c->max_cycles);
         wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
-        const size_t wrong = wm_scan_check(layout, wm_runner_sched(r), report);
+        size_t wrong = check_expects(rs, wm_runner_sched(r), report);
+        if (has_scan_leaves(layout)) wrong += wm_scan_check(layout, wm_runner_sched(r), report);
         pass = res == WM_RUN_DONE && wrong == 0;
     }
     if (report) fclose(report);
@@ -176,20 +249,31 @@ int wm_cmd_rows(int argc, char **argv)
     suite_of(path, suite, sizeof suite, dir, sizeof dir);
     c.suite = suite;
     c.rows_path = path;
-    c.layout_path = layout_path;
+    /* Read and check the whole file first: a malformed line anywhere stops
+     * the command before any row runs. */
+    row_spec *rows = NULL;
+    size_t nrows = 0, cap = 0;
+    unsigned errors = 0, lineno = 0;
     char line[LINE_MAX_CHARS];
-    unsigned failed = 0, rows = 0, lineno = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *tok[MAX_SETTINGS + 2], *save = NULL;
         size_t n = 0;
-        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < MAX_SETTINGS + 2; t = strtok_r(NULL, " \t\r\n", &save))
+        bool too_many = false;
+        for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+            if (n == MAX_SETTINGS + 2) {
+                too_many = true;
+                break;
+            }
             tok[n++] = t;
+        }
         if (!n) continue;
-        c.line = lineno;
-        if (!strcmp(tok[0], "layout") && n == 2) {
+        if (too_many) {
+            fprintf(stderr, "%s:%u: more than %d settings on one line\n", path, lineno, MAX_SETTINGS);
+            errors++;
+        } else if (!strcmp(tok[0], "layout") && n == 2) {
             if (tok[1][0] == '/')
                 snprintf(layout_path, sizeof layout_path, "%s", tok[1]);
             else
@@ -197,31 +281,91 @@ int wm_cmd_rows(int argc, char **argv)
         } else if (!strcmp(tok[0], "row") && n >= 2) {
             if (!layout_path[0]) {
                 fprintf(stderr, "%s:%u: a row before any `layout PATH` line\n", path, lineno);
-                failed++;
+                errors++;
                 continue;
             }
-            for (size_t m = 0; m < nmodes && !wm_interrupt_signal(); m++) {
-                c.mode = modes[m];
-                for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
-                    rows++;
-                    if (!run_row(&c, tok[1], tok + 2, n - 2, backends[b])) failed++;
-                    /* A failed RTL assertion fails its row (which says so)
-                     * and no other. */
-                    wm_interrupt_clear_assertion();
+            for (size_t k = 2; k < n; k++) {
+                char copy[128];
+                wm_setting st;
+                snprintf(copy, sizeof copy, "%s", tok[k]);
+                if (strlen(tok[k]) >= sizeof copy || !wm_setting_parse(copy, &st)) {
+                    fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", path, lineno, tok[k]);
+                    errors++;
                 }
             }
-            /* After a signal, the row that was running says where it
-             * stopped; the rest are not started. */
-            if (wm_interrupt_signal()) break;
+            if (nrows == cap) {
+                cap = cap ? 2 * cap : 16;
+                row_spec *grown = realloc(rows, cap * sizeof *rows);
+                if (!grown) exit(1);
+                rows = grown;
+            }
+            row_spec *rs = &rows[nrows++];
+            memset(rs, 0, sizeof *rs);
+            snprintf(rs->layout_path, sizeof rs->layout_path, "%s", layout_path);
+            rs->line = lineno;
+            size_t len = 0;
+            for (size_t k = 0; k < n; k++) len += strlen(tok[k]) + 1;
+            rs->text = malloc(len);
+            if (!rs->text) exit(1);
+            char *p = rs->text;
+            for (size_t k = 0; k < n; k++) {
+                rs->tok[k] = p;
+                p += sprintf(p, "%s", tok[k]) + 1;
+            }
+            rs->ntok = n;
+        } else if (!strcmp(tok[0], "expect") && n >= 2) {
+            if (!nrows) {
+                fprintf(stderr, "%s:%u: an `expect` line before any `row` line\n", path, lineno);
+                errors++;
+                continue;
+            }
+            row_spec *rs = &rows[nrows - 1];
+            for (size_t k = 1; k < n; k++) {
+                row_expect e;
+                if (!parse_expect(tok[k], &e)) {
+                    fprintf(stderr, "%s:%u: '%s' is not INSTANCE.EXPORT=INTEGER\n", path, lineno, tok[k]);
+                    errors++;
+                    continue;
+                }
+                if (rs->nexpects == MAX_EXPECTS) {
+                    fprintf(stderr, "%s:%u: more than %d expected values for row %s\n", path, lineno, MAX_EXPECTS,
+                            rs->tok[1]);
+                    errors++;
+                    break;
+                }
+                if (!rs->expects && !(rs->expects = malloc(MAX_EXPECTS * sizeof *rs->expects))) exit(1);
+                rs->expects[rs->nexpects++] = e;
+            }
         } else {
-            fprintf(stderr, "%s:%u: expected `layout PATH` or `row NAME [PARAM=VALUE]...`\n", path, lineno);
-            failed++;
+            fprintf(stderr, "%s:%u: expected `layout PATH`, `row NAME [PARAM=VALUE]...` or "
+                            "`expect INSTANCE.EXPORT=VALUE...`\n",
+                    path, lineno);
+            errors++;
         }
     }
     fclose(f);
-    if (!rows) {
-        fprintf(stderr, "%s: no rows\n", path);
-        return 1;
+    unsigned failed = 0, ran = 0;
+    if (!errors && !nrows) fprintf(stderr, "%s: no rows\n", path);
+    for (size_t i = 0; !errors && i < nrows && !wm_interrupt_signal(); i++) {
+        for (size_t m = 0; m < nmodes && !wm_interrupt_signal(); m++) {
+            c.mode = modes[m];
+            for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
+                ran++;
+                if (!run_row(&c, &rows[i], backends[b])) failed++;
+                /* A failed RTL assertion fails its row (which says so)
+                 * and no other. */
+                wm_interrupt_clear_assertion();
+            }
+        }
+        /* After a signal, the row that was running says where it stopped;
+         * the rest are not started. */
     }
+    for (size_t i = 0; i < nrows; i++) {
+        free(rows[i].text);
+        free(rows[i].expects);
+    }
+    free(rows);
+    if (errors) return 2;
+    if (!ran) return 1;
     return failed ? 1 : 0;
 }

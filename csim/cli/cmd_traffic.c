@@ -6,6 +6,7 @@
 #include "run/stream.h"
 #include "traffic/traffic.h"
 #include "waves/interrupt.h"
+#include "waves/progress.h"
 #include "waves/waves.h"
 
 #include <errno.h>
@@ -46,7 +47,10 @@ static void usage(FILE *out)
             "                 the send time); the run lasts until every PE is done.\n"
             "Latency runs from a message's creation (source queue included) to the pop\n"
             "of its last wavelet at the destination (with --pe, from the firmware's read\n"
-            "of the timestamp counter before the send to its read after that pop).\n"
+            "of the timestamp counter before the send to its read after that pop);\n"
+            "beside the average, its 50th, 90th and 99th percentiles and maximum\n"
+            "(nearest rank; with --len 2 or more, a message being told apart by its\n"
+            "first data wavelet; not with --pe, whose kernels export only their sum).\n"
             "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
             "simulated / CPU seconds of the run.\n");
     fputs(wm_trace_usage, out);
@@ -260,10 +264,20 @@ int wm_cmd_traffic(int argc, char **argv)
     const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
     /* One loop for both, so that an interrupt stops either between two
      * cycles (waves/interrupt.h). */
+    wm_progress progress;
+    wm_progress_begin(&progress, 0);
     while (!wm_traffic_done(t) && !wm_interrupt_pending()) {
         wm_traffic_step(t);
         if (waves) wm_waves_sample(waves);
+        if (wm_progress_due(&progress)) {
+            const wm_traffic_result now = wm_traffic_result_now(t);
+            char text[120];
+            snprintf(text, sizeof text, "%" PRIu64 " messages in flight",
+                     now.messages_created - now.messages_arrived - now.offmesh_messages);
+            wm_progress_show(&progress, now.cycles, text);
+        }
     }
+    wm_progress_end(&progress);
     const wm_traffic_result r = wm_traffic_result_now(t);
     const bool interrupted = wm_interrupt_pending();
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
@@ -286,13 +300,24 @@ int wm_cmd_traffic(int argc, char **argv)
     /* CPU time, not wall time: the figure stays the model's own on a
      * machine that other jobs share. */
     const double speed = cpu > 0 ? (double)w * h * (double)r.cycles / cpu : 0.0;
+    /* Percentiles need every sampled message told apart: len >= 2 and no
+     * saturation; otherwise the CSV cells are empty. */
+    char pct[4][24] = {"", "", "", ""};
+    if (r.has_percentiles) {
+        snprintf(pct[0], sizeof pct[0], "%" PRIu64, r.p50_latency);
+        snprintf(pct[1], sizeof pct[1], "%" PRIu64, r.p90_latency);
+        snprintf(pct[2], sizeof pct[2], "%" PRIu64, r.p99_latency);
+        snprintf(pct[3], sizeof pct[3], "%" PRIu64, r.max_latency);
+    }
     if (csv) {
         printf("backend,mesh,pattern,rate,len,seed,warmup,sample,cycles,sample_messages,sample_arrived,"
-               "avg_latency,offered,accepted,saturated,wall_s,cpu_s,router_cycles_per_s\n");
+               "avg_latency,p50_latency,p90_latency,p99_latency,max_latency,offered,accepted,saturated,wall_s,cpu_s,"
+               "router_cycles_per_s\n");
         printf("%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-               ",%.3f,%.4f,%.4f,%s,%.4f,%.4f,%.0f\n",
+               ",%.3f,%s,%s,%s,%s,%.4f,%.4f,%s,%.4f,%.4f,%.0f\n",
                ops->name, w, h, wm_pattern_name(cfg.pattern), cfg.rate, cfg.len, cfg.seed, cfg.warmup, cfg.sample,
-               r.cycles, r.sample_messages, r.sample_arrived, r.avg_latency, r.offered, r.accepted,
+               r.cycles, r.sample_messages, r.sample_arrived, r.avg_latency, pct[0], pct[1], pct[2], pct[3], r.offered,
+               r.accepted,
                r.saturated ? "yes" : "no", wall, cpu, speed);
         return 0;
     }
@@ -303,8 +328,12 @@ int wm_cmd_traffic(int argc, char **argv)
     printf("sampled messages %" PRIu64 ", arrived %" PRIu64 "\n", r.sample_messages, r.sample_arrived);
     if (r.saturated)
         printf("average latency: saturated (sampled messages still in flight after the drain)\n");
+    else if (r.has_percentiles)
+        printf("average latency %.2f cycles (p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64
+               " cycles)\n",
+               r.avg_latency, r.p50_latency, r.p90_latency, r.p99_latency, r.max_latency);
     else
-        printf("average latency %.2f cycles\n", r.avg_latency);
+        printf("average latency %.2f cycles (percentiles need --len 2 or more)\n", r.avg_latency);
     printf("offered %.4f, accepted %.4f wavelets/node/cycle\n", r.offered, r.accepted);
     printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
     return 0;

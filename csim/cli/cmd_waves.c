@@ -2,6 +2,8 @@
  * that groups a dump of the layout's runs by instance name. */
 #include "cli/commands.h"
 #include "run/layout.h"
+#include "run/run_notes.h"
+#include "run/runner.h"
 #include "waves/waves_gtkw.h"
 
 #include <stdio.h>
@@ -12,7 +14,7 @@ enum { MAX_SETTINGS = 64 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview] [--pe native|core]\n"
+    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview|--compact] [--pe native|core]\n"
                  "                      [--set NAME=VALUE]...\n"
                  "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
                  "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
@@ -22,8 +24,14 @@ static void usage(FILE *out)
                  "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
                  "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
                  "on run, rows and traffic writes such a save file next to every dump.\n"
-                 "--overview keeps, per instance, the firmware signals and the data of the\n"
-                 "ramp and of the four links: a few instances to a screen.\n"
+                 "--overview keeps, per instance, the firmware signals and valid with data of\n"
+                 "the ramp and of the four links: a few instances to a screen. --compact keeps\n"
+                 "one line a signal and no group lines: each instance's state and the data of\n"
+                 "the ports its tile used (the tworow row's eight tiles fit a 1080p screen).\n"
+                 "The layout is run once (sw backend, the same PE mode) to find the ports used\n"
+                 "and, when it has a `root`, to set marker A at the root's last receive (the\n"
+                 "up-sweep's end) and marker B at the down-sweep's first wavelet on a link,\n"
+                 "each explained by a comment line at the top.\n"
                  "--pe core: for dumps of runs with --pe core, whose tiles have PE cores: each\n"
                  "instance also shows its core's pc (as function+offset), retire, the retiring\n"
                  "instruction (disassembled), rd_we, rd, rd_data, push, pop, halted and\n"
@@ -31,12 +39,41 @@ static void usage(FILE *out)
                  "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n");
 }
 
+typedef struct {
+    wm_run_notes *notes;
+    wm_sched *s;
+} survey_ctx;
+
+static void survey_send(void *ctx, size_t pe, uint64_t cycle, uint32_t header)
+{
+    (void)cycle;
+    const survey_ctx *c = ctx;
+    wm_run_notes_send(c->notes, c->s, pe, header);
+}
+
+/* One run of the layout on the sw backend in PE mode `mode`, feeding the
+ * notes its link events (links) and its native sends. */
+static void survey_run(const wm_layout *layout, wm_pe_mode mode, bool links, wm_run_notes *notes)
+{
+    const wm_fabric_ops *ops = wm_fabric_backend("sw");
+    wm_runner *r = ops ? wm_runner_create_mode(ops, layout, NULL, mode) : NULL;
+    if (!r) return;
+    survey_ctx c = {notes, wm_runner_sched(r)};
+    if (links) ops->set_link_hook(wm_runner_fabric(r), wm_run_notes_link, notes);
+    if (mode == WM_PE_NATIVE) {
+        const wm_sched_observer obs = {NULL, NULL, NULL, survey_send};
+        wm_sched_set_observer(c.s, &obs, &c);
+    }
+    wm_runner_run(r, 10000000);
+    wm_runner_destroy(r);
+}
+
 int wm_cmd_waves(int argc, char **argv)
 {
     const char *layout_path = NULL, *out = NULL, *dump = NULL;
     wm_setting settings[MAX_SETTINGS];
     size_t nsettings = 0;
-    bool overview = false, cores = false;
+    bool overview = false, compact = false, cores = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -45,6 +82,8 @@ int wm_cmd_waves(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--overview")) {
             overview = true;
+        } else if (!strcmp(argv[i], "--compact")) {
+            compact = true;
         } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
             const char *pe = argv[++i];
             if (strcmp(pe, "native") && strcmp(pe, "core")) {
@@ -78,7 +117,8 @@ int wm_cmd_waves(int argc, char **argv)
     wm_gtkw_group *groups = calloc((size_t)w * h + n, sizeof *groups);
     char (*names)[32] = calloc((size_t)w * h, sizeof *names);
     bool *placed = calloc((size_t)w * h, sizeof *placed);
-    if (!groups || !names || !placed) {
+    int *group_of = calloc((size_t)w * h, sizeof *group_of);
+    if (!groups || !names || !placed || !group_of) {
         fprintf(stderr, "wavemesh waves: out of memory\n");
         return 1;
     }
@@ -103,21 +143,40 @@ int wm_cmd_waves(int argc, char **argv)
             noted = true;
         }
         placed[in->y * w + in->x] = true;
+        group_of[in->y * w + in->x] = (int)(ng - 1);
     }
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
             if (placed[y * w + x]) continue;
             snprintf(names[y * w + x], sizeof names[0], "tile_%u_%u", x, y);
             groups[ng].core = cores;
+            group_of[y * w + x] = (int)ng;
             groups[ng++].scope = names[y * w + x];
         }
     }
-    const bool ok = overview ? wm_gtkw_write_overview(out, dump, groups, ng, fw)
-                             : wm_gtkw_write(out, dump, groups, ng, fw);
+    if (overview && compact) {
+        fprintf(stderr, "wavemesh waves: --overview or --compact, not both\n");
+        return 2;
+    }
+    /* The layout runs once in its PE mode for the ports used and the
+     * markers, and natively for the senders (the same messages). */
+    wm_run_notes *notes = wm_run_notes_create(layout);
+    wm_gtkw_markers marks = {0};
+    if (notes) {
+        survey_run(layout, cores ? WM_PE_CORE : WM_PE_NATIVE, true, notes);
+        if (cores) survey_run(layout, WM_PE_NATIVE, false, notes);
+        wm_run_notes_finish(notes, &marks);
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) groups[group_of[y * w + x]].used_ports = wm_run_notes_used_ports(notes, x, y);
+    }
+    const wm_gtkw_style style = compact ? WM_GTKW_COMPACT : overview ? WM_GTKW_OVERVIEW : WM_GTKW_FULL;
+    const bool ok = wm_gtkw_write_styled(out, dump, groups, ng, fw, style, &marks);
+    wm_run_notes_destroy(notes);
     wm_fw_set_free(fw);
     free(groups);
     free(names);
     free(placed);
+    free(group_of);
     wm_layout_destroy(layout);
     return ok ? 0 : 1;
 }

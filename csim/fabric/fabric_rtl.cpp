@@ -171,6 +171,7 @@ struct ExtraSignals {
     std::vector<wm_rtl_extra_signal> sig;
     std::vector<std::string> prefix; // the scope with Verilator's ' ' separator
     std::vector<uint32_t> offset;    // code offset of each signal
+    std::vector<bool> written;       // a value was written: the signal is no longer x
     uint32_t base = 0;
 };
 
@@ -209,9 +210,14 @@ template <class B> void extra_dump(void *userp, B *bufp, bool full)
         const wm_rtl_extra_signal &sg = x->sig[i];
         const uint64_t v = *sg.value;
         uint32_t *op = oldp + x->offset[i];
-        if (sg.bits == 1) full ? bufp->fullBit(op, (CData)(v & 1u)) : bufp->chgBit(op, (CData)(v & 1u));
-        else if (sg.bits <= 32) full ? bufp->fullIData(op, (IData)v, (int)sg.bits) : bufp->chgIData(op, (IData)v, (int)sg.bits);
-        else full ? bufp->fullQData(op, (QData)v, (int)sg.bits) : bufp->chgQData(op, (QData)v, (int)sg.bits);
+        // Not known yet: nothing written, so the dump holds x (the writer's
+        // initial value); its first value is written whole.
+        if (sg.known && !*sg.known) continue;
+        const bool whole = full || !x->written[i];
+        x->written[i] = true;
+        if (sg.bits == 1) whole ? bufp->fullBit(op, (CData)(v & 1u)) : bufp->chgBit(op, (CData)(v & 1u));
+        else if (sg.bits <= 32) whole ? bufp->fullIData(op, (IData)v, (int)sg.bits) : bufp->chgIData(op, (IData)v, (int)sg.bits);
+        else whole ? bufp->fullQData(op, (QData)v, (int)sg.bits) : bufp->chgQData(op, (QData)v, (int)sg.bits);
     }
 }
 template <class B> void extra_full(void *userp, B *bufp) { extra_dump(userp, bufp, true); }
@@ -753,6 +759,7 @@ extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const 
         x.sig.push_back(sg);
         x.prefix.push_back(prefix + ' ');
         x.offset.push_back(offset);
+        x.written.push_back(false);
         offset += sg.bits > 32 ? 2 : 1;
     }
     if (!x.sig.empty()) {

@@ -31,6 +31,7 @@ typedef struct {
     const char *name;      /* e.g. "state" */
     unsigned bits;         /* 1..64 */
     const uint64_t *value; /* read at every dump */
+    const bool *known;     /* NULL: always; else the signal is x until *known, from then on value */
 } wm_rtl_extra_signal;
 
 typedef struct {

@@ -138,9 +138,17 @@ void wm_gs_job_destroy(wm_gs_job *j)
 static uint32_t *mem_of(const wm_gs_job *j, unsigned rank) { return j->mem + (size_t)rank * WM_PE_DATA_WORDS; }
 static wm_gs_image *image_of(const wm_gs_job *j, unsigned rank) { return (wm_gs_image *)mem_of(j, rank); }
 
+typedef struct {
+    uint64_t *hops;
+    wm_link_hook user;
+    void *user_ctx;
+} op_hooks;
+
 static void count_hop(void *ctx, const wm_link_event *ev)
 {
-    if (ev->port != WM_PORT_L) (*(uint64_t *)ctx)++;
+    const op_hooks *h = ctx;
+    if (ev->port != WM_PORT_L) (*h->hops)++;
+    if (h->user) h->user(h->user_ctx, ev);
 }
 
 /* One run of every rank's kernel in phase ph, on the PE memories; the
@@ -195,7 +203,8 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     bool ok = true;
     if (j->cfg.method == WM_GS_PLAN) ok = run_phase(j, ops, f, WM_GS_PHASE_SETUP, &out->setup_cycles, err);
     if (ok) {
-        if (count_hops) ops->set_link_hook(f, count_hop, &out->wavelet_hops);
+        op_hooks hooks = {&out->wavelet_hops, j->cfg.op_hook, j->cfg.op_hook_ctx};
+        if (count_hops) ops->set_link_hook(f, count_hop, &hooks);
         ok = run_phase(j, ops, f, WM_GS_PHASE_OP, &out->op_cycles, err);
         if (count_hops) ops->set_link_hook(f, NULL, NULL);
     }

@@ -45,6 +45,8 @@ typedef struct {
     const wm_fabric_ops *backend;
     uint64_t max_cycles;    /* per run; 0: a generous default */
     wm_pe_mode pe;          /* native (default) or the gs firmware on the cores */
+    wm_link_hook op_hook;   /* optional: sees every link event of the gs_op run (not the setup's) */
+    void *op_hook_ctx;
 } wm_gs_config;
 
 typedef struct {

@@ -153,6 +153,7 @@ wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
         if (wm_sched_interrupted(s)) return finish(s, WM_RUN_INTERRUPTED);
+        wm_sched_progress(s);
         /* Each core is looked at only when the census says something
          * happened: a core halted, or every live one is waiting. A dump
          * follows each core's state every cycle. */

@@ -534,15 +534,21 @@ static void resolve(wm_layout *l)
             }
             if (!rp->ref) {
                 in->params[k].value = rp->value;
-                continue;
+            } else {
+                const instance *target = find_inst(l, rp->ref);
+                if (!target) {
+                    error_at(l, in->line, "%s=%s.%c refers to unknown instance %s", kp->name, rp->ref,
+                             rp->ref_y ? 'y' : 'x', rp->ref);
+                    continue;
+                }
+                in->params[k].value = rp->ref_y ? target->y : target->x;
             }
-            const instance *target = find_inst(l, rp->ref);
-            if (!target) {
-                error_at(l, in->line, "%s=%s.%c refers to unknown instance %s", kp->name, rp->ref,
-                         rp->ref_y ? 'y' : 'x', rp->ref);
-                continue;
-            }
-            in->params[k].value = rp->ref_y ? target->y : target->x;
+            const int64_t v = in->params[k].value;
+            if (kp->ranged && (v < kp->min || v > kp->max))
+                error_at(l, in->line,
+                         "%s (kernel %s, PE (%" PRId64 ",%" PRId64 ")): %s=%" PRId64 " is outside its range %" PRId64
+                         "..%" PRId64,
+                         in->name, in->kernel->name, in->x, in->y, kp->name, v, kp->min, kp->max);
         }
     }
     /* Paths: every instance to every instance its parameters name. */

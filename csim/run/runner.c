@@ -1,6 +1,8 @@
 /* runner.c: fabric + scheduler for one layout (see runner.h). */
 #include "run/runner.h"
 
+#include "run/run_notes.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,16 @@ struct wm_runner {
     wm_sched *s;
     wm_waves *waves;
     size_t *wave_pe; /* the dump's PE index of each scheduler PE */
+    wm_run_notes *notes; /* a traced run's markers and senders, for its save file */
+    wm_gtkw_markers marks;
 };
+
+static void waves_send(void *ctx, size_t pe, uint64_t cycle, uint32_t header)
+{
+    wm_runner *r = ctx;
+    (void)cycle;
+    if (r->notes) wm_run_notes_send(r->notes, r->s, pe, header);
+}
 
 static void waves_state(void *ctx, size_t pe, uint64_t cycle, wm_pe_state state)
 {
@@ -99,8 +110,11 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
         return NULL;
     }
     if (r->waves) {
-        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle};
+        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle, waves_send};
         wm_sched_set_observer(r->s, &obs, r);
+        /* the markers and senders of its save file (docs/waves.md) */
+        r->notes = wm_run_notes_create(layout);
+        if (r->notes) ops->set_link_hook(r->f, wm_run_notes_link, r->notes);
     }
     return r;
 }
@@ -110,9 +124,18 @@ wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout)
     return wm_runner_create_traced(ops, layout, NULL);
 }
 
+/* Hand the run's notes to the dump before it writes its save file. */
+static void note_markers(wm_runner *r)
+{
+    if (!r->notes) return;
+    wm_run_notes_finish(r->notes, &r->marks);
+    wm_waves_set_markers(r->waves, &r->marks);
+}
+
 bool wm_runner_finish(wm_runner *r)
 {
     if (!r->waves) return true;
+    note_markers(r);
     const bool ok = wm_waves_finish(r->waves);
     wm_waves_destroy(r->waves);
     r->waves = NULL;
@@ -124,10 +147,14 @@ void wm_runner_destroy(wm_runner *r)
     if (!r) return;
     wm_sched_destroy(r->s);
     if (r->waves) {
-        if (r->f) wm_waves_finish(r->waves);
+        if (r->f) {
+            note_markers(r);
+            wm_waves_finish(r->waves);
+        }
         wm_waves_destroy(r->waves);
     }
     if (r->f) r->ops->destroy(r->f);
+    wm_run_notes_destroy(r->notes);
     free(r->wave_pe);
     free(r);
 }

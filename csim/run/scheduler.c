@@ -158,6 +158,8 @@ static void note_push(wm_mp *mp, uint64_t c)
     const bool header = mp->tx_left == 0;
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
+    if (header) mp->headers_sent++;
+    if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
 }
@@ -259,13 +261,12 @@ bool wm_sched_snapshot_unchanged(wm_sched *s)
     return same;
 }
 
-wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
+static wm_run_result run_native(wm_sched *s, uint64_t max_cycles)
 {
-    s->prev_snap_n = (size_t)-1;
-    if (s->mode == WM_PE_CORE) return wm_core_sched_run(s, max_cycles);
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
         if (wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
+        wm_sched_progress(s);
         bool acted = false, faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
         for (size_t k = 0; k < s->nlive; k++) {
@@ -291,6 +292,39 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
         s->ops->step(s->f);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }
+}
+
+wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
+{
+    s->prev_snap_n = (size_t)-1;
+    wm_progress_begin(&s->progress, s->ops->cycle(s->f));
+    const wm_run_result r = s->mode == WM_PE_CORE ? wm_core_sched_run(s, max_cycles) : run_native(s, max_cycles);
+    wm_progress_end(&s->progress);
+    return r;
+}
+
+void wm_sched_progress(wm_sched *s)
+{
+    if (!wm_progress_due(&s->progress)) return;
+    enum { PLACES = 4096 };
+    static wm_flight places[PLACES];
+    const size_t n = s->ops->in_flight(s->f, places, PLACES);
+    size_t wavelets = 0;
+    for (size_t i = 0; i < n && i < PLACES; i++) wavelets += places[i].count;
+    char text[160], messages[60] = "";
+    /* Natively the scheduler sees every header pushed and popped; a core's
+     * pushes are its own, so on the cores only the wavelets are counted. */
+    if (s->mode == WM_PE_NATIVE) {
+        uint64_t sent = 0, received = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            sent += s->pes[i].headers_sent;
+            received += s->pes[i].headers_received;
+        }
+        snprintf(messages, sizeof messages, "%llu messages (", (unsigned long long)(sent - received));
+    }
+    snprintf(text, sizeof text, "%s%s%zu wavelets%s in flight, %zu of %zu PEs running", messages,
+             n > PLACES ? "over " : "", wavelets, messages[0] ? ")" : "", s->nlive, s->n);
+    wm_progress_show(&s->progress, s->cycle, text);
 }
 
 bool wm_sched_interrupted(const wm_sched *s)

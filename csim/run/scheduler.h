@@ -54,6 +54,9 @@ typedef struct {
     void (*on_state)(void *ctx, size_t pe, uint64_t cycle, wm_pe_state state);
     void (*on_export)(void *ctx, size_t pe, uint64_t cycle, const char *name, int64_t value);
     void (*on_cycle)(void *ctx, uint64_t cycle); /* after each step */
+    /* A native kernel pushed a message's header (the core mode does not
+     * call it: its pushes are the cores'). */
+    void (*on_send)(void *ctx, size_t pe, uint64_t cycle, uint32_t header);
 } wm_sched_observer;
 
 /* How a PE runs its kernel. */

@@ -5,6 +5,7 @@
 
 #include "run/core_image.h"
 #include "run/scheduler.h"
+#include "waves/progress.h"
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -34,6 +35,7 @@ struct wm_mp {
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     wm_pe_state state;
     unsigned headers_received;
+    unsigned headers_sent;    /* messages whose header it pushed (native) */
     /* Native mode, for the stall report: the framing of what the kernel
      * pushed, as its router reads it (a header, then len data wavelets),
      * newest at bit 0 of tx_headers (1: a header), so the head of the TX
@@ -78,6 +80,7 @@ struct wm_sched {
     size_t nfws;
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
+    wm_progress progress; /* the status line of a long run (waves/progress.h) */
 };
 
 
@@ -85,6 +88,8 @@ struct wm_sched {
 bool wm_sched_snapshot_unchanged(wm_sched *s);
 /* Both loops ask this once a cycle: stop now with WM_RUN_INTERRUPTED. */
 bool wm_sched_interrupted(const wm_sched *s);
+/* ... and this: draw the status line when one is due. */
+void wm_sched_progress(wm_sched *s);
 
 /* core_sched.c */
 bool wm_core_sched_init(wm_sched *s);

@@ -38,11 +38,22 @@ typedef struct {
     uint8_t listed;
 } source;
 
+/* A sampled message on its way, told apart at its destination by its
+ * first data wavelet (a hash of its source and number, data_wavelet). */
+typedef struct {
+    uint32_t first;
+    uint64_t created;
+} pending;
+
 typedef struct {
     uint64_t expect;    /* wavelets pushed towards this PE and not yet popped */
     uint32_t rem;       /* data wavelets of the current message still to come */
     uint8_t sampled;    /* the current message is a sampled one */
     uint8_t listed;
+    uint8_t at_first;   /* the next pop is the current message's first data wavelet */
+    uint64_t created;   /* the current sampled message's creation cycle, once known */
+    pending *pend;      /* sampled messages pushed towards this PE, not yet identified */
+    uint32_t npend, cap_pend;
 } dest;
 
 struct wm_traffic {
@@ -70,6 +81,8 @@ struct wm_traffic {
     uint64_t sample_created_wavelets, sample_popped_wavelets;
     uint64_t sample_created_sum, sample_arrival_sum;
     uint64_t messages_created, messages_arrived, wavelets_popped, offmesh_messages;
+    uint32_t *latency;    /* of each sampled message, in arrival order (len >= 2) */
+    size_t nlatency, cap_latency;
 };
 
 /* xoshiro256** seeded by splitmix64: fast, and the same stream on every
@@ -240,6 +253,9 @@ void wm_traffic_destroy(wm_traffic *t)
     if (!t) return;
     if (t->src)
         for (size_t i = 0; i < t->n; i++) free(t->src[i].q);
+    if (t->dst)
+        for (size_t i = 0; i < t->n; i++) free(t->dst[i].pend);
+    free(t->latency);
     free(t->heap_time);
     free(t->heap_node);
     free(t->src);
@@ -343,6 +359,49 @@ static uint32_t data_wavelet(uint32_t node, uint32_t seq, uint32_t k)
     return (uint32_t)splitmix64(&x);
 }
 
+static void note_pending(dest *d, uint32_t first, uint64_t created)
+{
+    if (d->npend == d->cap_pend) {
+        const uint32_t cap = d->cap_pend ? 2 * d->cap_pend : 4;
+        pending *grown = realloc(d->pend, cap * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "wavemesh: traffic: out of memory for the latency record\n");
+            exit(1);
+        }
+        d->pend = grown;
+        d->cap_pend = cap;
+    }
+    d->pend[d->npend++] = (pending){first, created};
+}
+
+/* The creation cycle of the pending message whose first data wavelet is
+ * `first`, forgotten as it is found. */
+static bool take_pending(dest *d, uint32_t first, uint64_t *created)
+{
+    for (uint32_t i = 0; i < d->npend; i++) {
+        if (d->pend[i].first != first) continue;
+        *created = d->pend[i].created;
+        d->pend[i] = d->pend[--d->npend];
+        return true;
+    }
+    return false;
+}
+
+static void note_latency(wm_traffic *t, uint64_t cycles)
+{
+    if (t->nlatency == t->cap_latency) {
+        const size_t cap = t->cap_latency ? 2 * t->cap_latency : 1024;
+        uint32_t *grown = realloc(t->latency, cap * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "wavemesh: traffic: out of memory for the latency record\n");
+            exit(1);
+        }
+        t->latency = grown;
+        t->cap_latency = cap;
+    }
+    t->latency[t->nlatency++] = cycles > UINT32_MAX ? UINT32_MAX : (uint32_t)cycles;
+}
+
 static void push_sources(wm_traffic *t)
 {
     for (size_t k = 0; k < t->nsrc;) {
@@ -360,6 +419,8 @@ static void push_sources(wm_traffic *t)
             t->ops->pe_push(t->f, x, y, wavelet);
             if (!m->offmesh) {
                 const uint32_t d = (uint32_t)m->dst_y * t->w + m->dst_x;
+                if (s->sent == 0 && m->sampled && t->cfg.len >= 2)
+                    note_pending(&t->dst[d], data_wavelet(node, m->seq, 1), m->created);
                 t->dst[d].expect++;
                 list_dest(t, d);
             }
@@ -403,8 +464,13 @@ static void pop_destinations(wm_traffic *t)
                 if (d->rem == 0) {
                     d->rem = wm_header_len(st.rx_head);
                     d->sampled = (wm_header_tag(st.rx_head) & TAG_SAMPLED) != 0;
+                    d->at_first = d->sampled && d->rem > 0;
                     tail = d->rem == 0;
                 } else {
+                    if (d->at_first) {
+                        d->at_first = 0;
+                        if (!take_pending(d, st.rx_head, &d->created)) d->created = UINT64_MAX;
+                    }
                     tail = --d->rem == 0;
                 }
                 if (tail) {
@@ -412,6 +478,7 @@ static void pop_destinations(wm_traffic *t)
                     if (d->sampled) {
                         t->sample_arrived++;
                         t->sample_arrival_sum += t->now;
+                        if (t->cfg.len >= 2 && d->created != UINT64_MAX) note_latency(t, t->now - d->created);
                     }
                 }
             }
@@ -440,6 +507,34 @@ bool wm_traffic_done(const wm_traffic *t)
     return t->sample_arrived == t->sample_messages || t->now >= t->sample_end + t->cfg.drain_max;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest rank: the smallest latency that at least p % of the sampled
+ * messages do not exceed. Only when every sampled message was told apart. */
+static void percentiles(const wm_traffic *t, wm_traffic_result *r)
+{
+    if (t->cfg.len < 2 || !t->sample_messages || t->nlatency != t->sample_messages) return;
+    uint32_t *sorted = malloc(t->nlatency * sizeof *sorted);
+    if (!sorted) return;
+    memcpy(sorted, t->latency, t->nlatency * sizeof *sorted);
+    qsort(sorted, t->nlatency, sizeof *sorted, by_value);
+    const size_t n = t->nlatency;
+    const unsigned pct[3] = {50, 90, 99};
+    uint64_t *out[3] = {&r->p50_latency, &r->p90_latency, &r->p99_latency};
+    for (int k = 0; k < 3; k++) {
+        size_t rank = (pct[k] * n + 99) / 100; /* ceil(p/100 * n), 1-based */
+        if (rank < 1) rank = 1;
+        *out[k] = sorted[rank - 1];
+    }
+    r->max_latency = sorted[n - 1];
+    r->has_percentiles = true;
+    free(sorted);
+}
+
 wm_traffic_result wm_traffic_result_now(const wm_traffic *t)
 {
     wm_traffic_result r;
@@ -455,6 +550,7 @@ wm_traffic_result wm_traffic_result_now(const wm_traffic *t)
     if (!r.saturated) {
         r.latency_sum = t->sample_arrival_sum - t->sample_created_sum;
         r.avg_latency = t->sample_messages ? (double)r.latency_sum / (double)t->sample_messages : 0.0;
+        percentiles(t, &r);
     }
     const double node_cycles = (double)t->n * (double)t->cfg.sample;
     r.offered = (double)t->sample_created_wavelets / node_cycles;

@@ -62,6 +62,8 @@ typedef struct {
     uint64_t offmesh_messages;  /* addressed beyond the edge on purpose */
     uint64_t latency_sum;       /* over the sampled messages, when all arrived */
     double avg_latency;         /* cycles; 0 when saturated */
+    bool has_percentiles;       /* not saturated and len >= 2 (a message is told apart by its data) */
+    uint64_t p50_latency, p90_latency, p99_latency, max_latency; /* cycles, nearest rank */
     double offered;             /* wavelets per node per cycle, sample period */
     double accepted;            /* wavelets per node per cycle, sample period */
     bool saturated;             /* some sampled message had not arrived at the end */

@@ -29,6 +29,7 @@ enum { NAME_MAX_LEN = 64 };
 typedef struct {
     char name[NAME_MAX_LEN];
     uint64_t value;
+    bool set; /* exported at least once: until then the dump shows x */
 } pe_export;
 
 typedef struct {
@@ -54,6 +55,7 @@ struct wm_waves {
     char **scope_ptrs;
     wm_rtl_extra_signal *extra;
     size_t nextra;
+    const wm_gtkw_markers *marks; /* from the run, for the save file; NULL: none */
 };
 
 wm_trace_spec wm_trace_spec_default(void)
@@ -212,9 +214,10 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
         pe_signals *p = &wv->pes[i];
         if (!in_scope(wv, p->x, p->y)) continue;
         snprintf(p->fw, sizeof p->fw, "%s.fw", wv->scope[p->y * wv->w + p->x]);
-        wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, "state", 3, &p->state};
+        wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, "state", 3, &p->state, NULL};
         for (size_t k = 0; k < p->nexports; k++)
-            wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value};
+            wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value,
+                                                              &p->exports[k].set};
     }
     wm_rtl_trace tr = {wv->spec.path, wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
@@ -306,7 +309,7 @@ static bool write_save_file(const wm_waves *wv)
     wm_fw_set *fw = find_images(wv, groups, n);
     char gtkw[4096];
     snprintf(gtkw, sizeof gtkw, "%.*s.gtkw", (int)(strlen(wv->spec.path) - 4), wv->spec.path);
-    const bool ok = wm_gtkw_write(gtkw, wv->spec.path, groups, n, fw);
+    const bool ok = wm_gtkw_write_styled(gtkw, wv->spec.path, groups, n, fw, WM_GTKW_FULL, wv->marks);
     wm_fw_set_free(fw);
     free(groups);
     free(names);
@@ -315,10 +318,15 @@ static bool write_save_file(const wm_waves *wv)
 
 void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state) { wv->pes[pe].state = state; }
 
+void wm_waves_set_markers(wm_waves *wv, const wm_gtkw_markers *marks) { wv->marks = marks; }
+
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value)
 {
     pe_export *e = find_export(&wv->pes[pe], name);
-    if (e) e->value = (uint64_t)value;
+    if (e) {
+        e->value = (uint64_t)value;
+        e->set = true;
+    }
 }
 
 void wm_waves_sample(wm_waves *wv)

@@ -23,6 +23,7 @@
 #define WM_WAVES_H
 
 #include "fabric/fabric.h"
+#include "waves/waves_gtkw.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,6 +79,10 @@ void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state);
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value);
 /* After each step: writes the cycle if it lies in the window. */
 void wm_waves_sample(wm_waves *wv);
+
+/* What the run told (run/run_notes.h): markers and senders for the save
+ * file; pointers valid until wm_waves_finish. NULL: none. */
+void wm_waves_set_markers(wm_waves *wv, const wm_gtkw_markers *marks);
 
 /* Close the dump and write FILE.gtkw and its filter files next to it
  * (with cores, FILE-insn.txt and FILE-pc-KERNEL.txt for the images found in

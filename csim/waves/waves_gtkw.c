@@ -49,7 +49,7 @@ static int compare_u32(const void *a, const void *b)
 
 /* The headers in a dump: each valid wavelet of an output register that is
  * not the body of a message, following len as the router does. */
-static bool write_filter_headers(const char *path, const char *dump_path)
+static bool write_filter_headers(const char *path, const char *dump_path, const wm_gtkw_markers *marks)
 {
     uint32_t *headers = NULL;
     size_t n = 0;
@@ -64,6 +64,16 @@ static bool write_filter_headers(const char *path, const char *dump_path)
         fclose(probe);
     }
     if (size >= 0 && size <= HEADER_SCAN_MAX_BYTES) wm_dump_headers(dump_path, &headers, &n);
+    if (marks && marks->nsent) {
+        uint32_t *all = realloc(headers, (n + marks->nsent) * sizeof *all);
+        if (!all) {
+            free(headers);
+            return false;
+        }
+        headers = all;
+        memcpy(headers + n, marks->headers, marks->nsent * sizeof *headers);
+        n += marks->nsent;
+    }
     qsort(headers, n, sizeof *headers, compare_u32);
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -73,8 +83,17 @@ static bool write_filter_headers(const char *path, const char *dump_path)
     for (size_t k = 0; k < n; k++) {
         if (k && headers[k] == headers[k - 1]) continue;
         const uint32_t h = headers[k];
-        fprintf(f, "%08x (%u,%u) len %u tag %u\n", h, wm_header_col(h), wm_header_row(h), wm_header_len(h),
-                wm_header_tag(h));
+        /* Short, destination first, so that it reads in the narrow boxes
+         * of a zoomed-out view: "(4,0) t0 +1 l0", to (4,0), tag 0, one
+         * data wavelet, sent by l0. */
+        fprintf(f, "%08x (%u,%u) t%u +%u", h, wm_header_col(h), wm_header_row(h), wm_header_tag(h),
+                wm_header_len(h));
+        for (size_t i = 0; marks && i < marks->nsent; i++)
+            if (marks->headers[i] == h) {
+                fprintf(f, " %s", marks->senders[i]);
+                break;
+            }
+        fputc('\n', f);
     }
     free(headers);
     return fclose(f) == 0;
@@ -92,6 +111,14 @@ static void filtered(FILE *f, unsigned flags, unsigned filter, const char *filte
 {
     fprintf(f, "@%x\n^%u %s\n", flags | TR_FTRANSLATED, filter, filter_path);
     fprintf(f, "%s.%s[%u:0]\n", scope, name, bits - 1);
+}
+
+/* The same under an alias: GTKWave shows `alias` for the signal's name. */
+static void filtered_as(FILE *f, const char *alias, unsigned flags, unsigned filter, const char *filter_path,
+                        const char *scope, const char *name, unsigned bits)
+{
+    fprintf(f, "@%x\n^%u %s\n", flags | TR_FTRANSLATED, filter, filter_path);
+    fprintf(f, "+{%s} %s.%s[%u:0]\n", alias, scope, name, bits - 1);
 }
 
 /* Filter numbers in the save file: GTKWave finds a filter by its file
@@ -151,8 +178,9 @@ static void core_signals(FILE *f, const wm_gtkw_group *gr, const core_filters *c
 }
 
 static bool write_save_file(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
-                            size_t ngroups, bool overview, const wm_fw_set *fw)
+                            size_t ngroups, wm_gtkw_style style, const wm_fw_set *fw, const wm_gtkw_markers *marks)
 {
+    const bool overview = style != WM_GTKW_FULL, compact = style == WM_GTKW_COMPACT;
     const size_t base_len = strlen(gtkw_path) > 5 && !strcmp(gtkw_path + strlen(gtkw_path) - 5, ".gtkw")
                                 ? strlen(gtkw_path) - 5
                                 : strlen(gtkw_path);
@@ -162,7 +190,7 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     snprintf(header_path, sizeof header_path, "%.*s-headers.txt", (int)base_len, gtkw_path);
     core_filters cf = {NULL, NULL};
     if (!write_filter_states(state_path) || !write_filter_owners(owner_path) ||
-        !write_filter_headers(header_path, dump_path) ||
+        !write_filter_headers(header_path, dump_path, marks) ||
         !write_core_filters(gtkw_path, (int)base_len, groups, ngroups, fw, insn_path, &cf)) {
         fprintf(stderr, "wavemesh: cannot write the filter files next to %s\n", gtkw_path);
         free(cf.pc);
@@ -176,14 +204,45 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     }
     fprintf(f, "[*] wavemesh save file: one group per instance (docs/waves.md)\n");
     if (dump_path) fprintf(f, "[dumpfile] \"%s\"\n", dump_path);
-    fprintf(f, "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 300\n");
-    fprintf(f, "[sst_expanded] 1\n[sst_vpaned_height] 200\n");
+    /* The zoom and markers line: zoom, primary marker, then A..Z (-1: unset). */
+    if (marks && marks->has_markers) {
+        fprintf(f, "*-6.000000 -1 %llu %llu", (unsigned long long)marks->a, (unsigned long long)marks->b);
+        for (int k = 2; k < 26; k++) fputs(" -1", f);
+        fputc('\n', f);
+    }
+    if (compact)
+        fprintf(f, "[timestart] 0\n[size] 1920 1080\n[pos] -1 -1\n[sst_width] 1\n[signals_width] 330\n");
+    else
+        fprintf(f, "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 300\n");
+    fprintf(f, "[sst_expanded] %d\n[sst_vpaned_height] 200\n", compact ? 0 : 1);
+    if (marks && marks->has_markers) {
+        fprintf(f, "@%x\n-A: cycle %llu, %s\n", TR_BLANK, (unsigned long long)marks->a, marks->a_text);
+        fprintf(f, "@%x\n-B: cycle %llu, %s\n", TR_BLANK, (unsigned long long)marks->b, marks->b_text);
+    }
     const unsigned hex = TR_HEX | TR_RJUSTIFY, dec = TR_DEC | TR_RJUSTIFY, bin = TR_BIN | TR_RJUSTIFY;
     for (size_t g = 0; g < ngroups; g++) {
         const wm_gtkw_group *gr = &groups[g];
         char tile[256], fwsig[256];
         snprintf(tile, sizeof tile, gr->core ? "%s.wm_tile_core.u_tile.u_waves" : "%s.wm_tile.u_waves", gr->scope);
         snprintf(fwsig, sizeof fwsig, "%s.fw", gr->scope);
+        if (compact) {
+            /* The state, then the data of each port that carried a
+             * wavelet: a few lines a tile, every tile on one screen. */
+            char alias[300];
+            if (gr->has_pe) {
+                snprintf(alias, sizeof alias, "%s state", gr->scope);
+                filtered_as(f, alias, hex, FILTER_STATE, state_path, fwsig, "state", 3);
+            }
+            for (unsigned p = 0; p < 5; p++) {
+                if (gr->used_ports && !(gr->used_ports & (1u << p))) continue;
+                const char *port = p == WM_PORT_L ? "ramp" : port_words[p];
+                char name[32];
+                snprintf(name, sizeof name, "%s_data", port);
+                snprintf(alias, sizeof alias, "%s %s", gr->scope, port);
+                filtered_as(f, alias, hex, FILTER_HEADERS, header_path, tile, name, 32);
+            }
+            continue;
+        }
         fprintf(f, "@%x\n-%s\n", TR_GRP_BEGIN | TR_BLANK, gr->scope);
         if (gr->has_pe) {
             filtered(f, hex, FILTER_STATE, state_path, fwsig, "state", 3);
@@ -195,9 +254,14 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
             if (gr->core) core_signals(f, gr, &cf, overview);
         }
         if (overview) {
+            /* valid above its data: a register holds its last wavelet
+             * after the valid bit drops, which is no wavelet at all */
+            plain(f, bin, tile, "ramp_valid", 1);
             filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_data", 32);
             for (unsigned p = 0; p < 4; p++) {
                 char name[32];
+                snprintf(name, sizeof name, "%s_valid", port_words[p]);
+                plain(f, bin, tile, name, 1);
                 snprintf(name, sizeof name, "%s_data", port_words[p]);
                 filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
             }
@@ -241,11 +305,17 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
 bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
                    const wm_fw_set *fw)
 {
-    return write_save_file(gtkw_path, dump_path, groups, ngroups, false, fw);
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, WM_GTKW_FULL, fw, NULL);
 }
 
 bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
                             size_t ngroups, const wm_fw_set *fw)
 {
-    return write_save_file(gtkw_path, dump_path, groups, ngroups, true, fw);
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, WM_GTKW_OVERVIEW, fw, NULL);
+}
+
+bool wm_gtkw_write_styled(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
+                          const wm_fw_set *fw, wm_gtkw_style style, const wm_gtkw_markers *markers)
+{
+    return write_save_file(gtkw_path, dump_path, groups, ngroups, style, fw, markers);
 }

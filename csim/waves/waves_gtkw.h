@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     const char *scope;
@@ -31,7 +32,29 @@ typedef struct {
     bool core;                   /* a tile with a PE core: its paths, and the core's signals with has_pe */
     bool has_image;              /* the core's image is known: image indexes the wm_fw_set */
     size_t image;
+    unsigned used_ports;         /* bit p: output port p (WM_PORT_*) carried a wavelet; 0: not known */
 } wm_gtkw_group;
+
+/* How much of each group a save file shows. */
+typedef enum {
+    WM_GTKW_FULL = 0, /* every signal */
+    WM_GTKW_OVERVIEW, /* the firmware's signals, and valid with data of the ramp and the four links */
+    WM_GTKW_COMPACT   /* one line a signal, no group lines: the state and the data of the ports used */
+} wm_gtkw_style;
+
+/* What a run of the layout tells the save file: named markers A and B at
+ * two cycles, each explained by a comment line at the top of the signal
+ * pane (has_markers), and who sent each header: the header filter then
+ * names the sender(s) after the header, and lists these headers even when
+ * the dump cannot be read. */
+typedef struct {
+    bool has_markers;
+    uint64_t a, b;
+    const char *a_text, *b_text;
+    const uint32_t *headers;     /* nsent headers ... */
+    const char *const *senders;  /* ... and the instance(s) that sent each, "l0" or "n,e" */
+    size_t nsent;
+} wm_gtkw_markers;
 
 /* Write the save file gtkw_path for the dump dump_path (NULL: none named),
  * and its filter files BASE-state.txt, BASE-owner.txt, BASE-headers.txt
@@ -47,5 +70,9 @@ bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_g
  * ramp and the four links. */
 bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
                             size_t ngroups, const wm_fw_set *fw);
+
+/* Either, or the compact style, with markers (NULL: none). */
+bool wm_gtkw_write_styled(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
+                          const wm_fw_set *fw, wm_gtkw_style style, const wm_gtkw_markers *markers);
 
 #endif

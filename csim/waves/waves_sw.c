@@ -78,6 +78,8 @@ struct wm_sw_dump {
     bool held;
     uint64_t held_cycle;
     uint64_t *held_value;
+    bool *held_known;     /* per extra: its value is known (else x) */
+    bool *extra_written;  /* per extra: a value was written, it is no longer x */
 };
 
 static void vcd_code(size_t n, char *out)
@@ -152,15 +154,20 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
     d->tile_vars = calloc(d->ntiles * d->per_tile, sizeof *d->tile_vars);
     d->extra_vars = calloc(d->nextra + 1, sizeof *d->extra_vars);
     d->held_value = calloc(d->ntiles * d->per_tile + d->nextra + 1, sizeof *d->held_value);
+    d->held_known = calloc(d->nextra + 1, sizeof *d->held_known);
+    d->extra_written = calloc(d->nextra + 1, sizeof *d->extra_written);
     if (trace->vcd) d->vcd = fopen(trace->path, "w");
     else d->fst = fstWriterCreate(trace->path, 1);
-    if (!d->tile_vars || !d->extra_vars || !d->held_value || (!d->vcd && !d->fst)) {
+    if (!d->tile_vars || !d->extra_vars || !d->held_value || !d->held_known || !d->extra_written ||
+        (!d->vcd && !d->fst)) {
         fprintf(stderr, "wavemesh: cannot write the dump %s\n", trace->path);
         if (d->vcd) fclose(d->vcd);
         if (d->fst) fstWriterClose(d->fst);
         free(d->tile_vars);
         free(d->extra_vars);
         free(d->held_value);
+        free(d->held_known);
+        free(d->extra_written);
         free(d);
         return NULL;
     }
@@ -248,7 +255,12 @@ static void write_held(wm_sw_dump *d)
     if (d->fst) fstWriterEmitTimeChange(d->fst, d->held_cycle);
     else fprintf(d->vcd, "#%llu\n", (unsigned long long)d->held_cycle);
     for (size_t i = 0; i < d->ntiles * d->per_tile; i++) emit(d, &d->tile_vars[i], val[i], all);
-    for (size_t i = 0; i < d->nextra; i++) emit(d, &d->extra_vars[i], val[d->ntiles * d->per_tile + i], all);
+    for (size_t i = 0; i < d->nextra; i++) {
+        /* x (nothing written) until known; the first value written whole */
+        if (!d->held_known[i]) continue;
+        emit(d, &d->extra_vars[i], val[d->ntiles * d->per_tile + i], all || !d->extra_written[i]);
+        d->extra_written[i] = true;
+    }
 }
 
 void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
@@ -287,7 +299,10 @@ void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
             v += CORE_SIGNALS;
         }
     }
-    for (size_t i = 0; i < d->nextra; i++) *v++ = *d->extra[i].value;
+    for (size_t i = 0; i < d->nextra; i++) {
+        *v++ = *d->extra[i].value;
+        d->held_known[i] = !d->extra[i].known || *d->extra[i].known;
+    }
     d->held = true;
     d->held_cycle = cycle;
 }
@@ -310,6 +325,8 @@ bool wm_sw_dump_close(wm_sw_dump *d)
     free(d->tile_vars);
     free(d->extra_vars);
     free(d->held_value);
+    free(d->held_known);
+    free(d->extra_written);
     free(d);
     return ok;
 }

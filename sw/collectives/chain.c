@@ -7,10 +7,10 @@
 enum { VAL, FIRST, LAST, NEXTX, NEXTY };
 const wm_kernel_param wm_chain_params[] = {
     [VAL] = {"VAL", true, 0},      /* this PE's value */
-    [FIRST] = {"FIRST", true, 0},  /* 1: nothing comes before this PE */
-    [LAST] = {"LAST", true, 0},    /* 1: nothing comes after; keeps the total */
-    [NEXTX] = {"NEXTX", false, -1}, /* the next PE's coordinates, unless LAST */
-    [NEXTY] = {"NEXTY", false, -1},
+    [FIRST] = {"FIRST", true, 0, WM_RANGE(0, 1)}, /* 1: nothing comes before this PE */
+    [LAST] = {"LAST", true, 0, WM_RANGE(0, 1)}, /* 1: nothing comes after; keeps the total */
+    [NEXTX] = {"NEXTX", false, -1, WM_RANGE(-1, WM_MESH_MAX - 1)}, /* the next PE's coordinates, unless LAST */
+    [NEXTY] = {"NEXTY", false, -1, WM_RANGE(-1, WM_MESH_MAX - 1)},
     {NULL, false, 0},
 };
 
