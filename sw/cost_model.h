@@ -57,8 +57,8 @@ enum {
     WM_GS_COST_GLUE_PLAN_OP     =  240, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_PEER_PAIRWISE    =   29, /* gs pairwise gs_op: per peer sent to, besides the parts above */
     WM_GS_COST_STAGE_CRYSTAL    =  226, /* gs crystal router gs_op: per bisection stage, besides the parts above */
-    WM_GS_COST_STAGE_PLAN_SETUP = 1186, /* gs crystal plan setup: per bisection stage, besides the parts above */
-    WM_GS_COST_STAGE_PLAN_OP    =  214  /* gs crystal plan gs_op: per active stage, besides the parts above */
+    WM_GS_COST_STAGE_PLAN_SETUP = 1559, /* gs crystal plan setup: per bisection stage, besides the parts above */
+    WM_GS_COST_STAGE_PLAN_OP    =  178  /* gs crystal plan gs_op: per active stage, besides the parts above */
 };
 
 #endif

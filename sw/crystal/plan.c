@@ -142,6 +142,41 @@ static void give_scratch(wm_cr_builder *b)
     vec_give(b->heap, &b->send_idx);
 }
 
+/* The plan moved to the bottom of the heap: its parts were taken stage by
+ * stage between the symbolic pass's lists, message buffers and (in the
+ * firmware) the messages kept aside, all given back by now, so left where
+ * they are they would split the heap into holes that the gs_op's buffers,
+ * taken whole, might not fit. When the plan's parts are all the heap holds
+ * (in the firmware and on the host alike) they are packed together; else
+ * the plan stays as it is. At most 3 + 2 x 32 parts: a bisection has at
+ * most 32 stages. */
+static wm_cr_mplan *compact(const wm_cr_builder *b, wm_cr_mplan *p)
+{
+    enum { MAX_PARTS = 3 + 2 * 32 };
+    wm_heap *h = b->heap;
+    const uint32_t n = 3 + 2 * p->nstages;
+    if (!p->nstages || n > MAX_PARTS) return p;
+    uint32_t at[MAX_PARTS];
+    const wm_cr_mstage *st = wm_heap_at(h, p->stages_at);
+    at[0] = wm_heap_offset(h, p);
+    at[1] = p->stages_at;
+    at[2] = p->offsets_at;
+    for (uint32_t i = 0; i < p->nstages; i++) {
+        at[3 + 2 * i] = st[i].keep_at;
+        at[4 + 2 * i] = st[i].send_at;
+    }
+    if (!wm_heap_pack(h, at, n)) return p;
+    wm_cr_mplan *q = wm_heap_at(h, at[0]);
+    q->stages_at = at[1];
+    q->offsets_at = at[2];
+    wm_cr_mstage *qs = wm_heap_at(h, at[1]);
+    for (uint32_t i = 0; i < q->nstages; i++) {
+        qs[i].keep_at = at[3 + 2 * i];
+        qs[i].send_at = at[4 + 2 * i];
+    }
+    return q;
+}
+
 wm_cr_result wm_cr_builder_finish(wm_cr_builder *b, wm_cr_mplan **plan)
 {
     wm_cr_result res = {WM_CR_OK, 0, 0, {WM_GS_DELIVERY_OK, 0, 0, 0}};
@@ -179,6 +214,6 @@ wm_cr_result wm_cr_builder_finish(wm_cr_builder *b, wm_cr_mplan **plan)
         p->buffer_words += st[i].nkw + st[i].nrw + st[i].nr2w;
     }
     b->stages = (wm_cr_vec){0};
-    *plan = p;
+    *plan = compact(b, p);
     return res;
 }

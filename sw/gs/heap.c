@@ -104,6 +104,56 @@ void wm_heap_give(wm_heap *h, void *p)
     b[1] = 0;
 }
 
+/* The index in at[0..n) of the block whose data starts at word offset
+ * off, or n. */
+static uint32_t find(const uint32_t *at, uint32_t n, uint32_t off)
+{
+    uint32_t i = 0;
+    while (i < n && at[i] != off) i++;
+    return i;
+}
+
+bool wm_heap_pack(wm_heap *h, uint32_t *at, uint32_t n)
+{
+    const uint32_t total = units_total(h);
+    uint32_t used = 0;
+    for (uint32_t u = 0; u < total;) {
+        const uint32_t *b = header(h, u);
+        if (corrupt(h, u, b)) return false;
+        if (b[1]) {
+            if (find(at, n, h->start + (u + 1) * UNIT_WORDS) == n) return false;
+            used++;
+        }
+        u += b[0];
+    }
+    if (used != n) return false;
+    /* In address order, each used block moves down to the end of those
+     * before it: over free space or its own old place, so a forward copy
+     * never overwrites a word it has still to read, and the header of the
+     * next block, past the copy's end, is still there to walk on. A new
+     * offset is below every old one still to be found in at. */
+    uint32_t dst = 0;
+    for (uint32_t u = 0; u < total;) {
+        const uint32_t units = header(h, u)[0], next = u + units;
+        if (header(h, u)[1]) {
+            const uint32_t i = find(at, n, h->start + (u + 1) * UNIT_WORDS);
+            if (u != dst) {
+                wm_heap_charge(h, units * UNIT_WORDS * WM_GS_COST_COPY);
+                copy_words(header(h, dst), header(h, u), units * UNIT_WORDS);
+            }
+            at[i] = h->start + (dst + 1) * UNIT_WORDS;
+            dst += units;
+        }
+        u = next;
+    }
+    if (dst < total) {
+        uint32_t *rest = header(h, dst);
+        rest[0] = total - dst;
+        rest[1] = 0;
+    }
+    return true;
+}
+
 void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes)
 {
     if (!p) return wm_heap_take(h, bytes);

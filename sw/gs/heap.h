@@ -15,6 +15,7 @@
 
 #include "mp.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -37,6 +38,12 @@ void *wm_heap_take(wm_heap *h, uint32_t bytes);
 void *wm_heap_resize(wm_heap *h, void *p, uint32_t bytes);
 /* Give the block at p back (p may be NULL). */
 void wm_heap_give(wm_heap *h, void *p);
+
+/* Move the blocks at word offsets at[0..n) (see wm_heap_offset) to the
+ * bottom of the heap, in address order, contents kept, and write their new
+ * offsets into at: what is left above them is one free block. Only when
+ * they are every block in use (true); else nothing moves (false). */
+bool wm_heap_pack(wm_heap *h, uint32_t *at, uint32_t n);
 
 /* Charge the PE the heap belongs to (natively; nothing for a host's heap). */
 static inline void wm_heap_charge(const wm_heap *h, unsigned cycles)
