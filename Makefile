@@ -177,8 +177,28 @@ test: check-tools
 	done; \
 	echo "== $(WAVEMESH) regress --quick"; \
 	if $(WAVEMESH) regress --quick; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: regress --quick"; fi; \
+	echo "== $(WAVEMESH) $(RANDOM_TEST_ARGS) (each line in $(BUILD)/regress-random.log)"; \
+	if $(WAVEMESH) $(RANDOM_TEST_ARGS) --log $(BUILD)/regress-random.log; then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: regress --random"; fi; \
+	echo "== sh tests/check_random_shrink.sh"; \
+	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
+
+# Constrained-random lockstep (docs/verification.md): `make test` runs a
+# few hundred small scenarios; `make regress-long` ten thousand over every
+# shape up to 32x32, one process per scenario, JOBS at a time, each line in
+# $(BUILD)/regress-long.log, failures and the summary on the terminal.
+RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-core-side 4 --jobs 2
+RANDOM_LONG_N    ?= 10000
+RANDOM_SEED      ?= 1
+JOBS             ?= 2
+.PHONY: regress-long
+regress-long: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	$(WAVEMESH) regress --random $(RANDOM_LONG_N) --seed $(RANDOM_SEED) --jobs $(JOBS) --progress \
+	    --log $(BUILD)/regress-long.log
 
 # The layer rule of csim/README.md, and proof that the check fires: a copy
 # of csim/ with one upward include must be refused.
