@@ -228,7 +228,7 @@ static void finish_worker(const wm_random_campaign *c, uint64_t index, worker *w
     char *mark = strstr(w->buf, STATS_MARK);
     if (mark) {
         rc = strtoull(mark + strlen(STATS_MARK), NULL, 10);
-        mark[1] = '\0';
+        *mark = '\0'; /* the line before it keeps its own newline */
     }
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == WORKER_PASS;
     if (WIFEXITED(status) && WEXITSTATUS(status) == WORKER_INTERRUPTED) s->interrupted = true;
