@@ -179,8 +179,31 @@ test: check-tools
 	done; \
 	echo "== $(WAVEMESH) regress --quick"; \
 	if $(WAVEMESH) regress --quick; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: regress --quick"; fi; \
+	echo "== $(WAVEMESH) $(RANDOM_TEST_ARGS) (each line in $(BUILD)/regress-random.log)"; \
+	if $(WAVEMESH) $(RANDOM_TEST_ARGS) --log $(BUILD)/regress-random.log; then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: regress --random"; fi; \
+	echo "== sh tests/check_coverage_report.sh"; \
+	if sh tests/check_coverage_report.sh; then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_coverage_report.sh"; fi; \
+	echo "== sh tests/check_random_shrink.sh"; \
+	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
+
+# Constrained-random lockstep (docs/verification.md): `make test` runs a
+# few hundred small scenarios; `make regress-long` ten thousand over every
+# shape up to 32x32, one process per scenario, JOBS at a time, each line in
+# $(BUILD)/regress-long.log, failures and the summary on the terminal.
+RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-core-side 4 --jobs 2
+RANDOM_LONG_N    ?= 10000
+RANDOM_SEED      ?= 1
+JOBS             ?= 2
+.PHONY: regress-long
+regress-long: check-tools
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	$(WAVEMESH) regress --random $(RANDOM_LONG_N) --seed $(RANDOM_SEED) --jobs $(JOBS) --progress \
+	    --log $(BUILD)/regress-long.log
 
 # The layer rule of csim/README.md, and proof that the check fires: a copy
 # of csim/ with one upward include must be refused.
@@ -605,3 +628,89 @@ synth: check-tools
 	@grep -q '^gatesim: .*PASS' $(SYNTH_DIR)/summary.txt
 	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:\|^gatesim:' $(SYNTH_DIR)/summary.txt
 # ---------------------------------------------------------------- end of FPGA
+
+# ---------------------------------------------------------------- coverage
+# make coverage (docs/verification.md): the tile, the tile with its core
+# and the core Verilated with --coverage (lines, toggles, and the cover
+# points of rtl/cover/, bound into the RTL there and nowhere else), the
+# shims compiled with WM_COVERAGE (csim/core/vl_coverage.h), wavemesh and
+# every test linked with them under $(COV); then every test, the whole
+# corpus and the random scenarios of COV_RANDOM run, their counts merged, the
+# annotated sources written to $(COV)/annotated and the report to
+# $(COV)/report.txt (tests/coverage_report.sh, waivers in
+# rtl/cover/waivers.txt), ending with a one-line total.
+COV         := $(BUILD)/coverage
+# the random share: small meshes, as toggle coverage makes a tile-cycle ~20x dearer
+COV_RANDOM  ?= --random 150 --seed 1 --max-side 8 --max-core-side 4
+COV_VFLAGS  := $(VFLAGS) --coverage
+COV_ROUTER  := rtl/cover/wm_router_cover.sv rtl/cover/wm_router_bind.sv
+COV_PE      := rtl/cover/wm_pe_cover.sv rtl/cover/wm_pe_bind.sv
+COV_CORE    := rtl/cover/wm_core_cover.sv rtl/cover/wm_core_bind.sv
+COV_VTILE   := $(COV)/vtile/Vwm_tile__ALL.a
+COV_VTC     := $(COV)/vtilecore/Vwm_tile_core__ALL.a
+COV_VCORE   := $(COV)/vcore/Vwm_core_top__ALL.a
+COV_SHIM_O  := $(COV)/obj/fabric_rtl.o $(COV)/obj/core_rtl.o
+COV_LIBWM   := $(COV)/libwavemesh.a
+COV_LIBS     = $(COV_LIBWM) $(COV_VCORE) $(COV_VTC) $(VTILECORE_TRACED) $(COV_VTILE) $(VTILE_TRACED) \
+               $(VMESH_LIB) $(VMESHCORE_LIB) $(VRT_O) $(COV)/vrt/verilated_cov.o
+COV_TESTS   := $(TEST_C:tests/%.c=$(COV)/tests/%)
+COV_SHIMDEF := -DWM_COVERAGE -DVM_COVERAGE=1
+
+# one Verilated model under $(COV): name, top module, top file, cover files
+define cov_model
+$(COV)/$(1)/$(2)__ALL.a: $(RTL_SRC) $(CORE_RTL) $(4)
+	@mkdir -p $(COV)/$(1)
+	$(VERILATOR) $(COV_VFLAGS) --Mdir $(COV)/$(1) --prefix $(2) --top-module $(3) rtl/lint.vlt $(5) $(4)
+	$$(MAKE) --no-print-directory -C $(COV)/$(1) -f $(2).mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
+	    CXX="$(CXX)" $(2)__ALL.a >/dev/null
+endef
+$(eval $(call cov_model,vtile,Vwm_tile,wm_tile,$(COV_ROUTER) $(COV_PE),rtl/wm_tile.v))
+$(eval $(call cov_model,vtilecore,Vwm_tile_core,wm_tile_core,$(COV_ROUTER) $(COV_PE) $(COV_CORE),rtl/wm_tile_core.v))
+$(eval $(call cov_model,vcore,Vwm_core_top,wm_core_top,$(COV_CORE),-Irtl/core rtl/core/wm_core_top.v))
+
+$(COV)/vrt/verilated_cov.o: $(VINC)/verilated_cov.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DVM_COVERAGE=1 -I$(VINC) -I$(VINC)/vltstd -c $< -o $@
+
+$(COV)/obj/fabric_rtl.o: csim/fabric/fabric_rtl.cpp $(COV_VTILE) $(COV_VTC) $(VTILE_TRACED) $(VTILECORE_TRACED)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(COV_SHIMDEF) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
+	    -isystem $(COV)/vtile -isystem $(COV)/vtilecore -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
+	    -isystem $(BUILD)/vtilecore_fst -isystem $(BUILD)/vtilecore_vcd -c $< -o $@
+
+$(COV)/obj/core_rtl.o: csim/core/core_rtl.cpp $(COV_VCORE)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(COV_SHIMDEF) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
+	    -isystem $(COV)/vcore -c $< -o $@
+
+$(COV_LIBWM): $(LIB_O) $(COV_SHIM_O) $(BUILD)/obj/csim/fabric/fabric_vmesh.o
+	@rm -f $@
+	ar rcs $@ $^
+
+$(COV)/wavemesh: $(BUILD)/obj/csim/cli/main.o $(COV_LIBS)
+	$(CXX) -o $@ $< $(COV_LIBS) $(LDLIBS)
+
+$(COV)/tests/%: $(BUILD)/obj/tests/%.o $(COV_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $< $(COV_LIBS) -lcmocka $(LDLIBS)
+
+.PHONY: coverage
+coverage: check-tools
+	@$(MAKE) --no-print-directory $(COV)/wavemesh $(COV_TESTS) firmware
+	@rm -rf $(COV)/dat $(COV)/annotated && mkdir -p $(COV)/dat
+	@export WM_COVERAGE_DIR=$(COV)/dat; fail=0; \
+	for t in $(COV_TESTS); do \
+	    printf '%s: ' $$t; if $$t >$(COV)/dat/$$(basename $$t).log 2>&1; then echo ok; \
+	    else echo "FAILED (see $(COV)/dat/$$(basename $$t).log)"; fail=1; fi; \
+	done; \
+	echo "$(COV)/wavemesh regress"; \
+	$(COV)/wavemesh regress > $(COV)/dat/regress.log || { echo "FAILED: regress"; fail=1; }; \
+	tail -n 1 $(COV)/dat/regress.log; \
+	echo "$(COV)/wavemesh regress $(COV_RANDOM)"; \
+	$(COV)/wavemesh regress $(COV_RANDOM) --log $(COV)/dat/random.log || fail=1; \
+	[ $$fail -eq 0 ]
+	@verilator_coverage --write $(COV)/coverage.dat $(COV)/dat/*.dat
+	@verilator_coverage --annotate $(COV)/annotated --annotate-min 1 $(COV)/coverage.dat >/dev/null
+	@sh tests/coverage_report.sh $(COV)/coverage.dat rtl/cover/waivers.txt > $(COV)/report.txt; \
+	status=$$?; cat $(COV)/report.txt; exit $$status
+-include $(wildcard $(COV)/obj/*.d)

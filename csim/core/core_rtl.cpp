@@ -10,6 +10,7 @@
 // reads go straight to them, and the register file is zeroed at creation,
 // as docs/core.md says both models start.
 #include "core/core_rtl.h"
+#include "core/vl_coverage.h"
 
 #include "Vwm_core_top.h"
 #include "Vwm_core_top___024root.h"
@@ -75,6 +76,7 @@ wm_core_rtl *wm_core_rtl_create(void)
 void wm_core_rtl_destroy(wm_core_rtl *c)
 {
     if (!c) return;
+    WM_VL_COVERAGE_COLLECT(c->ctx);  // while the model's counters exist
     c->top->final();
     delete c->top;
     delete c;

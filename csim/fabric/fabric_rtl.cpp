@@ -21,6 +21,7 @@
 // fabric of bare tiles never touches them: its step is the one it always was.
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
+#include "core/vl_coverage.h"
 
 #include "Vwm_tile.h"
 #include "Vwm_tile_core.h"
@@ -413,6 +414,7 @@ void rtl_destroy(wm_fabric *f)
     RtlFabric *r = as_rtl(f);
     if (!r) return;
     trace_close(r);
+    WM_VL_COVERAGE_COLLECT(r->ctx);  // while the models' counters exist
     for (Tile &t : r->tiles) t.finish(t.model);
     r->fst.reset();
     r->vcd.reset();

@@ -349,6 +349,7 @@ static void create_messages(wm_traffic *t)
         }
         t->heap_time[0] += creation_gap(t);
         heap_sift_down(t, 0);
+        if (t->cfg.max_messages && t->messages_created >= t->cfg.max_messages) t->heap_n = 0;
     }
 }
 

@@ -50,6 +50,7 @@ typedef struct {
     double offmesh_fraction;  /* share of messages addressed beyond the mesh edge */
     double hotspot_fraction;  /* WM_PATTERN_HOTSPOT only */
     unsigned hotspot_x, hotspot_y;
+    uint64_t max_messages;    /* no message is created after this many (the regression's shrinker); 0: no limit */
 } wm_traffic_config;
 
 typedef struct {
