@@ -1,7 +1,7 @@
 #!/bin/sh
 # calibration.sh: the native mode's cycles against the core's, row by row:
 # the tree collectives (htree P = 4 .. 1024, the seed's rows leaf by leaf)
-# and gs (every method, P = 16, 64, 256, 1 and 4 dofs a face, snake and
+# and gs (every method and pairing rule, P = 16, 64, 256, 1 and 4 dofs a face, snake and
 # row-major). The native charges come from the core (sw/cost_model.h,
 # `wavemesh calibrate`). Prints markdown; $WAVEMESH is the CLI. Both modes
 # run on the sw backend, whose cycles are the rtl backend's.
@@ -55,7 +55,7 @@ echo
 
 echo "### gs"
 echo
-echo "\`wavemesh gs --ranks R --schedule grid --dofs D --method M --order O --backend sw --pe native|core\`;"
+echo "\`wavemesh gs --ranks R --schedule grid --dofs D --method M --pairing R --order O --backend sw --pe native|core\`;"
 echo "the gs_op's cycles (and the plan's setup), error (native - core) / core:"
 echo
 echo "| P | dofs | order | method | core gs_op | native gs_op | error | core setup | native setup | error |"
@@ -63,12 +63,15 @@ echo "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|"
 for ranks in 4x4 8x8 16x16; do
     for dofs in 1 4; do
         for order in snake rowmajor; do
-            for m in pairwise crystal plan; do
-                args="--ranks $ranks --schedule grid --dofs $dofs --method $m --order $order --backend sw"
+            for mr in "pairwise neko" "crystal neko" "crystal gslib" "plan neko" "plan gslib"; do
+                set -- $mr
+                m=$1
+                [ $1 = pairwise ] || m="$1 $2"
+                args="--ranks $ranks --schedule grid --dofs $dofs --method $1 --pairing $2 --order $order --backend sw"
                 "$W" gs $args --pe core > "$tmp/c"
                 "$W" gs $args --pe native > "$tmp/n"
                 p=$(echo $ranks | awk -Fx '{ print $1 * $2 }')
-                awk -v p=$p -v d=$dofs -v o=$order -v m=$m '
+                awk -v p=$p -v d=$dofs -v o=$order -v m="$m" '
                     FNR == 1 { f++ }
                     /^gs_op cycles:/ { op[f] = $3 } /^setup cycles:/ { su[f] = $3 }
                     END { e = (op[2] - op[1]) / op[1];
