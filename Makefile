@@ -44,7 +44,7 @@ VFLAGS    += $(RTL_DIRS)
 
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
              gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-             yosys nextpnr-ice40 fpga-icestorm
+             yosys nextpnr-ice40 fpga-icestorm z3
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
@@ -93,6 +93,7 @@ check-tools:
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm"; \
+	command -v z3 >/dev/null || missing="$$missing z3"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -573,3 +574,34 @@ synth: check-tools
 	@grep -q '^gatesim: .*PASS' $(SYNTH_DIR)/summary.txt
 	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:\|^gatesim:' $(SYNTH_DIR)/summary.txt
 # ---------------------------------------------------------------- end of FPGA
+
+# ---------------------------------------------------------------- formal proofs
+# docs/verification.md, "Formal". rtl/formal/run.sh proves each harness of
+# rtl/formal/ with yosys-abc's pdr (or checks it to a stated depth) and
+# reaches every cover with yosys-smtbmc and z3; the RTL's own invariants
+# (under `ifdef FORMAL`) join every proof of the module that holds them.
+#   formal        every job, the router's included (minutes)
+#   formal-quick  (make test) the FIFO and the arbiter at several sizes
+FORMAL_DIR := $(BUILD)/formal
+.PHONY: formal formal-quick
+test: formal-quick
+
+formal: check-tools
+	@sh rtl/formal/run.sh $(FORMAL_DIR)
+
+formal-quick: check-tools
+	@sh rtl/formal/run.sh $(FORMAL_DIR) --quick
+# ---------------------------------------------------------------- end of formal proofs
+
+# ---------------------------------------------------------------- mutation score
+# docs/verification.md, "Mutation": every mutant of tests/mutation/mutants
+# applied alone to a scratch copy of the tree (build/mutate/tree, never
+# rtl/ itself), against lint, the tests, the regression and make formal;
+# the table goes to build/mutate/table.md. Hours on this machine: run it
+# niced, or pass MUTATE_ARGS (e.g. --checks lint,formal or --only NAMES).
+MUTATE_ARGS ?=
+.PHONY: mutate
+mutate: check-tools
+	@$(MAKE) --no-print-directory all
+	@nice sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
+# ---------------------------------------------------------------- end of mutation score

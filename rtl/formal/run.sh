@@ -1,0 +1,182 @@
+#!/bin/sh
+# run.sh: the formal checks of rtl/formal/ (make formal, make formal-quick;
+# docs/verification.md, "Formal").
+#
+#   sh rtl/formal/run.sh OUT [--quick] [JOB ...]
+#
+# Each job is a harness (rtl/formal/*_props.v) at one set of parameters.
+# yosys reads it with -formal (which defines FORMAL, so the invariants
+# inside the RTL join the harness's properties) and writes:
+# - an AIGER model, the assertions as bad states, the assumptions as
+#   constraints, the covers removed: yosys-abc's pdr proves it for every
+#   reachable state (proof "pdr": a full proof), or bmc3 checks it for the
+#   first N cycles (proof "bmc:N": a bounded check);
+# - for covers "smt:N", an SMT-LIBv2 model: yosys-smtbmc with z3 looks for
+#   a trace to every cover statement within N cycles; for covers "abc:N"
+#   (the router, which smtbmc does not get through), a second AIGER model
+#   in which every cover of the harness is an assertion of its negation,
+#   and bmc3 -a must see each fail within N cycles.
+# Either way no property holds only because its situation never arises.
+# A job passes when its proof (or bounded check) holds and every cover is
+# reached. One line a job: "formal: JOB: proved (pdr, 3.1 s); 7/7 covers
+# reached within 12 cycles (1.2 s)". With --quick only the jobs marked
+# quick run; naming jobs runs those only.
+# Exit status: 0 when every job passed, 1 otherwise (the solver's log is
+# named), 2 on bad usage or a missing tool.
+set -u
+usage() {
+    sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+    echo "jobs:"; jobs | awk '{ printf "  %-14s %s %s %s\n", $1, $2, $3, $4 }'
+}
+YOSYS=${YOSYS:-yosys}
+ABC=${ABC:-yosys-abc}
+SMTBMC=${SMTBMC:-yosys-smtbmc}
+PDR_TIMEOUT=${PDR_TIMEOUT:-1800}
+here=$(dirname "$0")
+root=$here/../..
+
+# name | top | chparam | files (rtl/...) | proof | covers | quick
+# The router's jobs: the upper bits of col, row and len tied to 0 (the
+# comparators and counters keep their widths), its credits and invariants
+# proved at its own depths, its messages checked for a bounded number of
+# cycles at depths of 2, from two contending inputs and from all five.
+jobs() {
+    cat <<'EOT'
+fifo4          wm_fifo_props        DEPTH=4                  prim/wm_fifo.v     pdr     smt:12  quick
+fifo1          wm_fifo_props        DEPTH=1                  prim/wm_fifo.v     pdr     smt:8   quick
+fifo3          wm_fifo_props        DEPTH=3                  prim/wm_fifo.v     pdr     smt:12  quick
+fifo8-block    wm_fifo_props        DEPTH=8,WIDTH=8,RAM_STYLE="block"  prim/wm_fifo.v  pdr  smt:20  -
+arb5           wm_rr_arbiter_props  N=5                      prim/wm_rr_arbiter.v  pdr  smt:12  quick
+arb3           wm_rr_arbiter_props  N=3                      prim/wm_rr_arbiter.v  pdr  smt:10  quick
+router-credits wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
+router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:10  abc:12  -
+router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:7  abc:12  -
+EOT
+}
+
+[ $# -ge 1 ] || { usage >&2; exit 2; }
+case "$1" in -h|--help) usage; exit 0 ;; -*) echo "run.sh: OUT comes first (see --help)" >&2; exit 2 ;; esac
+out=$1; shift
+quick=0
+if [ "${1:-}" = --quick ]; then quick=1; shift; fi
+for j in "$@"; do
+    jobs | awk -v j="$j" '$1 == j { f = 1 } END { exit !f }' || {
+        echo "run.sh: no job named '$j'; the jobs are: $(jobs | awk '{ printf "%s ", $1 }')" >&2; exit 2; }
+done
+mkdir -p "$out"
+for t in "$YOSYS" "$ABC" "$SMTBMC" z3; do
+    command -v "$t" >/dev/null || { echo "run.sh: $t is missing (make deps installs it)" >&2; exit 2; }
+done
+
+now() { date +%s.%N; }
+secs() { echo "$2 - $1" | bc | awk '{ printf "%.1f", $1 }'; }
+
+selected="$*"
+rm -f "$out/.fail"
+jobs | while read -r name top params files proof covers q; do
+    [ $quick -eq 1 ] && [ "$q" != quick ] && continue
+    if [ -n "$selected" ]; then
+        case " $selected " in *" $name "*) ;; *) continue ;; esac
+    fi
+    base=$out/$name
+    srcs=""
+    for f in $(echo "$files" | tr ',' ' '); do srcs="$srcs $root/rtl/$f"; done
+    chp=""
+    for p in $(echo "$params" | tr ',' ' '); do chp="$chp -set ${p%%=*} ${p#*=}"; done
+    # The router's harness starts its flops without a reset at 0 (setundef
+    # -init); the primitives' start anywhere.
+    init=""
+    [ "$top" = wm_router_props ] && init="setundef -zero -init"
+    smt=""
+    case "$covers" in smt:*) smt="write_smt2 -wires $base.smt2" ;; esac
+    cat > "$base.ys" <<EOY
+read_verilog -formal $srcs $here/$top.v
+chparam $chp $top
+prep -top $top -flatten
+memory_map
+opt -fast
+async2sync
+dffunmap
+$smt
+chformal -cover -remove
+setundef -undriven -anyseq
+$init
+opt_clean
+techmap
+opt -fast
+dffunmap
+abc -g AND -fast
+opt_clean
+write_aiger -zinit -map $base.aim $base.aig
+EOY
+    if ! "$YOSYS" -q -l "$base.yosys.log" -s "$base.ys" >/dev/null 2>&1; then
+        echo "formal: $name: yosys failed, see $base.yosys.log"; echo 1 > "$out/.fail"; continue
+    fi
+    case "$covers" in abc:*)
+        # the cover run: the RTL without its own properties, the harness
+        # with each cover an assertion of its negation
+        cat > "$base.cover.ys" <<EOY
+read_verilog -DWM_COVER_RUN $srcs
+read_verilog -formal -DWM_COVER_RUN $here/$top.v
+chparam $chp $top
+prep -top $top -flatten
+memory_map
+opt -fast
+async2sync
+setundef -undriven -anyseq
+$init
+opt_clean
+techmap
+opt -fast
+dffunmap
+abc -g AND -fast
+opt_clean
+tee -o $base.cover.stat stat
+write_aiger -zinit $base.cover.aig
+EOY
+        if ! "$YOSYS" -q -l "$base.cover.yosys.log" -s "$base.cover.ys" >/dev/null 2>&1; then
+            echo "formal: $name: yosys failed, see $base.cover.yosys.log"; echo 1 > "$out/.fail"; continue
+        fi ;;
+    esac
+    t0=$(now)
+    if [ "$proof" = pdr ]; then
+        timeout "$PDR_TIMEOUT" "$ABC" -c "read_aiger $base.aig; fold; strash; scorr; pdr" > "$base.pdr.log" 2>&1
+        t1=$(now)
+        if grep -q '^Property proved' "$base.pdr.log"; then
+            res="proved (pdr, $(secs "$t0" "$t1") s)"
+        else
+            echo "formal: $name: FAILED: not proved ($(grep -m1 'was asserted\|Property\|Timeout' "$base.pdr.log" || echo "no result within $PDR_TIMEOUT s")), see $base.pdr.log"
+            echo 1 > "$out/.fail"; continue
+        fi
+    else
+        bmc_depth=${proof#bmc:}
+        "$ABC" -c "read_aiger $base.aig; fold; strash; scorr; bmc3 -F $bmc_depth" > "$base.bmc.log" 2>&1
+        t1=$(now)
+        if ! grep -q "No output asserted in $bmc_depth frames" "$base.bmc.log"; then
+            echo "formal: $name: FAILED: $(grep -m1 'was asserted' "$base.bmc.log" || echo "no result"), see $base.bmc.log"
+            echo 1 > "$out/.fail"; continue
+        fi
+        res="holds for $bmc_depth cycles (bmc3, $(secs "$t0" "$t1") s)"
+    fi
+    cdepth=${covers#*:}
+    t0=$(now)
+    case "$covers" in
+    smt:*)
+        ncov=$(grep -c '^; yosys-smt2-cover' "$base.smt2")
+        "$SMTBMC" -s z3 --presat -c -t "$cdepth" "$base.smt2" > "$base.cover.log" 2>&1
+        hit=$(grep -c 'Reached cover statement' "$base.cover.log")
+        grep -q 'Status: PASSED' "$base.cover.log" || hit=-1 ;;
+    abc:*)
+        ncov=$(awk '/\$assert/ { n = $2 } END { print n + 0 }' "$base.cover.stat")
+        "$ABC" -c "read_aiger $base.cover.aig; fold; strash; scorr; scleanup; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1
+        hit=$(grep -c 'was asserted in frame' "$base.cover.log") ;;
+    esac
+    t1=$(now)
+    if [ "$hit" -ne "$ncov" ]; then
+        echo "formal: $name: FAILED: $res, but $hit of $ncov covers reached within $cdepth cycles, see $base.cover.log"
+        echo 1 > "$out/.fail"; continue
+    fi
+    echo "formal: $name: $res; $hit/$ncov covers reached within $cdepth cycles ($(secs "$t0" "$t1") s)"
+done
+if [ -f "$out/.fail" ]; then rm -f "$out/.fail"; exit 1; fi
+exit 0
