@@ -2,7 +2,7 @@
 # run.sh: the formal checks of rtl/formal/ (make formal, make formal-quick;
 # docs/verification.md, "Formal").
 #
-#   sh rtl/formal/run.sh OUT [--quick] [JOB ...]
+#   sh rtl/formal/run.sh OUT [--quick] [--stop] [JOB ...]
 #
 # Each job is a harness (rtl/formal/*_props.v) at one set of parameters.
 # yosys reads it with -formal (which defines FORMAL, so the invariants
@@ -20,7 +20,8 @@
 # A job passes when its proof (or bounded check) holds and every cover is
 # reached. One line a job: "formal: JOB: proved (pdr, 3.1 s); 7/7 covers
 # reached within 12 cycles (1.2 s)". With --quick only the jobs marked
-# quick run; naming jobs runs those only.
+# quick run; naming jobs runs those only; --stop ends the run at the first
+# job that fails (make mutate: the first check that kills a mutant).
 # Exit status: 0 when every job passed, 1 otherwise (the solver's log is
 # named), 2 on bad usage or a missing tool.
 set -u
@@ -38,8 +39,9 @@ root=$here/../..
 # name | top | chparam | files (rtl/...) | proof | covers | quick
 # The router's jobs: the upper bits of col, row and len tied to 0 (the
 # comparators and counters keep their widths), its credits and invariants
-# proved at its own depths, its messages checked for a bounded number of
-# cycles at depths of 2, from two contending inputs and from all five.
+# proved at depths of 2 and at its own, its messages checked for a bounded
+# number of cycles at depths of 2, from two contending inputs and from all
+# five.
 jobs() {
     cat <<'EOT'
 fifo4          wm_fifo_props        DEPTH=4                  prim/wm_fifo.v     pdr     smt:12  quick
@@ -48,17 +50,25 @@ fifo3          wm_fifo_props        DEPTH=3                  prim/wm_fifo.v     
 fifo8-block    wm_fifo_props        DEPTH=8,WIDTH=8,RAM_STYLE="block"  prim/wm_fifo.v  pdr  smt:20  -
 arb5           wm_rr_arbiter_props  N=5                      prim/wm_rr_arbiter.v  pdr  smt:12  quick
 arb3           wm_rr_arbiter_props  N=3                      prim/wm_rr_arbiter.v  pdr  smt:10  quick
+router-credits-2 wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 router-credits wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:10  abc:12  -
-router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:7  abc:12  -
+router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:8  abc:12  -
 EOT
 }
 
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; -*) echo "run.sh: OUT comes first (see --help)" >&2; exit 2 ;; esac
 out=$1; shift
-quick=0
-if [ "${1:-}" = --quick ]; then quick=1; shift; fi
+quick=0 stop=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) quick=1; shift ;;
+        --stop)  stop=1; shift ;;
+        -*)      echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+        *)       break ;;
+    esac
+done
 for j in "$@"; do
     jobs | awk -v j="$j" '$1 == j { f = 1 } END { exit !f }' || {
         echo "run.sh: no job named '$j'; the jobs are: $(jobs | awk '{ printf "%s ", $1 }')" >&2; exit 2; }
@@ -75,6 +85,7 @@ selected="$*"
 rm -f "$out/.fail"
 jobs | while read -r name top params files proof covers q; do
     [ $quick -eq 1 ] && [ "$q" != quick ] && continue
+    [ $stop -eq 1 ] && [ -f "$out/.fail" ] && continue
     if [ -n "$selected" ]; then
         case " $selected " in *" $name "*) ;; *) continue ;; esac
     fi
@@ -165,7 +176,7 @@ EOY
         ncov=$(grep -c '^; yosys-smt2-cover' "$base.smt2")
         "$SMTBMC" -s z3 --presat -c -t "$cdepth" "$base.smt2" > "$base.cover.log" 2>&1
         hit=$(grep -c 'Reached cover statement' "$base.cover.log")
-        grep -q 'Status: PASSED' "$base.cover.log" || hit=-1 ;;
+        grep -q 'Status: PASSED' "$base.cover.log" || [ "$hit" -lt "$ncov" ] || hit=0 ;;
     abc:*)
         ncov=$(awk '/\$assert/ { n = $2 } END { print n + 0 }' "$base.cover.stat")
         "$ABC" -c "read_aiger $base.cover.aig; fold; strash; scorr; scleanup; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1

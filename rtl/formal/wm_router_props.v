@@ -176,15 +176,14 @@ module wm_router_props #(
     // the route output o takes, as a header's destination names it
     function routed_to(input [31:0] h, input integer o);
         case (o)
-            0: routed_to = h[31:24] == x && h[23:16] < y;   // N
-            1: routed_to = h[31:24] > x;                      // E
-            2: routed_to = h[31:24] == x && h[23:16] > y;   // S
-            3: routed_to = h[31:24] < x;                      // W
-            default: routed_to = h[31:24] == x && h[23:16] == y;  // L
+            0:       routed_to = h[31:24] == x && h[23:16] < y;    // N
+            1:       routed_to = h[31:24] > x;                     // E
+            2:       routed_to = h[31:24] == x && h[23:16] > y;    // S
+            3:       routed_to = h[31:24] < x;                     // W
+            default: routed_to = h[31:24] == x && h[23:16] == y;   // L
         endcase
     endfunction
 
-    // A header (h) or data wavelet (!h) of output o carries source s.
     wire [4:0] hdr_out;                  // output o carries a header now
     wire [2:0] out_src [0:4];
     // hdr_from[5s + o]: output o carries a header from input s

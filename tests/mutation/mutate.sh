@@ -14,8 +14,13 @@
 #   test     make all and test-depths, then every test binary in turn
 #   regress  wavemesh regress --quick, then, where wavemesh has it,
 #            wavemesh regress --random $MUTATE_RANDOM (default 200) --seed 1
-#   formal   rtl/formal/run.sh: every proof and cover of make formal
-# A mutant no check kills has survived. One progress line a mutant, then
+#   formal   rtl/formal/run.sh --stop: the jobs of make formal that read
+#            the mutated file (of those, only the ones named in
+#            $MUTATE_FORMAL_JOBS if it is set); none for a file that no
+#            harness reads
+# A mutant no check kills has survived; one in a file that none of the
+# checks run reads (a core file with --checks formal) is "not checked",
+# and left out of the score. One progress line a mutant, then
 # the table (mutant, bug, first check that killed it, or "survived") and
 # the score, also written to OUT/table.md; each check's log is
 # OUT/logs/MUTANT.CHECK.log.
@@ -32,7 +37,7 @@ list=$here/mutants
 checks="lint,test,regress,formal"
 only=""
 out=""
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -64,10 +69,12 @@ tree=$out/tree
 echo "mutate: scratch tree $tree"
 mkdir -p "$tree"
 (cd "$root" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$tree" && tar xpf -)
-if [ ! -d "$tree/build" ] && [ -d "$root/build" ]; then
-    mkdir -p "$tree/build"
-    (cd "$root/build" && tar cf - --exclude=./mutate .) | (cd "$tree/build" && tar xpf -)
-fi
+case ",$checks," in *,test,*|*,regress,*)
+    if [ ! -d "$tree/build" ] && [ -d "$root/build" ]; then
+        mkdir -p "$tree/build"
+        (cd "$root/build" && tar cf - --exclude='./mutate*' .) | (cd "$tree/build" && tar xpf -)
+    fi ;;
+esac
 
 run_check() {   # $1 check, $2 log: 0 when the check passes
     case "$1" in
@@ -85,7 +92,13 @@ run_check() {   # $1 check, $2 log: 0 when the check passes
             (cd "$tree" && build/wavemesh regress --random "${MUTATE_RANDOM:-200}" --seed 1) >> "$2" 2>&1 || return 1
         fi ;;
     formal)
-        (cd "$tree" && sh rtl/formal/run.sh "$out/formal") > "$2" 2>&1 ;;
+        fjobs=$(sh "$tree/rtl/formal/run.sh" --help | awk -v f="${file#rtl/}" \
+            '/^jobs:/ { on = 1; next } on && index("," $4 ",", "," f ",") { print $1 }')
+        if [ -n "${MUTATE_FORMAL_JOBS:-}" ]; then
+            fjobs=$(for j in $fjobs; do case " $MUTATE_FORMAL_JOBS " in *" $j "*) echo "$j" ;; esac; done)
+        fi
+        if [ -z "$fjobs" ]; then echo "no formal job reads $file" > "$2"; return 3; fi
+        (cd "$tree" && sh rtl/formal/run.sh "$out/formal" --stop $fjobs) > "$2" 2>&1 ;;
     esac
 }
 
@@ -94,7 +107,7 @@ table=$out/table.md
 : > "$out/rows"
 total=$(echo "$names" | wc -l)
 [ -n "$only" ] && total=$(echo "$only" | tr ',' '\n' | grep -c .)
-k=0 killed=0 survived=0 broken=0
+k=0 killed=0 survived=0 broken=0 unchecked=0
 while IFS= read -r line; do
     case "$line" in '#'*|'') continue ;; esac
     name=$(echo "$line" | awk -F' [|] ' '{ gsub(/ /, "", $1); print $1 }')
@@ -118,15 +131,25 @@ while IFS= read -r line; do
     fi
     mv "$tree/$file.mut" "$tree/$file"
     touch "$tree/$file"
-    by=survived
+    by=survived applied=0
     for c in lint test regress formal; do
         case ",$checks," in *",$c,"*) ;; *) continue ;; esac
-        if ! run_check "$c" "$out/logs/$name.$c.log"; then by=$c; break; fi
+        run_check "$c" "$out/logs/$name.$c.log"
+        case $? in
+            0) applied=1 ;;
+            3) ;;                       # the check cannot see this file
+            *) by=$c; break ;;
+        esac
     done
+    [ "$by" = survived ] && [ $applied -eq 0 ] && by="not checked"
     # back to the tree's own file, newer than the mutant's products
     cp "$root/$file" "$tree/$file"; touch "$tree/$file"
-    if [ "$by" = survived ]; then survived=$((survived + 1)); else killed=$((killed + 1)); fi
-    echo "mutate: [$k/$total] $name: $( [ "$by" = survived ] && echo SURVIVED || echo "killed by $by") ($(( $(now) - t0 )) s)"
+    case "$by" in
+        survived)      survived=$((survived + 1)); verdict=SURVIVED ;;
+        "not checked") unchecked=$((unchecked + 1)); verdict="not checked: no check of $checks reads $file" ;;
+        *)             killed=$((killed + 1)); verdict="killed by $by" ;;
+    esac
+    echo "mutate: [$k/$total] $name: $verdict ($(( $(now) - t0 )) s)"
     echo "| $name | $desc | $by |" >> "$out/rows"
 done < "$list"
 
@@ -136,7 +159,7 @@ run=$((killed + survived))
     echo "|---|---|---|"
     cat "$out/rows"
     echo
-    echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $broken -gt 0 ] && echo ", $broken did not apply")."
+    echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $unchecked -gt 0 ] && echo "; $unchecked in files these checks do not read")$( [ $broken -gt 0 ] && echo "; $broken did not apply")."
 } > "$table"
 cat "$table"
 [ $survived -eq 0 ] && [ $broken -eq 0 ]
