@@ -589,8 +589,16 @@ test: formal-quick
 formal: check-tools
 	@sh rtl/formal/run.sh $(FORMAL_DIR)
 
+# ... and the check fires: the FIFO that takes a push when full (the one
+# bug the lockstep corpus let through) must fail fifo4's proof.
 formal-quick: check-tools
 	@sh rtl/formal/run.sh $(FORMAL_DIR) --quick
+	@rm -rf $(FORMAL_DIR)-fault && mkdir -p $(FORMAL_DIR)-fault && cp -r rtl $(FORMAL_DIR)-fault/
+	@sed -i 's/do_push = push_i && !full_q;/do_push = push_i;/' $(FORMAL_DIR)-fault/rtl/prim/wm_fifo.v
+	@sh $(FORMAL_DIR)-fault/rtl/formal/run.sh $(FORMAL_DIR)-fault/out fifo4 > $(FORMAL_DIR)-fault/run.log; \
+	if [ $$? -ne 1 ] || ! grep -q '^formal: fifo4: FAILED' $(FORMAL_DIR)-fault/run.log; then \
+	    cat $(FORMAL_DIR)-fault/run.log; echo "formal-quick: a FIFO that takes a push when full went unnoticed"; exit 1; fi
+	@echo "formal-quick: a planted FIFO push-when-full fails fifo4's proof, as it must"
 # ---------------------------------------------------------------- end of formal proofs
 
 # ---------------------------------------------------------------- mutation score

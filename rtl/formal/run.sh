@@ -22,8 +22,10 @@
 # reached within 12 cycles (1.2 s)". With --quick only the jobs marked
 # quick run; naming jobs runs those only; --stop ends the run at the first
 # job that fails (make mutate: the first check that kills a mutant).
-# Exit status: 0 when every job passed, 1 otherwise (the solver's log is
-# named), 2 on bad usage or a missing tool.
+# Exit status: 0 when every job passed, 1 when one failed (a property
+# broken or a cover out of reach; the solver's log is named), 2 on bad
+# usage, a missing tool, or a solver that gave no answer (a crash, a
+# timeout): that is no verdict on the design.
 set -u
 usage() {
     sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
@@ -121,7 +123,7 @@ opt_clean
 write_aiger -zinit -map $base.aim $base.aig
 EOY
     if ! "$YOSYS" -q -l "$base.yosys.log" -s "$base.ys" >/dev/null 2>&1; then
-        echo "formal: $name: yosys failed, see $base.yosys.log"; echo 1 > "$out/.fail"; continue
+        echo "formal: $name: yosys failed, see $base.yosys.log"; echo 1 >> "$out/.fail"; continue
     fi
     case "$covers" in abc:*)
         # the cover run: the RTL without its own properties, the harness
@@ -146,7 +148,7 @@ tee -o $base.cover.stat stat
 write_aiger -zinit $base.cover.aig
 EOY
         if ! "$YOSYS" -q -l "$base.cover.yosys.log" -s "$base.cover.ys" >/dev/null 2>&1; then
-            echo "formal: $name: yosys failed, see $base.cover.yosys.log"; echo 1 > "$out/.fail"; continue
+            echo "formal: $name: yosys failed, see $base.cover.yosys.log"; echo 1 >> "$out/.fail"; continue
         fi ;;
     esac
     t0=$(now)
@@ -155,17 +157,24 @@ EOY
         t1=$(now)
         if grep -q '^Property proved' "$base.pdr.log"; then
             res="proved (pdr, $(secs "$t0" "$t1") s)"
+        elif ! grep -q 'was asserted' "$base.pdr.log"; then
+            echo "formal: $name: ERROR: pdr gave no answer (crash or more than $PDR_TIMEOUT s), see $base.pdr.log"
+            echo 2 >> "$out/.fail"; continue
         else
             echo "formal: $name: FAILED: not proved ($(grep -m1 'was asserted\|Property\|Timeout' "$base.pdr.log" || echo "no result within $PDR_TIMEOUT s")), see $base.pdr.log"
-            echo 1 > "$out/.fail"; continue
+            echo 1 >> "$out/.fail"; continue
         fi
     else
         bmc_depth=${proof#bmc:}
         "$ABC" -c "read_aiger $base.aig; fold; strash; scorr; bmc3 -F $bmc_depth" > "$base.bmc.log" 2>&1
         t1=$(now)
+        if ! grep -q "No output asserted in $bmc_depth frames\|was asserted" "$base.bmc.log"; then
+            echo "formal: $name: ERROR: bmc3 gave no answer, see $base.bmc.log"
+            echo 2 >> "$out/.fail"; continue
+        fi
         if ! grep -q "No output asserted in $bmc_depth frames" "$base.bmc.log"; then
             echo "formal: $name: FAILED: $(grep -m1 'was asserted' "$base.bmc.log" || echo "no result"), see $base.bmc.log"
-            echo 1 > "$out/.fail"; continue
+            echo 1 >> "$out/.fail"; continue
         fi
         res="holds for $bmc_depth cycles (bmc3, $(secs "$t0" "$t1") s)"
     fi
@@ -180,14 +189,25 @@ EOY
     abc:*)
         ncov=$(awk '/\$assert/ { n = $2 } END { print n + 0 }' "$base.cover.stat")
         "$ABC" -c "read_aiger $base.cover.aig; fold; strash; scorr; scleanup; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1
+        # yosys-abc 0.23's scorr has been seen to crash on a design it
+        # handles unreduced: try once more without it
+        grep -q 'Stopping BMC\|outputs are found\|No output asserted' "$base.cover.log" ||
+            "$ABC" -c "read_aiger $base.cover.aig; fold; strash; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1
+        if ! grep -q 'Stopping BMC\|outputs are found\|No output asserted\|was asserted' "$base.cover.log"; then
+            echo "formal: $name: ERROR: bmc3 gave no answer on the covers, see $base.cover.log"
+            echo 2 >> "$out/.fail"; continue
+        fi
         hit=$(grep -c 'was asserted in frame' "$base.cover.log") ;;
     esac
     t1=$(now)
     if [ "$hit" -ne "$ncov" ]; then
         echo "formal: $name: FAILED: $res, but $hit of $ncov covers reached within $cdepth cycles, see $base.cover.log"
-        echo 1 > "$out/.fail"; continue
+        echo 1 >> "$out/.fail"; continue
     fi
     echo "formal: $name: $res; $hit/$ncov covers reached within $cdepth cycles ($(secs "$t0" "$t1") s)"
 done
-if [ -f "$out/.fail" ]; then rm -f "$out/.fail"; exit 1; fi
+if [ -f "$out/.fail" ]; then
+    st=2; grep -qx 1 "$out/.fail" && st=1
+    rm -f "$out/.fail"; exit $st
+fi
 exit 0

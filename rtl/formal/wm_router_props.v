@@ -28,12 +28,15 @@
 // - a message's wavelets never interleave with another's on an output: the
 //   data behind a header come from the header's input and message;
 // - credits: an output never sends into a full downstream buffer, the
-//   router never lets a link buffer be pushed when full, and (inside
-//   wm_router, under FORMAL) no credit counter passes its depth or is
-//   spent at zero;
+//   router never lets a link buffer be pushed when full, returns one credit
+//   pulse for each wavelet it pops, the cycle after, and (inside wm_router,
+//   under FORMAL) no credit counter passes its depth or is spent at zero;
+// - enables: a disabled router moves nothing and returns no credit, and no
+//   output sends to a neighbour it sees disabled;
 // - a header off the mesh is discarded whole: no wavelet of such a message
 //   leaves on any output, the messages behind it do, and err_hdr_o holds
-//   an off-mesh header once err_offmesh_o is set.
+//   an off-mesh header once err_offmesh_o is set; both then stay as they
+//   are until reset.
 // The first cycle resets, and only the first.
 `default_nettype none
 
@@ -364,6 +367,29 @@ module wm_router_props #(
         if (!f_init && GROUPS[0]) begin
             `WM_ASSERT((out_valid_o[3:0] & ~ne2_q) == 4'b0);
             if (!en1_q) `WM_ASSERT(out_valid_o == 5'b0 && link_credit_o == 4'b0);
+        end
+    end
+
+    // ---- exact credits and a sticky error: a credit pulse on a link is
+    // the pop of its buffer at the edge before (its count says so), and
+    // err_offmesh_o and err_hdr_o never change once set ----
+    integer        q;
+    reg [4*IC-1:0] cnt1_q;
+    reg [3:0]      lv1_q;
+    reg            err1_q;
+    reg [31:0]     hdr1_q;
+    always @(posedge clk_i) begin
+        cnt1_q <= rst_ni ? in_count_o : {(4*IC){1'b0}};
+        lv1_q  <= rst_ni ? lv : 4'b0;
+        err1_q <= rst_ni && err_offmesh_o;
+        hdr1_q <= err_hdr_o;
+    end
+    always @* begin
+        if (!f_init) begin
+            for (q = 0; q < 4; q = q + 1)
+                if (GROUPS[0]) `WM_ASSERT(link_credit_o[q] ==
+                    (cnt1_q[IC*q +: IC] + (lv1_q[q] ? 1'b1 : 1'b0) != in_count_o[IC*q +: IC]));
+            if (GROUPS[2] && err1_q) `WM_ASSERT(err_offmesh_o && err_hdr_o == hdr1_q);
         end
     end
 

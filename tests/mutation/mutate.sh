@@ -98,7 +98,8 @@ run_check() {   # $1 check, $2 log: 0 when the check passes
             fjobs=$(for j in $fjobs; do case " $MUTATE_FORMAL_JOBS " in *" $j "*) echo "$j" ;; esac; done)
         fi
         if [ -z "$fjobs" ]; then echo "no formal job reads $file" > "$2"; return 3; fi
-        (cd "$tree" && sh rtl/formal/run.sh "$out/formal" --stop $fjobs) > "$2" 2>&1 ;;
+        (cd "$tree" && sh rtl/formal/run.sh "$out/formal" --stop $fjobs) > "$2" 2>&1
+        case $? in 0) return 0 ;; 1) return 1 ;; *) return 4 ;; esac ;;   # 4: no verdict
     esac
 }
 
@@ -138,6 +139,7 @@ while IFS= read -r line; do
         case $? in
             0) applied=1 ;;
             3) ;;                       # the check cannot see this file
+            4) by="error in $c"; break ;;
             *) by=$c; break ;;
         esac
     done
@@ -147,6 +149,7 @@ while IFS= read -r line; do
     case "$by" in
         survived)      survived=$((survived + 1)); verdict=SURVIVED ;;
         "not checked") unchecked=$((unchecked + 1)); verdict="not checked: no check of $checks reads $file" ;;
+        error*)        broken=$((broken + 1)); verdict="$by: no verdict (see the log)" ;;
         *)             killed=$((killed + 1)); verdict="killed by $by" ;;
     esac
     echo "mutate: [$k/$total] $name: $verdict ($(( $(now) - t0 )) s)"
@@ -159,7 +162,7 @@ run=$((killed + survived))
     echo "|---|---|---|"
     cat "$out/rows"
     echo
-    echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $unchecked -gt 0 ] && echo "; $unchecked in files these checks do not read")$( [ $broken -gt 0 ] && echo "; $broken did not apply")."
+    echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $unchecked -gt 0 ] && echo "; $unchecked in files these checks do not read")$( [ $broken -gt 0 ] && echo "; $broken did not apply or got no verdict")."
 } > "$table"
 cat "$table"
 [ $survived -eq 0 ] && [ $broken -eq 0 ]
