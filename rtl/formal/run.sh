@@ -188,11 +188,11 @@ EOY
         grep -q 'Status: PASSED' "$base.cover.log" || [ "$hit" -lt "$ncov" ] || hit=0 ;;
     abc:*)
         ncov=$(awk '/\$assert/ { n = $2 } END { print n + 0 }' "$base.cover.stat")
-        "$ABC" -c "read_aiger $base.cover.aig; fold; strash; scorr; scleanup; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1
-        # yosys-abc 0.23's scorr has been seen to crash on a design it
-        # handles unreduced: try once more without it
+        # -x: yosys-abc 0.23's bmc3 -a has been seen to crash without it;
+        # and once more without scorr if it still gives no answer
+        "$ABC" -c "read_aiger $base.cover.aig; fold; strash; scorr; scleanup; bmc3 -a -x -F $cdepth" > "$base.cover.log" 2>&1
         grep -q 'Stopping BMC\|outputs are found\|No output asserted' "$base.cover.log" ||
-            "$ABC" -c "read_aiger $base.cover.aig; fold; strash; bmc3 -a -F $cdepth" > "$base.cover.log" 2>&1
+            "$ABC" -c "read_aiger $base.cover.aig; fold; strash; bmc3 -a -x -F $cdepth" > "$base.cover.log" 2>&1
         if ! grep -q 'Stopping BMC\|outputs are found\|No output asserted\|was asserted' "$base.cover.log"; then
             echo "formal: $name: ERROR: bmc3 gave no answer on the covers, see $base.cover.log"
             echo 2 >> "$out/.fail"; continue
