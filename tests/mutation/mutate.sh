@@ -127,7 +127,7 @@ while IFS= read -r line; do
     changed=$(diff "$root/$file" "$tree/$file.mut" | grep -c '^>')
     if [ "$changed" -ne 1 ]; then
         echo "mutate: [$k/$total] $name: does not apply to $file ($changed lines changed)"
-        echo "| $name | $desc | does not apply |" >> "$out/rows"
+        echo "| $name | $desc | does not apply | |" >> "$out/rows"
         broken=$((broken + 1)); rm -f "$tree/$file.mut"; touch "$tree/$file"; continue
     fi
     mv "$tree/$file.mut" "$tree/$file"
@@ -153,13 +153,19 @@ while IFS= read -r line; do
         *)             killed=$((killed + 1)); verdict="killed by $by" ;;
     esac
     echo "mutate: [$k/$total] $name: $verdict ($(( $(now) - t0 )) s)"
-    echo "| $name | $desc | $by |" >> "$out/rows"
+    # how it died: the killing check's first failure line
+    how=""
+    case "$by" in survived|"not checked") ;; *)
+        how=$(grep -m1 'FAILED\|error\|Error' "$out/logs/$name.${by#error in }.log" 2>/dev/null |
+              sed -e 's/, see .*//' -e 's/^formal: //' -e 's/|/\\|/g' | sed -E 's/^([^:]+): FAILED: not proved \(Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/; s/^([^:]+): FAILED: (holds|proved).*, but ([0-9]+ of [0-9]+ covers) reached.*/\1: only \3 reached/; s/^([^:]+): FAILED: Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/' | cut -c1-120) ;;
+    esac
+    echo "| $name | $desc | $by | $how |" >> "$out/rows"
 done < "$list"
 
 run=$((killed + survived))
 {
-    echo "| mutant | bug | first check that killed it |"
-    echo "|---|---|---|"
+    echo "| mutant | bug | first check that killed it | how |"
+    echo "|---|---|---|---|"
     cat "$out/rows"
     echo
     echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $unchecked -gt 0 ] && echo "; $unchecked in files these checks do not read")$( [ $broken -gt 0 ] && echo "; $broken did not apply or got no verdict")."
