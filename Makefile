@@ -45,7 +45,7 @@ VFLAGS    += $(RTL_DIRS)
 
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
              gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox
+             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox z3
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
@@ -95,6 +95,7 @@ check-tools:
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm"; \
 	command -v gnuplot >/dev/null || missing="$$missing gnuplot-nox"; \
+	command -v z3 >/dev/null || missing="$$missing z3"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -714,3 +715,41 @@ coverage: check-tools
 	@sh tests/coverage_report.sh $(COV)/coverage.dat rtl/cover/waivers.txt > $(COV)/report.txt; \
 	status=$$?; cat $(COV)/report.txt; exit $$status
 -include $(wildcard $(COV)/obj/*.d)
+# ---------------------------------------------------------------- formal proofs
+# docs/verification.md, "Formal". rtl/formal/run.sh proves each harness of
+# rtl/formal/ with yosys-abc's pdr (or checks it to a stated depth) and
+# reaches every cover with yosys-smtbmc and z3; the RTL's own invariants
+# (under `ifdef FORMAL`) join every proof of the module that holds them.
+#   formal        every job, the router's included (minutes)
+#   formal-quick  (make test) the FIFO and the arbiter at several sizes
+FORMAL_DIR := $(BUILD)/formal
+.PHONY: formal formal-quick
+test: formal-quick
+
+formal: check-tools
+	@sh rtl/formal/run.sh $(FORMAL_DIR)
+
+# ... and the check fires: the FIFO that takes a push when full (the one
+# bug the lockstep corpus let through) must fail fifo4's proof.
+formal-quick: check-tools
+	@sh rtl/formal/run.sh $(FORMAL_DIR) --quick
+	@rm -rf $(FORMAL_DIR)-fault && mkdir -p $(FORMAL_DIR)-fault && cp -r rtl $(FORMAL_DIR)-fault/
+	@sed -i 's/do_push = push_i && !full_q;/do_push = push_i;/' $(FORMAL_DIR)-fault/rtl/prim/wm_fifo.v
+	@sh $(FORMAL_DIR)-fault/rtl/formal/run.sh $(FORMAL_DIR)-fault/out fifo4 > $(FORMAL_DIR)-fault/run.log; \
+	if [ $$? -ne 1 ] || ! grep -q '^formal: fifo4: FAILED' $(FORMAL_DIR)-fault/run.log; then \
+	    cat $(FORMAL_DIR)-fault/run.log; echo "formal-quick: a FIFO that takes a push when full went unnoticed"; exit 1; fi
+	@echo "formal-quick: a planted FIFO push-when-full fails fifo4's proof, as it must"
+# ---------------------------------------------------------------- end of formal proofs
+
+# ---------------------------------------------------------------- mutation score
+# docs/verification.md, "Mutation": every mutant of tests/mutation/mutants
+# applied alone to a scratch copy of the tree (build/mutate/tree, never
+# rtl/ itself), against lint, the tests, the regression and make formal;
+# the table goes to build/mutate/table.md. Hours on this machine: run it
+# niced, or pass MUTATE_ARGS (e.g. --checks lint,formal or --only NAMES).
+MUTATE_ARGS ?=
+.PHONY: mutate
+mutate: check-tools
+	@$(MAKE) --no-print-directory all
+	@nice sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
+# ---------------------------------------------------------------- end of mutation score

@@ -382,6 +382,44 @@ module wm_router #(
         end
     endgenerate
 
+`ifdef FORMAL
+    // Internal invariants, from the first reset on (make formal; the
+    // port-level properties are rtl/formal/wm_router_props.v's): every
+    // credit counter stays within its buffer's depth and is never spent
+    // at zero, nothing is popped from an empty input, an output is owned
+    // exactly when it names one input, an input is busy exactly when it
+    // holds an output or is discarding, and no input holds two outputs.
+    reg f_reset_q = 1'b0;
+    always @(posedge clk_i) if (!rst_ni) f_reset_q <= 1'b1;
+    wire [4:0] f_owned_by = own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15] | own_sel_q[24:20];
+    wire [4:0] f_owns     = any(own_sel_q);
+    wire [4:0] f_sel [0:4];
+    assign f_sel[0] = own_sel_q[4:0];
+    assign f_sel[1] = own_sel_q[9:5];
+    assign f_sel[2] = own_sel_q[14:10];
+    assign f_sel[3] = own_sel_q[19:15];
+    assign f_sel[4] = own_sel_q[24:20];
+    always @* begin : b_formal
+        integer o, o2;
+        if (f_reset_q) begin
+            for (o = 0; o < 5; o = o + 1) begin
+                assert (credit_q[CW*o +: CW] <= ((o == 4) ? RAMP_CREDITS : LINK_CREDITS));
+                if (moved[o]) assert (credit_q[CW*o +: CW] != {CW{1'b0}});
+                assert ((f_sel[o] & (f_sel[o] - 1'b1)) == 5'b0);
+                for (o2 = o + 1; o2 < 5; o2 = o2 + 1)
+                    assert ((f_sel[o] & f_sel[o2]) == 5'b0);
+                cover (credit_q[CW*o +: CW] == {CW{1'b0}});
+            end
+            assert ((pop & ~hv) == 5'b0);
+            assert (own_q == f_owns);
+            assert (busy_q == (drop_q | f_owned_by));
+            assert ((drop_q & f_owned_by) == 5'b0);
+            cover (own_q == 5'b11111);
+            cover (drop_q != 5'b0);
+        end
+    end
+`endif
+
 `ifdef WM_ASSERTIONS
     // Word-wide checks: every test runs them, every cycle, on every tile.
     wire [4:0] owned_by = own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15] | own_sel_q[24:20];

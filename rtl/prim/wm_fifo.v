@@ -114,6 +114,11 @@ module wm_fifo #(
         if (head_ld) head_q <= head_next;
     end
 
+`ifdef FORMAL
+    reg f_reset_q = 1'b0;   // a reset edge has passed: the invariants hold
+    always @(posedge clk_i) if (!rst_ni) f_reset_q <= 1'b1;
+`endif
+
     // ---- the ring behind the head ----
     generate
         if (TD > 0) begin : gen_ring
@@ -163,6 +168,18 @@ module wm_fifo #(
             end
 
             assign tail_nz    = (tc_q != {CW{1'b0}});
+`ifdef FORMAL
+            // The ring holds the entries behind the head, between its
+            // pointers (make formal, rtl/formal/).
+            always @* begin
+                if (f_reset_q) begin
+                    assert (tc_q == count_q - (hv_q ? ONE : {CW{1'b0}}));
+                    assert ({{(32-PW){1'b0}}, wr_q} == ({{(32-PW){1'b0}}, rd_q} + {{(32-CW){1'b0}}, tc_q}) % TD);
+                    assert (rd_q <= TLAST && wr_q <= TLAST);
+                    cover (tc_q == TD[CW-1:0] && rd_q == TLAST);
+                end
+            end
+`endif
         end else begin : gen_no_ring
             assign tail_head  = {WIDTH{1'b0}};
             assign tail_nz    = 1'b0;
@@ -175,6 +192,19 @@ module wm_fifo #(
     assign full_o  = full_q;
     assign load_o  = head_ld;
     assign next_o  = head_next;
+
+`ifdef FORMAL
+    // Internal invariants, from the first reset on (make formal: the
+    // port-level properties are rtl/formal/wm_fifo_props.v's).
+    always @* begin
+        if (f_reset_q) begin
+            assert (count_q <= FULL);
+            assert (full_q == (count_q == FULL));
+            assert (hv_q == (count_q != {CW{1'b0}}));
+            cover (full_q);
+        end
+    end
+`endif
 
 `ifdef WM_ASSERTIONS
     always @(posedge clk_i) begin

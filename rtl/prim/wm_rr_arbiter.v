@@ -59,6 +59,20 @@ module wm_rr_arbiter #(
     assign gnt_o   = gnt;
     assign valid_o = take_i && any;
 
+`ifdef FORMAL
+    // The mask is a pointer (bit 0 clear, once set every higher bit set),
+    // from the first reset on (make formal; the port-level properties are
+    // rtl/formal/wm_rr_arbiter_props.v's).
+    reg f_reset_q = 1'b0;
+    always @(posedge clk_i) if (!rst_ni) f_reset_q <= 1'b1;
+    always @* begin
+        if (f_reset_q) begin
+            assert (!mask_q[0] && ((mask_q << 1) & ~mask_q) == {N{1'b0}});
+            cover (mask_q[N-1]);
+        end
+    end
+`endif
+
 `ifdef WM_ASSERTIONS
     // The mask is a pointer: bit 0 clear, and once set every higher bit set.
     always @(posedge clk_i) begin
