@@ -170,6 +170,12 @@ test: check-tools
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-firmware
 	@$(MAKE) --no-print-directory check-calibration
+	@$(MAKE) --no-print-directory run-tests
+
+# The cmocka binaries and regress --quick, as built (make sanitize runs
+# them built with the sanitizers).
+.PHONY: run-tests
+run-tests:
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -250,8 +256,17 @@ run: check-tools
 # the screenshots of docs/waves.md headless (xvfb-run).
 TEST      ?= tutorial
 WAVES_DIR := $(BUILD)/waves
-WAVES_SET := $(if $(filter tworow,$(TEST)),--set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5,--set SHAPE=0)
-.PHONY: waves view waves-png
+# The rows of sw/collectives/test.rows on bench.layout, with their settings;
+# any other TEST is refused rather than dumped under its name.
+WAVES_TESTS := tutorial tworow compact
+WAVES_SET := $(if $(filter tworow,$(TEST)),--set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5,\
+             $(if $(filter compact,$(TEST)),--set SHAPE=2,--set SHAPE=0))
+.PHONY: waves view waves-png waves-test-check
+waves-test-check:
+	@case " $(WAVES_TESTS) " in *" $(TEST) "*) ;; \
+	    *) echo "make: TEST=$(TEST) is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)" >&2; \
+	       exit 2;; esac
+waves waves-core: waves-test-check
 waves: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
 	@mkdir -p $(WAVES_DIR)
@@ -261,8 +276,12 @@ waves: check-tools
 	done
 	@$(WAVEMESH) wavediff $(WAVES_DIR)/$(TEST)-rtl.fst $(WAVES_DIR)/$(TEST)-sw.fst
 
+# GTKWave runs on in the background; a GTKWave that cannot start (no
+# display, not installed) is reported, with a non-zero exit.
 view: waves
-	gtkwave -a $(WAVES_DIR)/$(TEST)-rtl.gtkw $(WAVES_DIR)/$(TEST)-rtl.fst &
+	@gtkwave -a $(WAVES_DIR)/$(TEST)-rtl.gtkw $(WAVES_DIR)/$(TEST)-rtl.fst & pid=$$!; sleep 2; \
+	if ! kill -0 $$pid 2>/dev/null; then wait $$pid; rc=$$?; \
+	    if [ $$rc -ne 0 ]; then echo "make view: GTKWave could not start (exit $$rc; DISPLAY='$$DISPLAY')" >&2; exit 1; fi; fi
 
 waves-png:
 	@$(MAKE) --no-print-directory waves TEST=tutorial
@@ -336,6 +355,9 @@ firmware: $(FW_BIN)
 # The loader finds the images by an absolute path, so the tools work from
 # any folder.
 $(BUILD)/obj/csim/run/core_image.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+# The regression's corpus names layouts of sw/: opened from the source tree
+# by its absolute path, so that regress runs from any folder.
+$(BUILD)/obj/csim/regress/collectives_regress.o: CPPFLAGS += -DWM_SOURCE_DIR='"$(abspath .)"'
 
 
 $(FW_DIR)/obj/%.o: %.c
@@ -573,3 +595,4 @@ synth: check-tools
 	@grep -q '^gatesim: .*PASS' $(SYNTH_DIR)/summary.txt
 	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:\|^gatesim:' $(SYNTH_DIR)/summary.txt
 # ---------------------------------------------------------------- end of FPGA
+

@@ -3,9 +3,14 @@
 
 #include "fstapi.h"
 
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 
 typedef struct {
     wm_change *v;
@@ -91,6 +96,30 @@ static void fst_change(void *user, uint64_t time, fstHandle h, const unsigned ch
     if (time > c->d->end) c->d->end = time;
 }
 
+/* The FST reader of GTKWave (Debian's copy inside Verilator) loops for
+ * ever on a hierarchy cut inside a name: it reads the name until a zero
+ * byte, and fgetc gives EOF, not zero, at the end. The hierarchy is read
+ * under a timer, and a file whose hierarchy has not ended when it fires is
+ * refused: HIER_SECONDS, plus one a MiB of file, or $WM_FST_HIER_SECONDS
+ * (the fuzzer's one second). */
+enum { HIER_SECONDS = 30 };
+static sigjmp_buf hier_escape;
+
+static void on_hier_timer(int sig)
+{
+    (void)sig;
+    siglongjmp(hier_escape, 1);
+}
+
+static unsigned hier_seconds(const char *path)
+{
+    const char *env = getenv("WM_FST_HIER_SECONDS");
+    if (env && atoi(env) > 0) return (unsigned)atoi(env);
+    struct stat st;
+    const unsigned long mib = stat(path, &st) == 0 ? (unsigned long)st.st_size >> 20 : 0;
+    return HIER_SECONDS + (unsigned)(mib > 3600 ? 3600 : mib);
+}
+
 static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
 {
     void *r = fstReaderOpen(path);
@@ -98,6 +127,20 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "%s is not a readable FST file", path);
         return false;
     }
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_hier_timer;
+    sigemptyset(&sa.sa_mask);
+    struct itimerval timer = {{0, 0}, {hier_seconds(path), 0}}, old_timer, off = {{0, 0}, {0, 0}};
+    if (sigsetjmp(hier_escape, 1)) {
+        setitimer(ITIMER_REAL, &old_timer, NULL);
+        sigaction(SIGALRM, &old_sa, NULL);
+        fstReaderClose(r);
+        snprintf(err, err_size, "%s is not a readable FST file (its hierarchy does not end)", path);
+        return false;
+    }
+    sigaction(SIGALRM, &sa, &old_sa);
+    setitimer(ITIMER_REAL, &timer, &old_timer);
     d->nlists = fstReaderGetMaxHandle(r);
     d->lists = calloc(d->nlists + 1, sizeof *d->lists);
     char scope[1024] = "";
@@ -119,6 +162,8 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
             ok = add_signal(d, scope, h->u.var.name, h->u.var.length, h->u.var.handle - 1);
         }
     }
+    setitimer(ITIMER_REAL, &off, NULL);
+    sigaction(SIGALRM, &old_sa, NULL);
     fst_ctx c = {d, ok};
     if (ok) {
         fstReaderSetFacProcessMaskAll(r);
@@ -284,11 +329,21 @@ static bool is_fst(const char *path)
 wm_dump *wm_dump_load(const char *path, char *err, size_t err_size)
 {
     FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        snprintf(err, err_size, "cannot read %s", path);
+    const int first = probe ? fgetc(probe) : EOF;
+    if (!probe || (first == EOF && ferror(probe))) {
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+        if (probe) fclose(probe);
         return NULL;
     }
     fclose(probe);
+    /* A file named .fst is read as FST whatever it holds, so that a broken
+     * one is called a broken FST file. */
+    const size_t len = strlen(path);
+    const bool named_fst = len >= 4 && !strcmp(path + len - 4, ".fst");
+    if (named_fst && first != FST_BL_HDR) {
+        snprintf(err, err_size, "%s is not a readable FST file (it does not begin with an FST header)", path);
+        return NULL;
+    }
     wm_dump *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     const bool ok = is_fst(path) ? load_fst(d, path, err, err_size) : load_vcd(d, path, err, err_size);

@@ -6,11 +6,11 @@
 
 enum { VAL, SIDE, UPX, UPY };
 const wm_kernel_param wm_leaf_params[] = {
-    [VAL] = {"VAL", true, 0},  /* this leaf's value */
-    [SIDE] = {"SIDE", true, 0}, /* 0: left child of its parent, 1: right child */
-    [UPX] = {"UPX", true, 0},  /* the parent's coordinates */
-    [UPY] = {"UPY", true, 0},
-    {NULL, false, 0},
+    [VAL] = {"VAL", true, 0, WM_PARAM_WORD},  /* this leaf's value */
+    [SIDE] = {"SIDE", true, 0, WM_PARAM_U32}, /* 0: left child of its parent, 1: right child */
+    [UPX] = {"UPX", true, 0, WM_PARAM_COORD},  /* the parent's coordinates */
+    [UPY] = {"UPY", true, 0, WM_PARAM_COORD},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { EXCL, INCL, T0, T1 };

@@ -12,17 +12,17 @@
 
 enum { ROOT, SIDE, UPX, UPY, LX, LY, RX, RY, CHILDREN, IGNORE_TAG };
 const wm_kernel_param wm_node_params[] = {
-    [ROOT] = {"ROOT", true, 0},             /* 1: this node is the root */
-    [SIDE] = {"SIDE", true, 0},             /* 0: left child of its parent, 1: right */
-    [UPX] = {"UPX", true, 0},               /* the parent's coordinates (unused by the root) */
-    [UPY] = {"UPY", true, 0},
-    [LX] = {"LX", true, 0},                 /* the left child's coordinates */
-    [LY] = {"LY", true, 0},
-    [RX] = {"RX", false, -1},               /* the right child's, when there is one */
-    [RY] = {"RY", false, -1},
-    [CHILDREN] = {"CHILDREN", false, 2},    /* 1 only for the root of a one-leaf tree */
-    [IGNORE_TAG] = {"IGNORE_TAG", false, 0}, /* exercise 1: take arrival order as tree order */
-    {NULL, false, 0},
+    [ROOT] = {"ROOT", true, 0, WM_PARAM_FLAG},             /* 1: this node is the root */
+    [SIDE] = {"SIDE", true, 0, WM_PARAM_U32},             /* 0: left child of its parent, 1: right */
+    [UPX] = {"UPX", true, 0, WM_PARAM_COORD},               /* the parent's coordinates (unused by the root) */
+    [UPY] = {"UPY", true, 0, WM_PARAM_COORD},
+    [LX] = {"LX", true, 0, WM_PARAM_COORD},                 /* the left child's coordinates */
+    [LY] = {"LY", true, 0, WM_PARAM_COORD},
+    [RX] = {"RX", false, -1, WM_PARAM_COORD},               /* the right child's, when there is one */
+    [RY] = {"RY", false, -1, WM_PARAM_COORD},
+    [CHILDREN] = {"CHILDREN", false, 2, 1, 2},    /* 1 only for the root of a one-leaf tree */
+    [IGNORE_TAG] = {"IGNORE_TAG", false, 0, WM_PARAM_FLAG}, /* exercise 1: take arrival order as tree order */
+    {NULL, false, 0, 0, 0},
 };
 
 enum { TOTAL };
