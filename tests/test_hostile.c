@@ -134,6 +134,8 @@ static const hostile table[] = {
     {"$W regress --quick --perturb rr-reverse:40,40", 2,
      "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},
     {"$W regress --only no-such-scenario", 2, "no scenario matches", NULL, 0},
+    /* from another folder: the corpus's layouts are found all the same */
+    {"cd $D && $W regress --quick --only tutorial", 0, "", NULL, 0},
     /* dumps read back */
     {"$W wavediff $D/garbage.fst $D/garbage.fst", 2, HDIR "/garbage.fst is not a readable FST file", NULL, 0},
     {"head -c 600 tests/fuzz/corpus/dump/seed.fst > $D/cut.fst && $W wavediff $D/cut.fst $D/cut.fst", 2,
@@ -146,6 +148,9 @@ static const hostile table[] = {
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},
+    {"env -u DISPLAY make --no-print-directory view TEST=tutorial", 2, "make view: no DISPLAY, GTKWave needs one",
+     NULL, 0},
+    {"DISPLAY=:7391 make --no-print-directory view TEST=tutorial", 2, "make view: GTKWave could not start", NULL, 0},
 };
 
 static void write_file(const char *name, const void *bytes, size_t n)
