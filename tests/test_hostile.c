@@ -134,6 +134,10 @@ static const hostile table[] = {
     {"$W regress --quick --perturb rr-reverse:40,40", 2,
      "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},
     {"$W regress --only no-such-scenario", 2, "no scenario matches", NULL, 0},
+    {"$W rows sw/collectives/test.rows --backend sw --trace-window 0:9", 2,
+     "wavemesh rows: --trace-window without --trace FILE", NULL, 0},
+    {"$W rows sw/collectives/test.rows --max-cycles 0", 2,
+     "--max-cycles 0: expected an integer in 1..18446744073709551615", NULL, 0},
     /* from another folder: the corpus's layouts are found all the same */
     {"cd $D && $W regress --quick --only tutorial", 0, "", NULL, 0},
     /* dumps read back */
