@@ -608,7 +608,8 @@ synth: check-tools
 # seed corpus (tests/fuzz/corpus/NAME); what it finds new goes to
 # build/fuzz/NAME-new. `make fuzz` runs each for FUZZ_SECONDS (make test:
 # 30 s each); `make fuzz FUZZ_RUNS=1000000` runs each for that many inputs
-# instead. A crash, a hang (FUZZ_TIMEOUT s on one input) or a leak fails the
+# instead. A crash, a hang (FUZZ_TIMEOUT s on one input, 30 s: wall time, on a
+# machine others share) or a leak fails the
 # target and leaves the input under build/fuzz/ (docs/verification.md); an
 # input that once failed is kept as tests/fuzz/crashes/NAME-* and run first.
 FUZZ_CC      ?= clang
@@ -621,7 +622,7 @@ FUZZ_CFLAGS  := $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Icsim -Isw
                 -isystem $(VINC)/gtkwave -DFST_CONFIG_INCLUDE='"fst_config.h"'
 FUZZ_SECONDS ?= 30
 FUZZ_RUNS    ?=
-FUZZ_TIMEOUT ?= 10
+FUZZ_TIMEOUT ?= 30
 FUZZ_NAMES   := layout rows dump
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 

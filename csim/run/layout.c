@@ -118,16 +118,21 @@ static char *dup_str(const char *s)
     return d;
 }
 
-/* Grow *arr (of *n elements of size sz) by one zeroed element. */
+/* Grow *arr (of *n elements of size sz) by one zeroed element. Its room is
+ * the power of two at or above *n, doubled when full: one realloc a
+ * element would copy a 32767-instance layout's arrays quadratically. */
 static void *push_back(void *arrp, size_t *n, size_t sz)
 {
     void **arr = arrp;
-    void *grown = realloc(*arr, (*n + 1) * sz);
-    if (!grown) {
-        fprintf(stderr, "wavemesh: out of memory\n");
-        exit(1);
+    if (*n == 0 || (*n & (*n - 1)) == 0) {
+        void *grown = realloc(*arr, (*n ? 2 * *n : 1) * sz);
+        if (!grown) {
+            fprintf(stderr, "wavemesh: out of memory\n");
+            exit(1);
+        }
+        *arr = grown;
     }
-    *arr = grown;
+    void *grown = *arr;
     memset((char *)grown + *n * sz, 0, sz);
     return (char *)grown + (*n)++ * sz;
 }

@@ -285,6 +285,8 @@ static bool receive_dump(FILE *f, wm_dump *d)
     return true;
 }
 
+static void child_exit(void) { _exit(3); }
+
 static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t err_size)
 {
     char why[200];
@@ -303,6 +305,9 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
     }
     if (pid == 0) {
         close(fds[0]);
+        /* The FST reader calls exit() on some errors: the child then ends
+         * at once, without running its parent's exit handlers. */
+        atexit(child_exit);
         const rlim_t cpu = read_seconds(path);
         const struct rlimit limit = {cpu, cpu};
         setrlimit(RLIMIT_CPU, &limit);
