@@ -600,6 +600,25 @@ synth: check-tools
 	@echo "== summary ($(SYNTH_DIR)/summary.txt)"; grep '^Fmax:\|^gatesim:' $(SYNTH_DIR)/summary.txt
 # ---------------------------------------------------------------- end of FPGA
 
+# ---------------------------------------------------------------- sanitizers
+# make sanitize: everything built again under build/san with AddressSanitizer
+# and UndefinedBehaviorSanitizer (the Verilated models and Verilator's
+# runtime too), then every test binary and regress --quick run on it; any
+# report fails the run (UBSan halts on its first finding that
+# tests/ubsan.supp does not waive, ASan on its first).
+# The coroutine switches are announced to ASan (csim/run/scheduler.c). The
+# FST writer's findings are waived in tests/ubsan.supp, with the reasons.
+SAN_BUILD  := $(BUILD)/san
+SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_MAKE   := $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CC="$(CC) $(SAN_FLAGS)" CXX="$(CXX) $(SAN_FLAGS)" \
+              OPT="-O2 -g" VOPT="-O1"
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(abspath tests/ubsan.supp)
+.PHONY: sanitize
+sanitize: check-tools
+	@$(SAN_MAKE) all
+	@$(SAN_ENV) $(SAN_MAKE) run-tests
+
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/), built with Debian's clang, AddressSanitizer
 # and UndefinedBehaviorSanitizer: the layout parser, the rows parser (through
@@ -647,6 +666,8 @@ $(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/cs
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lz -lpthread
 
 .PHONY: fuzz fuzz-build
+# CI: each harness for FUZZ_SECONDS (30) in make test.
+test: fuzz
 fuzz-build: $(FUZZ_BIN)
 fuzz: check-tools
 	@$(MAKE) --no-print-directory fuzz-build
