@@ -45,7 +45,7 @@ VFLAGS    += $(RTL_DIRS)
 
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
              gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox z3
+             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox z3 clang
 
 # ---------------------------------------------------------------- sources
 CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
@@ -96,6 +96,7 @@ check-tools:
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm"; \
 	command -v gnuplot >/dev/null || missing="$$missing gnuplot-nox"; \
 	command -v z3 >/dev/null || missing="$$missing z3"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps:
@@ -173,6 +174,12 @@ test: check-tools
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-firmware
 	@$(MAKE) --no-print-directory check-calibration
+	@$(MAKE) --no-print-directory run-tests
+
+# The cmocka binaries and regress --quick, as built (make sanitize runs
+# them built with the sanitizers).
+.PHONY: run-tests
+run-tests:
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -276,8 +283,17 @@ run: check-tools
 # the screenshots of docs/waves.md headless (xvfb-run).
 TEST      ?= tutorial
 WAVES_DIR := $(BUILD)/waves
-WAVES_SET := $(if $(filter tworow,$(TEST)),--set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5,--set SHAPE=0)
-.PHONY: waves view waves-png
+# The rows of sw/collectives/test.rows on bench.layout, with their settings;
+# any other TEST is refused rather than dumped under its name.
+WAVES_TESTS := tutorial tworow compact
+WAVES_SET := $(if $(filter tworow,$(TEST)),--set SHAPE=1 --set V0=7 --set V1=300 --set V2=0 --set V3=5,\
+             $(if $(filter compact,$(TEST)),--set SHAPE=2,--set SHAPE=0))
+.PHONY: waves view waves-png waves-test-check
+waves-test-check:
+	@case " $(WAVES_TESTS) " in *" $(TEST) "*) ;; \
+	    *) echo "make: TEST=$(TEST) is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)" >&2; \
+	       exit 2;; esac
+waves waves-core: waves-test-check
 waves: check-tools
 	@$(MAKE) --no-print-directory $(WAVEMESH)
 	@mkdir -p $(WAVES_DIR)
@@ -287,8 +303,15 @@ waves: check-tools
 	done
 	@$(WAVEMESH) wavediff $(WAVES_DIR)/$(TEST)-rtl.fst $(WAVES_DIR)/$(TEST)-sw.fst
 
+# GTKWave runs on in the background; one that cannot start (no display,
+# not installed) is reported, with a non-zero exit: a GTKWave that started
+# does not end on its own within two seconds.
 view: waves
-	gtkwave -a $(WAVES_DIR)/$(TEST)-rtl.gtkw $(WAVES_DIR)/$(TEST)-rtl.fst &
+	@if [ -z "$$DISPLAY" ]; then echo "make view: no DISPLAY, GTKWave needs one (make waves-png makes screenshots without)" >&2; \
+	    exit 1; fi
+	@gtkwave -a $(WAVES_DIR)/$(TEST)-rtl.gtkw $(WAVES_DIR)/$(TEST)-rtl.fst & pid=$$!; sleep 2; \
+	if ! kill -0 $$pid 2>/dev/null; then wait $$pid; \
+	    echo "make view: GTKWave could not start (exit $$?; DISPLAY=$$DISPLAY)" >&2; exit 1; fi
 
 waves-png:
 	@$(MAKE) --no-print-directory waves TEST=tutorial
@@ -380,6 +403,9 @@ firmware: $(FW_BIN)
 # The loader finds the images by an absolute path, so the tools work from
 # any folder.
 $(BUILD)/obj/csim/run/core_image.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+# The regression's corpus names layouts of sw/: opened from the source tree
+# by its absolute path, so that regress runs from any folder.
+$(BUILD)/obj/csim/regress/collectives_regress.o: CPPFLAGS += -DWM_SOURCE_DIR='"$(abspath .)"'
 
 
 $(FW_DIR)/obj/%.o: %.c
@@ -753,3 +779,91 @@ mutate: check-tools
 	@$(MAKE) --no-print-directory all
 	@nice sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
 # ---------------------------------------------------------------- end of mutation score
+# ---------------------------------------------------------------- sanitizers
+# make sanitize: everything built again under build/san with AddressSanitizer
+# and UndefinedBehaviorSanitizer (the Verilated models and Verilator's
+# runtime too), then every test binary and regress --quick run on it; any
+# report fails the run (UBSan halts on its first finding that
+# tests/ubsan.supp does not waive, ASan on its first).
+# The coroutine switches are announced to ASan (csim/run/scheduler.c). The
+# FST writer's findings are waived in tests/ubsan.supp, with the reasons.
+SAN_BUILD  := $(BUILD)/san
+SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_MAKE   := $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CC="$(CC) $(SAN_FLAGS)" CXX="$(CXX) $(SAN_FLAGS)" \
+              OPT="-O2 -g" VOPT="-O1"
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(abspath tests/ubsan.supp)
+.PHONY: sanitize
+sanitize: check-tools
+	@$(SAN_MAKE) all
+	@$(SAN_ENV) $(SAN_MAKE) run-tests
+
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer harnesses (tests/fuzz/), built with Debian's clang, AddressSanitizer
+# and UndefinedBehaviorSanitizer: the layout parser, the rows parser (through
+# `rows` itself, on the sw backend) and the dump reader behind wavediff (with
+# the FST reader it uses, instrumented too). Each starts from its committed
+# seed corpus (tests/fuzz/corpus/NAME); what it finds new goes to
+# build/fuzz/NAME-new. `make fuzz` runs each for FUZZ_SECONDS (make test:
+# 30 s each); `make fuzz FUZZ_RUNS=1000000` runs each for that many inputs
+# instead. A crash, a hang (FUZZ_TIMEOUT s on one input, 30 s: wall time, on a
+# machine others share) or a leak fails the
+# target and leaves the input under build/fuzz/ (docs/verification.md); an
+# input that once failed is kept as tests/fuzz/crashes/NAME-* and run first.
+FUZZ_CC      ?= clang
+FUZZ_CXX     ?= clang++
+FUZZ_DIR     := $(BUILD)/fuzz
+# UBSan recovers, so that tests/ubsan.supp applies; halt_on_error stops on
+# any other finding.
+FUZZ_SAN     := -fsanitize=address,undefined
+FUZZ_CFLAGS  := $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Icsim -Isw -DBUILD_DIR='"$(BUILD)"' \
+                -isystem $(VINC)/gtkwave -DFST_CONFIG_INCLUDE='"fst_config.h"'
+FUZZ_SECONDS ?= 30
+FUZZ_RUNS    ?=
+FUZZ_TIMEOUT ?= 30
+FUZZ_NAMES   := layout rows dump
+FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/obj/fst/%.o: $(VINC)/gtkwave/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -I$(VINC)/gtkwave -DFST_CONFIG_INCLUDE='"fst_config.h"' \
+	    -c $< -o $@
+
+# The parsers under test are instrumented; what they call comes from the
+# build's own archives.
+$(FUZZ_DIR)/fuzz_layout: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_layout.o $(FUZZ_DIR)/obj/csim/run/layout.o $(MODEL_LIBS)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter $(FUZZ_DIR)/%,$^) $(MODEL_LIBS) $(LDLIBS)
+$(FUZZ_DIR)/fuzz_rows: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_rows.o $(FUZZ_DIR)/obj/csim/cli/cmd_rows.o \
+                       $(FUZZ_DIR)/obj/csim/run/layout.o $(MODEL_LIBS)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter $(FUZZ_DIR)/%,$^) $(MODEL_LIBS) $(LDLIBS)
+$(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/csim/waves/waves_read.o \
+                       $(FUZZ_DIR)/obj/fst/fstapi.o $(FUZZ_DIR)/obj/fst/lz4.o $(FUZZ_DIR)/obj/fst/fastlz.o
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lz -lpthread
+
+.PHONY: fuzz fuzz-build
+# CI: each harness for FUZZ_SECONDS (30) in make test.
+test: fuzz
+fuzz-build: $(FUZZ_BIN)
+fuzz: check-tools
+	@$(MAKE) --no-print-directory fuzz-build
+	@for n in $(FUZZ_NAMES); do \
+	    mkdir -p $(FUZZ_DIR)/$$n-new $(FUZZ_DIR)/$$n-out; \
+	    for c in tests/fuzz/crashes/$$n-*; do [ -f "$$c" ] || continue; \
+	        echo "== fuzz $$n: $$c, found by an earlier run"; \
+	        $(FUZZ_DIR)/fuzz_$$n $$c > $(FUZZ_DIR)/$$n-crash.log 2>&1 || { tail -30 $(FUZZ_DIR)/$$n-crash.log; exit 1; }; \
+	    done; \
+	    echo "== fuzz $$n: $(if $(FUZZ_RUNS),$(FUZZ_RUNS) inputs,$(FUZZ_SECONDS) s)"; \
+	    (cd $(FUZZ_DIR)/$$n-out && ASAN_OPTIONS=detect_leaks=1 \
+	        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(abspath tests/ubsan.supp) \
+	        $(abspath $(FUZZ_DIR))/fuzz_$$n \
+	        $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -timeout=$(FUZZ_TIMEOUT) \
+	        -rss_limit_mb=2048 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
+	        $(abspath $(FUZZ_DIR))/$$n-new $(abspath tests/fuzz/corpus/$$n)) > $(FUZZ_DIR)/$$n.log 2>&1 \
+	        || { tail -40 $(FUZZ_DIR)/$$n.log; echo "fuzz $$n: FAILED, the input is under $(FUZZ_DIR)/$$n-out"; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb' $(FUZZ_DIR)/$$n.log \
+	        | sed "s/^/fuzz $$n: /"; \
+	done

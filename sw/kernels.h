@@ -18,15 +18,21 @@ typedef struct {
     const char *name;
     bool required;    /* false: fallback is used when the layout omits it */
     int64_t fallback;
-    bool ranged;      /* true: the layout's value must lie in min..max */
+    /* The values the kernel takes; a layout outside them is refused with
+     * the range, rather than the value cut to the kernel's width. */
     int64_t min, max;
 } wm_kernel_param;
 
-/* A parameter's range, the last member of its entry:
- * {"SIDE", true, 0, WM_RANGE(0, 1)}. A layout that gives a value outside it
- * is refused before the run, naming its file and line, the instance and its
- * PE. */
-#define WM_RANGE(lo, hi) true, (lo), (hi)
+/* The usual ranges of a parameter, as MIN, MAX: what the kernel takes
+ * without cutting it. A coordinate or a tag goes whole to wm_mp_header,
+ * which refuses one off the mesh or over 255 as a fault naming the PE. */
+#define WM_PARAM_WORD INT32_MIN, UINT32_MAX        /* a 32-bit word, signed or unsigned */
+#define WM_PARAM_U32 0, UINT32_MAX                 /* a count, or a tag */
+#define WM_PARAM_FLAG 0, 1
+#define WM_PARAM_COORD INT64_MIN, INT64_MAX        /* a column or row */
+
+/* A range written out: {"SIDE", true, 0, WM_RANGE(0, 1)}. */
+#define WM_RANGE(lo, hi) (lo), (hi)
 
 typedef struct {
     const char *name;

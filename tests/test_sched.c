@@ -14,6 +14,10 @@
 
 #include "run/layout.h"
 #include "run/runner.h"
+#include "run/tree.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char *const backend_names[] = {"rtl", "sw"};
 enum { NBACKENDS = 2 };
@@ -268,6 +272,190 @@ static void test_max_cycles_bounds_the_run(void **state)
     }
 }
 
+/* Kernels that no layout may name, put in place of a layout's own. */
+static void spin_one(wm_mp *mp)
+{
+    for (;;) wm_mp_work(mp, 1);
+}
+
+static void spin_zero(wm_mp *mp)
+{
+    for (;;) wm_mp_work(mp, 0);
+}
+
+static unsigned recurse(unsigned n)
+{
+    volatile char pad[512];
+    pad[0] = (char)n;
+    pad[511] = 1;
+    return n ? recurse(n - 1) + (unsigned)pad[0] + pad[511] : 0;
+}
+
+static void deep(wm_mp *mp)
+{
+    wm_mp_export(mp, 0, recurse(100000));
+}
+
+static const wm_kernel_param no_params[] = {{NULL, false, 0, 0, 0}};
+static const char *const deep_exports[] = {"depth", NULL};
+static const wm_kernel spin_one_kernel = {"spin1", spin_one, no_params, "work(1) for ever", NULL};
+static const wm_kernel spin_zero_kernel = {"spin0", spin_zero, no_params, "work(0) for ever", NULL};
+static const wm_kernel deep_kernel = {"deep", deep, no_params, "recursion past its stack", deep_exports};
+
+/* Runs a one-PE layout whose kernel is replaced by k. */
+static void run_replaced(const char *backend, const wm_kernel *k, uint64_t max_cycles, run_out *o)
+{
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    wm_layout *l = wm_layout_parse("mesh 1 1\nregion all\nat a 0 0\npe a chain VAL=0 FIRST=1 LAST=1\n", "t.layout",
+                                   NULL, 0, stderr);
+    assert_non_null(l);
+    ((wm_instance *)wm_layout_instance(l, 0))->kernel = k;
+    wm_runner *r = wm_runner_create(ops, l);
+    assert_non_null(r);
+    size_t size = 0;
+    FILE *mem = open_memstream(&o->report, &size);
+    o->result = wm_runner_run(r, max_cycles);
+    o->cycle = wm_sched_cycle(wm_runner_sched(r));
+    wm_sched_report(wm_runner_sched(r), o->result, mem);
+    fclose(mem);
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+}
+
+/* A kernel that only computes gives the loop its cycles back: the limit
+ * fires, whether it charges one cycle a call or none. */
+static void test_compute_only_kernel_meets_the_cycle_limit(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        run_replaced(backend_names[i], &spin_one_kernel, 1000, &o);
+        assert_int_equal(o.result, WM_RUN_MAX_CYCLES);
+        assert_int_equal(o.cycle, 1000);
+        /* it ran 65536 cycles ahead of the fabric before giving way */
+        expect_report(&o, "PE (0,0) a [spin1]: computing until cycle 65537");
+        free(o.report);
+        run_out z = {0};
+        run_replaced(backend_names[i], &spin_zero_kernel, 20, &z);
+        assert_int_equal(z.result, WM_RUN_MAX_CYCLES);
+        assert_int_equal(z.cycle, 20);
+        free(z.report);
+    }
+}
+
+/* A stack overflow ends the process with the PE named, exit status 1. */
+static void test_stack_overflow_names_the_pe(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/wm_overflowXXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fd, 2);
+        run_out o = {0};
+        run_replaced("sw", &deep_kernel, 1000000, &o);
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char text[1024] = {0};
+    const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    unlink(path);
+    assert_true(n > 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    if (!strstr(text, "wavemesh: PE (0,0) a [deep]: stack overflow: the kernel needs more than the 64 KiB stack"))
+        fail_msg("unexpected report: %s", text);
+}
+
+/* 16384 leaves: 32767 kernels, each with a stack and its guard. */
+static void test_a_16384_leaf_tree_gets_its_stacks(void **state)
+{
+    (void)state;
+    enum { LEAVES = 16384 };
+    int64_t *values = calloc(LEAVES, sizeof *values);
+    char *text = NULL, err[200];
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    wm_tree_placement p;
+    assert_true(wm_tree_placement_parse("htree", &p));
+    assert_true(wm_tree_write(mem, LEAVES, p, values, "test", err, sizeof err));
+    fclose(mem);
+    wm_layout *l = wm_layout_parse(text, "t16k.layout", NULL, 0, stderr);
+    assert_non_null(l);
+    assert_int_equal(wm_layout_count(l), 2 * LEAVES - 1);
+    wm_runner *r = wm_runner_create(&wm_fabric_sw, l);
+    assert_non_null(r);
+    assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);
+    int64_t total = -1;
+    assert_true(wm_sched_result(wm_runner_sched(r), "root", "total", &total));
+    assert_int_equal(total, 0);
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    free(text);
+    free(values);
+}
+
+/* A message to a PE without a kernel, or off the mesh, is named with its
+ * header where it went, not reported as never sent. */
+static void test_messages_gone_astray_are_named(void **state)
+{
+    (void)state;
+    const char *nobody = "mesh 3 1\nregion all\nat a 0 0\nat b 1 0\n"
+                         "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=2 NEXTY=0\n"
+                         "pe b chain VAL=4 FIRST=0 LAST=1\n";
+    const char *offmesh = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n"
+                          "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=5 NEXTY=0\n"
+                          "pe b chain VAL=4 FIRST=0 LAST=1\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        if (!run_text(backend_names[i], nobody, 100000, &o, NULL, NULL)) continue;
+        assert_int_not_equal(o.result, WM_RUN_DONE);
+        expect_report(&o, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 02000100");
+        if (strstr(o.report, "nobody has sent")) fail_msg("the message was sent:\n%s", o.report);
+        free(o.report);
+        run_out m = {0};
+        assert_true(run_text(backend_names[i], offmesh, 100000, &m, NULL, NULL));
+        assert_int_equal(m.result, WM_RUN_DEADLOCK);
+        expect_report(&m, "router (0,0) discarded a message addressed off the 2x1 mesh: header 05000100 (to (5,0), "
+                          "1 data wavelets, tag 0), the first it discarded");
+        if (strstr(m.report, "nobody has sent")) fail_msg("the message was sent:\n%s", m.report);
+        free(m.report);
+    }
+}
+
+static void check_delivered(wm_sched *s, void *ctx)
+{
+    char **text = ctx;
+    size_t size = 0;
+    FILE *mem = open_memstream(text, &size);
+    assert_false(wm_sched_check_delivered(s, mem));
+    fclose(mem);
+}
+
+/* Every kernel returned, but a message never reached one. */
+static void test_a_finished_run_with_a_lost_message_is_not_clean(void **state)
+{
+    (void)state;
+    const char *text = "mesh 3 1\nregion all\nat a 0 0\nat b 1 0\n"
+                       "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=2 NEXTY=0\n"
+                       "pe b chain VAL=4 FIRST=1 LAST=1\n";
+    for (int i = 0; i < NBACKENDS; i++) {
+        run_out o = {0};
+        char *lost = NULL;
+        if (!run_text(backend_names[i], text, 100000, &o, check_delivered, &lost)) continue;
+        assert_int_equal(o.result, WM_RUN_DONE);
+        if (!strstr(lost, "but not every message was delivered") ||
+            !strstr(lost, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 02000100"))
+            fail_msg("unexpected report:\n%s", lost);
+        free(lost);
+        free(o.report);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +466,11 @@ int main(void)
         cmocka_unit_test(test_message_stuck_at_a_disabled_router_is_reported),
         cmocka_unit_test(test_firmware_fault_is_reported),
         cmocka_unit_test(test_max_cycles_bounds_the_run),
+        cmocka_unit_test(test_compute_only_kernel_meets_the_cycle_limit),
+        cmocka_unit_test(test_stack_overflow_names_the_pe),
+        cmocka_unit_test(test_a_16384_leaf_tree_gets_its_stacks),
+        cmocka_unit_test(test_messages_gone_astray_are_named),
+        cmocka_unit_test(test_a_finished_run_with_a_lost_message_is_not_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
 #include "gs/job.h"
 #include "gs/rank_layout.h"
 #include "mp.h" /* WM_PE_DATA_BYTES */
+#include "waves/outfile.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,19 +43,6 @@ static void usage(FILE *out)
             "          --order rowmajor --backend sw --pe native --seed 1\n");
 }
 
-static bool parse_grid(const char *s, unsigned *w, unsigned *h)
-{
-    char *end;
-    const unsigned long a = strtoul(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X')) return false;
-    const char *t = end + 1;
-    const unsigned long b = strtoul(t, &end, 10);
-    if (end == t || *end || a == 0 || b == 0 || a > 256 || b > 256) return false;
-    *w = (unsigned)a;
-    *h = (unsigned)b;
-    return true;
-}
-
 /* The options that take a value. */
 static bool takes_value(const char *a)
 {
@@ -65,13 +54,6 @@ static bool takes_value(const char *a)
     return false;
 }
 
-static bool parse_number(const char *s, unsigned long long max, unsigned long long *v)
-{
-    char *end;
-    *v = strtoull(s, &end, 0);
-    return end != s && !*end && *v <= max;
-}
-
 int wm_cmd_gs(int argc, char **argv)
 {
     wm_gs_config cfg = {.w = 4, .h = 4, .order = WM_RANK_ROWMAJOR, .method = WM_GS_PLAN, .pairing = WM_PAIRING_NEKO};
@@ -80,7 +62,8 @@ int wm_cmd_gs(int argc, char **argv)
     const char *backend = "sw", *layout_out = NULL, *heatmap = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool good = true;
+        bool good = true, reported = false;
+        long long gw, gh;
         if (!strcmp(a, "--help")) {
             usage(stdout);
             return 0;
@@ -90,11 +73,15 @@ int wm_cmd_gs(int argc, char **argv)
         } else if (!v) {
             good = false;
         } else if (!strcmp(a, "--ranks")) {
-            good = parse_grid(v, &cfg.w, &cfg.h);
+            good = wm_arg_pair("gs", a, v, 'x', 1, WM_MESH_MAX, &gw, &gh);
+            cfg.w = (unsigned)gw;
+            cfg.h = (unsigned)gh;
+            reported = !good;
         } else if (!strcmp(a, "--schedule")) {
             good = wm_gs_kind_parse(v, &kind);
         } else if (!strcmp(a, "--dofs")) {
-            good = parse_number(v, 4096, &dofs) && dofs > 0;
+            good = wm_arg_u64("gs", a, v, 1, 4096, &dofs);
+            reported = !good;
         } else if (!strcmp(a, "--method")) {
             good = wm_gs_method_parse(v, &cfg.method);
         } else if (!strcmp(a, "--pairing")) {
@@ -106,26 +93,28 @@ int wm_cmd_gs(int argc, char **argv)
         } else if (!strcmp(a, "--pe")) {
             good = wm_pe_mode_parse(v, &cfg.pe);
         } else if (!strcmp(a, "--seed")) {
-            good = parse_number(v, UINT64_MAX, &seed);
+            good = wm_arg_u64("gs", a, v, 0, UINT64_MAX, &seed);
+            reported = !good;
         } else if (!strcmp(a, "--write-layout")) {
             layout_out = v;
         } else if (!strcmp(a, "--heatmap")) {
             heatmap = v;
         }
         if (!good) {
-            fprintf(stderr, "wavemesh gs: bad or missing value for %s (see --help)\n", a);
+            if (!reported) fprintf(stderr, "wavemesh gs: bad or missing value for %s (see --help)\n", a);
             return 2;
         }
         i++;
     }
     if (layout_out) {
-        FILE *f = fopen(layout_out, "w");
-        if (!f) {
-            perror(layout_out);
+        char err[4200];
+        wm_outfile *o = wm_outfile_begin(layout_out, true, err, sizeof err);
+        if (o && !wm_rank_layout_write(wm_outfile_stream(o), cfg.w, cfg.h, cfg.order)) wm_outfile_fail(o, errno);
+        if (!o || !wm_outfile_commit(o, err, sizeof err)) {
+            fprintf(stderr, "wavemesh gs: --write-layout: %s\n", err);
             return 1;
         }
-        const bool ok = wm_rank_layout_write(f, cfg.w, cfg.h, cfg.order);
-        return fclose(f) == 0 && ok ? 0 : 1;
+        return 0;
     }
     cfg.backend = wm_fabric_backend(backend);
     if (!cfg.backend || !strcmp(backend, "rtl-mesh")) {

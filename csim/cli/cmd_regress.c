@@ -131,6 +131,24 @@ static bool option_number(const char *name, const char *v, uint64_t lo, uint64_t
 static int run_random(const random_options *o, int cores_only, const char *expected_name, const char *got_name,
                       const wm_fabric_ops *expected, const wm_fabric_ops *got);
 
+/* A perturbed tile must lie on the mesh of a scenario that runs, or the
+ * check it exercises would pass without having seen the fault. */
+static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const char *only, int cores_only)
+{
+    unsigned w = 0, h = 0;
+    for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) {
+        if ((quick && !s->quick) || (only && !strstr(s->name, only)) ||
+            (cores_only >= 0 && s->cores != (cores_only == 1)))
+            continue;
+        if (p->x < s->w && p->y < s->h) return true;
+        if (s->w * s->h > w * h) w = s->w, h = s->h;
+    }
+    fprintf(stderr, "wavemesh regress: --perturb: tile (%u,%u) is off the mesh of every scenario selected", p->x, p->y);
+    if (w) fprintf(stderr, " (the largest is %ux%u: tiles 0,0..%u,%u)", w, h, w - 1, h - 1);
+    fputc('\n', stderr);
+    return false;
+}
+
 int wm_cmd_regress(int argc, char **argv)
 {
     const char *layout = NULL;
@@ -245,6 +263,8 @@ int wm_cmd_regress(int argc, char **argv)
         wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
         return status;
     }
+    if (perturbation.kind != WM_SW_EXACT && !list && !perturbation_lands(&perturbation, quick, only, cores_only))
+        return 2;
     unsigned passed = 0, failed = 0;
     wm_fabric_sw_set_perturbation(perturbation);
     for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) {

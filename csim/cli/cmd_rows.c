@@ -238,6 +238,7 @@ int wm_cmd_rows(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!wm_trace_spec_check(&c.trace, "rows")) return 2;
     if (!nbackends) backends[nbackends++] = wm_fabric_backend("rtl");
     if (!nmodes) modes[nmodes++] = WM_PE_NATIVE;
     FILE *f = fopen(path, "r");

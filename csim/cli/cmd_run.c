@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "run/runner.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,9 +53,14 @@ int wm_cmd_run(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (nsettings == MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
-                fprintf(stderr, "wavemesh run: --set %s: expected NAME=INTEGER (at most %d of them)\n", argv[i],
-                        MAX_SETTINGS);
+            const char *text = argv[++i];
+            if (nsettings == MAX_SETTINGS) {
+                fprintf(stderr, "wavemesh run: --set %s: too many --set options (at most %d)\n", text, MAX_SETTINGS);
+                return 2;
+            }
+            if (!wm_setting_parse(argv[i], &settings[nsettings])) {
+                fprintf(stderr, "wavemesh run: --set %s: expected NAME=INTEGER, the integer in %lld..%lld\n", text,
+                        (long long)INT64_MIN, (long long)INT64_MAX);
                 return 2;
             }
             nsettings++;
@@ -73,6 +79,7 @@ int wm_cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!wm_trace_spec_check(&trace, "run")) return 2;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     if (!ops) {
         fprintf(stderr, "wavemesh run: unknown backend '%s' (rtl or sw)\n", backend);
@@ -89,11 +96,12 @@ int wm_cmd_run(int argc, char **argv)
     wm_runner_print_results(r, stdout);
     wm_runner_print_cycles(r, "cycles", stdout);
     wm_sched_report(wm_runner_sched(r), res, stderr);
+    const bool delivered = res != WM_RUN_DONE || wm_sched_check_delivered(wm_runner_sched(r), stderr);
     const bool dumped = wm_runner_finish(r);
     if (trace.path && dumped)
         printf("waves: %s (open with: gtkwave -a %.*s.gtkw %s)\n", trace.path, (int)(strlen(trace.path) - 4),
                trace.path, trace.path);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
-    return res == WM_RUN_DONE && dumped ? 0 : 1;
+    return res == WM_RUN_DONE && delivered && dumped ? 0 : 1;
 }

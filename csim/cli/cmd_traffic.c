@@ -56,34 +56,6 @@ static void usage(FILE *out)
     fputs(wm_trace_usage, out);
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end) return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_pair(const char *s, char sep, unsigned *a, unsigned *b)
-{
-    char extra;
-    char fmt[16];
-    snprintf(fmt, sizeof fmt, "%%u%c%%u%%c", sep);
-    return sscanf(s, fmt, a, b, &extra) == 2;
-}
-
 static double seconds_of(clockid_t clock)
 {
     struct timespec ts;
@@ -194,40 +166,53 @@ int wm_cmd_traffic(int argc, char **argv)
             return 2;
         }
         const char *v = argv[++i];
-        uint64_t u = 0;
-        bool ok = true;
+        unsigned long long u = 0;
+        long long pa, pb;
+        bool ok = true, reported = true;
         if (!strcmp(a, "--backend")) backend = v;
-        else if (!strcmp(a, "--pe")) ok = pe_given = wm_pe_mode_parse(v, &mode);
-        else if (!strcmp(a, "--mesh")) ok = parse_pair(v, 'x', &w, &h);
-        else if (!strcmp(a, "--pattern")) ok = wm_pattern_parse(v, &cfg.pattern);
-        else if (!strcmp(a, "--rate")) ok = parse_double(v, &cfg.rate);
+        else if (!strcmp(a, "--pe")) ok = reported = pe_given = wm_pe_mode_parse(v, &mode);
+        else if (!strcmp(a, "--mesh")) {
+            ok = wm_arg_pair("traffic", a, v, 'x', 1, WM_MESH_MAX, &pa, &pb);
+            w = (unsigned)pa;
+            h = (unsigned)pb;
+        }
+        else if (!strcmp(a, "--pattern")) ok = reported = wm_pattern_parse(v, &cfg.pattern);
+        else if (!strcmp(a, "--rate")) ok = wm_arg_real("traffic", a, v, 0.0, 1.0, &cfg.rate);
         else if (!strcmp(a, "--len")) {
-            ok = parse_u64(v, &u) && u <= 1000000;
+            ok = wm_arg_u64("traffic", a, v, 1, WM_LEN_MAX + 1, &u);
             cfg.len = (unsigned)u;
         }
-        else if (!strcmp(a, "--cycles")) ok = parse_u64(v, &cfg.sample);
-        else if (!strcmp(a, "--warmup")) ok = parse_u64(v, &cfg.warmup);
+        else if (!strcmp(a, "--cycles")) ok = wm_arg_u64("traffic", a, v, 1, UINT32_MAX, &u), cfg.sample = u;
+        else if (!strcmp(a, "--warmup")) ok = wm_arg_u64("traffic", a, v, 0, UINT32_MAX, &u), cfg.warmup = u;
         else if (!strcmp(a, "--drain")) {
-            ok = parse_u64(v, &cfg.drain_max);
+            ok = wm_arg_u64("traffic", a, v, 0, UINT32_MAX, &u);
+            cfg.drain_max = u;
             drain_given = true;
         }
-        else if (!strcmp(a, "--seed")) ok = parse_u64(v, &cfg.seed);
+        else if (!strcmp(a, "--seed")) ok = wm_arg_u64("traffic", a, v, 0, UINT64_MAX, &u), cfg.seed = u;
         else if (!strcmp(a, "--pop-interval")) {
-            ok = parse_u64(v, &u) && u >= 1 && u <= 1000000;
+            ok = wm_arg_u64("traffic", a, v, 1, 1000000, &u);
             cfg.pop_interval = (unsigned)u;
         }
-        else if (!strcmp(a, "--hotspot")) ok = parse_pair(v, ',', &cfg.hotspot_x, &cfg.hotspot_y);
-        else if (!strcmp(a, "--hotspot-fraction")) ok = parse_double(v, &cfg.hotspot_fraction);
+        else if (!strcmp(a, "--hotspot")) {
+            ok = wm_arg_pair("traffic", a, v, ',', 0, WM_MESH_MAX - 1, &pa, &pb);
+            cfg.hotspot_x = (unsigned)pa;
+            cfg.hotspot_y = (unsigned)pb;
+        }
+        else if (!strcmp(a, "--hotspot-fraction")) ok = wm_arg_real("traffic", a, v, 0.0, 1.0, &cfg.hotspot_fraction);
         else {
             fprintf(stderr, "wavemesh traffic: unknown argument '%s' (see --help)\n", a);
             return 2;
         }
         if (!ok) {
-            fprintf(stderr, "wavemesh traffic: bad value '%s' for %s (see --help)\n", v, a);
+            if (!reported)
+                fprintf(stderr, "wavemesh traffic: bad value '%s' for %s (%s)\n", v, a,
+                        !strcmp(a, "--pe") ? "native or core" : "uniform, transpose, bitcomp or hotspot");
             return 2;
         }
     }
     if (!drain_given) cfg.drain_max = 10 * cfg.sample;
+    if (!wm_trace_spec_check(&trace, "traffic")) return 2;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     if (!ops) {
         fprintf(stderr, "wavemesh traffic: unknown backend '%s' (rtl or sw)\n", backend);

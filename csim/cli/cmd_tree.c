@@ -1,8 +1,10 @@
 /* cmd_tree.c: `wavemesh tree`, the layout of a tree collective over P leaves. */
 #include "cli/commands.h"
 #include "run/tree.h"
+#include "waves/outfile.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,8 @@ static bool parse_values(char *text, size_t leaves, int64_t *values)
         char *end;
         errno = 0;
         long long v = strtoll(t, &end, 0);
-        if (errno || *end || n == leaves) return false;
+        /* a leaf's value is a 32-bit word (sw/collectives/leaf.c) */
+        if (errno || *end || end == t || n == leaves || v < INT32_MIN || v > (long long)UINT32_MAX) return false;
         values[n++] = v;
     }
     return n == leaves;
@@ -42,23 +45,13 @@ int wm_cmd_tree(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--leaves") && i + 1 < argc) {
-            char *end;
-            leaves = strtoll(argv[++i], &end, 0);
-            if (*end || leaves < 1 || leaves > MAX_LEAVES) {
-                fprintf(stderr, "wavemesh tree: --leaves %s: expected 1..%d\n", argv[i], MAX_LEAVES);
-                return 2;
-            }
+            if (!wm_arg_int("tree", "--leaves", argv[++i], 1, MAX_LEAVES, &leaves)) return 2;
         } else if (!strcmp(argv[i], "--placement") && i + 1 < argc) {
             placement_name = argv[++i];
         } else if (!strcmp(argv[i], "--values") && i + 1 < argc) {
             values_text = argv[++i];
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            char *end;
-            seed = strtoull(argv[++i], &end, 0);
-            if (*end) {
-                fprintf(stderr, "wavemesh tree: --seed %s: expected an integer\n", argv[i]);
-                return 2;
-            }
+            if (!wm_arg_u64("tree", "--seed", argv[++i], 0, UINT64_MAX, &seed)) return 2;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out_path = argv[++i];
         } else {
@@ -81,7 +74,8 @@ int wm_cmd_tree(int argc, char **argv)
     char origin[256];
     if (values_text) {
         if (!parse_values(values_text, (size_t)leaves, values)) {
-            fprintf(stderr, "wavemesh tree: --values: expected %lld comma-separated integers\n", leaves);
+            fprintf(stderr, "wavemesh tree: --values: expected %lld comma-separated integers, each in %d..%u\n", leaves,
+                    INT32_MIN, UINT32_MAX);
             free(values);
             return 2;
         }
@@ -92,18 +86,22 @@ int wm_cmd_tree(int argc, char **argv)
         snprintf(origin, sizeof origin, "wavemesh tree --leaves %lld --placement %s --seed %llu", leaves,
                  placement_name, seed);
     }
-    FILE *out = fopen(out_path, "w");
+    char err[4200];
+    wm_outfile *out = wm_outfile_begin(out_path, true, err, sizeof err);
     if (!out) {
-        fprintf(stderr, "wavemesh tree: cannot write %s: %s\n", out_path, strerror(errno));
+        fprintf(stderr, "wavemesh tree: %s\n", err);
         free(values);
         return 1;
     }
-    char err[256];
-    const bool ok = wm_tree_write(out, (size_t)leaves, placement, values, origin, err, sizeof err);
+    const bool ok = wm_tree_write(wm_outfile_stream(out), (size_t)leaves, placement, values, origin, err, sizeof err);
     free(values);
-    if (fclose(out) != 0 || !ok) {
-        fprintf(stderr, "wavemesh tree: %s\n", ok ? "write failed" : err);
-        remove(out_path);
+    if (!ok) {
+        fprintf(stderr, "wavemesh tree: %s\n", err);
+        wm_outfile_discard(out);
+        return 1;
+    }
+    if (!wm_outfile_commit(out, err, sizeof err)) {
+        fprintf(stderr, "wavemesh tree: %s\n", err);
         return 1;
     }
     return 0;

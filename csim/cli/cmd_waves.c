@@ -5,10 +5,13 @@
 #include "run/run_notes.h"
 #include "run/runner.h"
 #include "waves/waves_gtkw.h"
+#include "waves/waves_read.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_SETTINGS = 64 };
 
@@ -112,6 +115,20 @@ int wm_cmd_waves(int argc, char **argv)
     }
     wm_layout *layout = wm_layout_load(layout_path, settings, nsettings, stderr);
     if (!layout) return 1;
+    /* The dump fills the header filter: one that exists must read as a
+     * dump; one not made yet leaves the filter empty, with a note. */
+    if (dump && access(dump, F_OK) != 0 && errno == ENOENT) {
+        fprintf(stderr, "wavemesh waves: note: --dump %s does not exist yet: its header filter stays empty\n", dump);
+    } else if (dump) {
+        char err[600];
+        wm_dump *d = wm_dump_load(dump, err, sizeof err);
+        if (!d) {
+            fprintf(stderr, "wavemesh waves: --dump %s: %s\n", dump, err);
+            wm_layout_destroy(layout);
+            return 1;
+        }
+        wm_dump_free(d);
+    }
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
     const size_t n = wm_layout_count(layout);
     wm_gtkw_group *groups = calloc((size_t)w * h + n, sizeof *groups);

@@ -1,8 +1,12 @@
 /* commands.c: the subcommand table. One line per subcommand. */
 #include "cli/commands.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <stddef.h>
 
@@ -35,13 +39,64 @@ const wm_command wm_commands[] = {
     {NULL, NULL, NULL},
 };
 
-bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out)
+/* One integer, the whole of s, that fits its type. */
+static bool whole_int(const char *s, bool is_signed, long long *v, unsigned long long *u)
 {
     char *end;
-    *out = strtoull(s, &end, 0);
-    if (*end || !*s || !*out || *s == '-') {
-        fprintf(stderr, "wavemesh %s: %s %s: expected a positive integer\n", cmd, opt, s);
-        return false;
+    errno = 0;
+    if (!*s || isspace((unsigned char)*s)) return false;
+    if (is_signed) *v = strtoll(s, &end, 0);
+    else if (*s == '-') return false;
+    else *u = strtoull(s, &end, 0);
+    return end != s && !*end && errno != ERANGE;
+}
+
+bool wm_arg_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)
+{
+    unsigned long long unused;
+    if (whole_int(s, true, out, &unused) && *out >= min && *out <= max) return true;
+    fprintf(stderr, "wavemesh %s: %s %s: expected an integer in %lld..%lld\n", cmd, opt, s, min, max);
+    return false;
+}
+
+bool wm_arg_u64(const char *cmd, const char *opt, const char *s, unsigned long long min, unsigned long long max,
+                unsigned long long *out)
+{
+    long long unused;
+    if (whole_int(s, false, &unused, out) && *out >= min && *out <= max) return true;
+    fprintf(stderr, "wavemesh %s: %s %s: expected an integer in %llu..%llu\n", cmd, opt, s, min, max);
+    return false;
+}
+
+bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out)
+{
+    return wm_arg_u64(cmd, opt, s, 1, ULLONG_MAX, out);
+}
+
+bool wm_arg_pair(const char *cmd, const char *opt, const char *s, char sep, long long min, long long max,
+                 long long *a, long long *b)
+{
+    char first[64];
+    const char *at = strchr(s, sep);
+    unsigned long long unused;
+    bool ok = at && (size_t)(at - s) < sizeof first;
+    if (ok) {
+        memcpy(first, s, (size_t)(at - s));
+        first[at - s] = '\0';
+        ok = whole_int(first, true, a, &unused) && whole_int(at + 1, true, b, &unused) && *a >= min &&
+             *a <= max && *b >= min && *b <= max;
     }
-    return true;
+    if (ok) return true;
+    fprintf(stderr, "wavemesh %s: %s %s: expected %s, each an integer in %lld..%lld\n", cmd, opt, s, sep == 'x' ? "WxH" : "X,Y", min, max);
+    return false;
+}
+
+bool wm_arg_real(const char *cmd, const char *opt, const char *s, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    if (*s && !isspace((unsigned char)*s) && end != s && !*end && !errno && *out >= min && *out <= max) return true;
+    fprintf(stderr, "wavemesh %s: %s %s: expected a number in %g..%g\n", cmd, opt, s, min, max);
+    return false;
 }

@@ -36,6 +36,7 @@
 #include "verilated_fst_c.h"
 #include "verilated_vcd_c.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +45,9 @@
 #include <type_traits>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -241,6 +245,37 @@ struct Core {
     uint64_t retired;
 };
 
+// The VCD writer's file: a failed write is kept (its errno) rather than
+// reported through Verilator's fatal error, which waits for ever on a lock
+// its caller holds; the dump's owner reads it each cycle and stops the run.
+class CheckedVcdFile final : public VerilatedVcdFile {
+    int fd_ = -1;
+
+public:
+    int error = 0;
+    bool open(const std::string &name) override
+    {
+        fd_ = ::open(name.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd_ < 0) error = errno;
+        return fd_ >= 0;
+    }
+    void close() override
+    {
+        if (fd_ >= 0 && ::close(fd_) != 0 && !error) error = errno;
+        fd_ = -1;
+    }
+    ssize_t write(const char *bufp, ssize_t len) override
+    {
+        for (ssize_t done = 0; done < len && !error && fd_ >= 0;) {
+            const ssize_t n = ::write(fd_, bufp + done, (size_t)(len - done));
+            if (n > 0) done += n;
+            else if (n < 0 && errno != EINTR) error = errno;
+            else if (n == 0) error = EIO;
+        }
+        return len; // the rest is dropped: the run stops at the next cycle
+    }
+};
+
 struct RtlFabric {
     unsigned w, h;
     uint64_t cycle;
@@ -255,6 +290,7 @@ struct RtlFabric {
     wm_core_hook core_hook;
     void *core_hook_ctx;
     std::unique_ptr<VerilatedFstC> fst;
+    std::unique_ptr<CheckedVcdFile> vcd_file; // outlives vcd, which writes to it
     std::unique_ptr<VerilatedVcdC> vcd;
     ExtraSignals extra;
     bool asserted;                    // an RTL assertion failed ...
@@ -376,7 +412,10 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
     }
     if (tr) {
         r->ctx.traceEverOn(true);
-        if (tr->vcd) r->vcd.reset(new VerilatedVcdC);
+        if (tr->vcd) {
+            r->vcd_file.reset(new CheckedVcdFile);
+            r->vcd.reset(new VerilatedVcdC(r->vcd_file.get()));
+        }
         else r->fst.reset(new VerilatedFstC);
     }
     r->tiles.reserve((size_t)w * h);
@@ -794,6 +833,12 @@ extern "C" void wm_fabric_rtl_dump(wm_fabric *f)
 }
 
 extern "C" void wm_fabric_rtl_trace_close(wm_fabric *f) { trace_close(as_rtl(f)); }
+
+extern "C" int wm_fabric_rtl_trace_error(const wm_fabric *f)
+{
+    const RtlFabric *r = as_rtl(f);
+    return r->vcd_file ? r->vcd_file->error : 0;
+}
 
 extern "C" void wm_fabric_rtl_on_assertion(wm_rtl_assertion_fn fn, void *ctx)
 {

@@ -55,6 +55,10 @@ wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trac
 void wm_fabric_rtl_dump(wm_fabric *f);
 /* Finish the dump file now; destroy() also does it. */
 void wm_fabric_rtl_trace_close(wm_fabric *f);
+/* The errno of the first failed write to a VCD dump, 0 if none: the
+ * writer keeps it instead of Verilator's fatal error (which would wait
+ * for ever on a lock of its own), and the caller stops the run. */
+int wm_fabric_rtl_trace_error(const wm_fabric *f);
 
 /* Failed assertions. The models are Verilated with --assert, and an
  * assertion of the RTL ($stop under WM_ASSERTIONS) would by Verilator's

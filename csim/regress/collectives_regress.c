@@ -51,11 +51,25 @@ static wm_layout *generate(size_t leaves, wm_tree_placement placement)
     return l;
 }
 
+/* The corpus names its layouts from the top of the source tree; they are
+ * opened there whatever the current folder (the build passes the tree's
+ * absolute path). */
+#ifndef WM_SOURCE_DIR
+#define WM_SOURCE_DIR "."
+#endif
+
+static wm_layout *load_layout(const char *path, const wm_setting *settings, size_t nsettings)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s/%s", WM_SOURCE_DIR, path);
+    return wm_layout_load(path[0] == '/' ? path : full, settings, nsettings, stderr);
+}
+
 bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
                             wm_regress_results *out)
 {
     const wm_collectives_scenario *cs = arg;
-    wm_layout *l = cs->layout_path ? wm_layout_load(cs->layout_path, cs->settings, cs->nsettings, stderr)
+    wm_layout *l = cs->layout_path ? load_layout(cs->layout_path, cs->settings, cs->nsettings)
                                    : generate(cs->tree_leaves, cs->placement);
     if (!l) return false;
     if (wm_layout_width(l) != w || wm_layout_height(l) != h) {

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The kernel of the registry (sw/kernels.c) called name, or NULL. */
 static const wm_kernel *kernel_find(const char *name)
@@ -92,13 +93,20 @@ static void error_at(wm_layout *l, unsigned line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    char text[1024];
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
     if (line)
         fprintf(l->err, "%s:%u: ", l->path, line);
     else
         fprintf(l->err, "%s: ", l->path);
-    vfprintf(l->err, fmt, ap);
+    /* The text quotes the file: a byte that is not printable (a binary
+     * file given as a layout) is shown as \xNN, never sent to the terminal. */
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (isprint(*c)) fputc(*c, l->err);
+        else fprintf(l->err, "\\x%02x", *c);
+    }
     fputc('\n', l->err);
-    va_end(ap);
     l->errors++;
 }
 
@@ -110,30 +118,40 @@ static char *dup_str(const char *s)
     return d;
 }
 
-/* Grow *arr (of *n elements of size sz) by one zeroed element. */
+/* Grow *arr (of *n elements of size sz) by one zeroed element. Its room is
+ * the power of two at or above *n, doubled when full: one realloc a
+ * element would copy a 32767-instance layout's arrays quadratically. */
 static void *push_back(void *arrp, size_t *n, size_t sz)
 {
     void **arr = arrp;
-    void *grown = realloc(*arr, (*n + 1) * sz);
-    if (!grown) {
-        fprintf(stderr, "wavemesh: out of memory\n");
-        exit(1);
+    if (*n == 0 || (*n & (*n - 1)) == 0) {
+        void *grown = realloc(*arr, (*n ? 2 * *n : 1) * sz);
+        if (!grown) {
+            fprintf(stderr, "wavemesh: out of memory\n");
+            exit(1);
+        }
+        *arr = grown;
     }
-    *arr = grown;
+    void *grown = *arr;
     memset((char *)grown + *n * sz, 0, sz);
     return (char *)grown + (*n)++ * sz;
 }
 
-static bool parse_int(const char *s, int64_t *v)
+typedef enum { INT_OK, INT_NOT_A_NUMBER, INT_OUT_OF_RANGE } int_parse;
+
+static int_parse parse_int_why(const char *s, int64_t *v)
 {
-    if (!*s) return false;
+    if (!*s) return INT_NOT_A_NUMBER;
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 0);
-    if (errno || *end) return false;
+    if (*end || end == s) return INT_NOT_A_NUMBER;
+    if (errno == ERANGE) return INT_OUT_OF_RANGE;
     *v = x;
-    return true;
+    return INT_OK;
 }
+
+static bool parse_int(const char *s, int64_t *v) { return parse_int_why(s, v) == INT_OK; }
 
 static bool valid_name(const char *s);
 
@@ -178,11 +196,16 @@ static bool eval_scalar(wm_layout *l, unsigned line, const char *tok, int64_t *v
         *v = p->value;
         return true;
     }
-    if (!parse_int(tok, v)) {
-        error_at(l, line, "'%s' is not a number or a $parameter", tok);
+    switch (parse_int_why(tok, v)) {
+    case INT_OK: return true;
+    case INT_OUT_OF_RANGE:
+        error_at(l, line, "%s is out of range (a layout's numbers lie in %" PRId64 "..%" PRId64 ")", tok, INT64_MIN,
+                 INT64_MAX);
         return false;
+    case INT_NOT_A_NUMBER: break;
     }
-    return true;
+    error_at(l, line, "'%s' is not a number or a $parameter", tok);
+    return false;
 }
 
 static uint64_t hash_name(const char *s)
@@ -544,7 +567,9 @@ static void resolve(wm_layout *l)
                 in->params[k].value = rp->ref_y ? target->y : target->x;
             }
             const int64_t v = in->params[k].value;
-            if (kp->ranged && (v < kp->min || v > kp->max))
+            /* Checked once resolved, a reference too: a value outside the
+             * kernel's range never reaches it, cut to its width. */
+            if (v < kp->min || v > kp->max)
                 error_at(l, in->line,
                          "%s (kernel %s, PE (%" PRId64 ",%" PRId64 ")): %s=%" PRId64 " is outside its range %" PRId64
                          "..%" PRId64,
@@ -682,6 +707,12 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
 wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err)
 {
     FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        f = NULL;
+        errno = EISDIR;
+    }
     if (!f) {
         fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
         return NULL;
@@ -701,9 +732,15 @@ wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t n
             cap *= 2;
         }
     }
+    const bool read_failed = ferror(f);
     fclose(f);
     if (!buf) {
         fprintf(err, "%s: out of memory\n", path);
+        return NULL;
+    }
+    if (read_failed) {
+        fprintf(err, "%s: cannot read: %s\n", path, strerror(errno));
+        free(buf);
         return NULL;
     }
     buf[n] = '\0';

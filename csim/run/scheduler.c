@@ -15,9 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {
@@ -26,35 +24,68 @@ static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
     if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
 }
 
+/* AddressSanitizer keeps a shadow of each stack: it is told of every
+ * switch between the loop's stack and a kernel's, before (start, with
+ * where it goes; NULL for a coroutine that will not come back) and after
+ * (finish, on the stack arrived at), so it reports no false overflow or
+ * use after return. Nothing without it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WM_ASAN 1
+#endif
+#endif
+#ifdef WM_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+#define SWITCH_START(save, bottom, size) __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define SWITCH_FINISH(save, bottom, size) __sanitizer_finish_switch_fiber((save), (bottom), (size))
+#else
+#define SWITCH_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+/* From a kernel's stack back to the loop's, for good when done. */
+static void to_loop(wm_mp *mp, bool done)
+{
+    wm_sched *s = mp->s;
+    SWITCH_START(done ? NULL : &mp->asan_fake_stack, s->main_stack, s->main_stack_size);
+    if (!_setjmp(mp->jb)) _longjmp(s->jb, 1);
+    SWITCH_FINISH(mp->asan_fake_stack, NULL, NULL);
+}
+
 static void co_entry(unsigned hi, unsigned lo)
 {
     wm_mp *mp = (wm_mp *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
-    if (!_setjmp(mp->jb)) _longjmp(mp->s->jb, 1);
+    SWITCH_FINISH(NULL, &mp->s->main_stack, &mp->s->main_stack_size);
+    to_loop(mp, false);
     mp->inst->kernel->run(mp);
     mp->wait = WAIT_NONE; /* the scheduler reports DONE */
+    SWITCH_START(NULL, mp->s->main_stack, mp->s->main_stack_size);
     _longjmp(mp->s->jb, 1);
 }
 
 static bool start_coroutine(wm_sched *s, wm_mp *mp)
 {
-    const size_t bytes = s->page + STACK_BYTES;
-    mp->stack_map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mp->stack_map == MAP_FAILED) {
-        mp->stack_map = NULL;
-        return false;
-    }
-    /* The lowest page stays unmapped so an overflow faults instead of
-     * silently writing into the next kernel's stack. */
-    mprotect(mp->stack_map, s->page, PROT_NONE);
     ucontext_t uc;
     if (getcontext(&uc) != 0) return false;
-    uc.uc_stack.ss_sp = mp->stack_map + s->page;
-    uc.uc_stack.ss_size = STACK_BYTES;
+    uc.uc_stack.ss_sp = wm_stacks_bottom(s->stacks, mp->index);
+    uc.uc_stack.ss_size = WM_STACK_BYTES;
     uc.uc_link = NULL;
     const uintptr_t p = (uintptr_t)mp;
     makecontext(&uc, (void (*)(void))co_entry, 2, (unsigned)(p >> 32), (unsigned)(p & 0xffffffffu));
+    SWITCH_START(&s->asan_fake_stack, uc.uc_stack.ss_sp, WM_STACK_BYTES);
     if (!_setjmp(s->jb)) setcontext(&uc);
+    SWITCH_FINISH(s->asan_fake_stack, NULL, NULL);
     return true;
+}
+
+/* How a stack overflow names its PE. */
+static void describe_pe(const void *ctx, size_t i, char *buf, size_t size)
+{
+    const wm_instance *in = ((const wm_sched *)ctx)->pes[i].inst;
+    snprintf(buf, size, "PE (%u,%u) %s [%s]", in->x, in->y, in->name, in->kernel->name);
 }
 
 bool wm_pe_mode_parse(const char *text, wm_pe_mode *out)
@@ -83,7 +114,6 @@ wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_
     s->ops = ops;
     s->f = f;
     s->layout = layout;
-    s->page = (size_t)sysconf(_SC_PAGESIZE);
     s->n = wm_layout_count(layout);
     s->pes = calloc(s->n ? s->n : 1, sizeof *s->pes);
     s->live = calloc(s->n ? s->n : 1, sizeof *s->live);
@@ -92,6 +122,12 @@ wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_
         return NULL;
     }
     s->cycle = ops->cycle(f);
+    char why[400];
+    if (mode == WM_PE_NATIVE && !(s->stacks = wm_stacks_create(s->n, describe_pe, s, why, sizeof why))) {
+        fprintf(stderr, "wavemesh: %s\n", why);
+        wm_sched_destroy(s);
+        return NULL;
+    }
     for (size_t i = 0; i < s->n; i++) {
         wm_mp *mp = &s->pes[i];
         mp->s = s;
@@ -120,11 +156,11 @@ void wm_sched_destroy(wm_sched *s)
 {
     if (!s) return;
     for (size_t i = 0; s->pes && i < s->n; i++) {
-        if (s->pes[i].stack_map) munmap(s->pes[i].stack_map, s->page + STACK_BYTES);
         free(s->pes[i].exports);
         if (s->pes[i].mem_owned) free(s->pes[i].mem);
     }
     wm_core_sched_free(s);
+    wm_stacks_destroy(s->stacks);
     free(s->pes);
     free(s->live);
     free(s->snap);
@@ -143,13 +179,13 @@ void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
 
 static void resume(wm_sched *s, wm_mp *mp)
 {
+    mp->charges = 0;
+    SWITCH_START(&s->asan_fake_stack, wm_stacks_bottom(s->stacks, mp->index), WM_STACK_BYTES);
     if (!_setjmp(s->jb)) _longjmp(mp->jb, 1);
+    SWITCH_FINISH(s->asan_fake_stack, NULL, NULL);
 }
 
-static void yield(wm_mp *mp)
-{
-    if (!_setjmp(mp->jb)) _longjmp(mp->s->jb, 1);
-}
+static void yield(wm_mp *mp) { to_loop(mp, false); }
 
 /* A push the kernel posted in cycle c: the router takes the first wavelet
  * of the TX queue for a header, and the len after it for its data. */
@@ -186,6 +222,11 @@ static bool serve(wm_sched *s, wm_mp *mp)
             set_state(s, mp, WM_PE_COMPUTING);
             return acted;
         }
+        if (mp->wait == WAIT_WORK) {
+            /* Its charge has elapsed: it computes on, as if it never stopped. */
+            resume(s, mp);
+            continue;
+        }
         if (acted) return acted; /* one access per cycle */
         const unsigned x = mp->inst->x, y = mp->inst->y;
         const wm_pe_status st = s->ops->pe_status(s->f, x, y);
@@ -217,6 +258,7 @@ static bool serve(wm_sched *s, wm_mp *mp)
             mp->rx_read = st.rx_count;
             break;
         case WAIT_START:
+        case WAIT_WORK:
         case WAIT_NONE:
             break;
         }
@@ -483,6 +525,62 @@ static void report_full_rx(const wm_sched *s, FILE *out)
     }
 }
 
+/* Messages that went where no kernel reads them: discarded by a router
+ * as off the mesh (its sticky error keeps the first header), or waiting in
+ * the RX queue of a PE without a kernel or whose kernel has returned. */
+static size_t report_lost(const wm_sched *s, FILE *out)
+{
+    const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
+    size_t lost = 0;
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            const wm_pe_status st = s->ops->pe_status(s->f, x, y);
+            if (st.status & WM_ST_ERR_OFFMESH) {
+                fprintf(out,
+                        "  router (%u,%u) discarded a message addressed off the %ux%u mesh: header %08" PRIx32
+                        " (to (%u,%u), %u data wavelets, tag %u), the first it discarded\n",
+                        x, y, w, h, st.err_hdr, wm_header_col(st.err_hdr), wm_header_row(st.err_hdr),
+                        wm_header_len(st.err_hdr), wm_header_tag(st.err_hdr));
+                lost++;
+            }
+            if (!st.rx_count) continue;
+            const wm_mp *mp = pe_at(s, x, y);
+            if (!mp)
+                fprintf(out, "  %u wavelet(s) delivered to PE (%u,%u), where no kernel runs: oldest %08" PRIx32 "\n",
+                        st.rx_count, x, y, st.rx_head);
+            else if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT)
+                fprintf(out, "  %u wavelet(s) left unread in the RX queue of PE (%u,%u) %s [%s], whose kernel %s\n",
+                        st.rx_count, x, y, mp->inst->name, mp->inst->kernel->name,
+                        mp->state == WM_PE_DONE ? "returned" : "faulted");
+            else
+                continue;
+            lost++;
+        }
+    }
+    return lost;
+}
+
+bool wm_sched_check_delivered(const wm_sched *s, FILE *out)
+{
+    /* Let what is still on its way arrive, to say where it ends. */
+    for (unsigned c = 0; c < DRAIN_CYCLES && !s->ops->quiescent(s->f); c++) s->ops->step(s->f);
+    const size_t flying = s->ops->in_flight(s->f, NULL, 0);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    size_t lost = mem ? report_lost(s, mem) : 0;
+    if (mem) fclose(mem);
+    if (!lost && !flying) {
+        free(text);
+        return true;
+    }
+    fprintf(out, "every kernel returned at cycle %" PRIu64 ", but not every message was delivered:\n", s->cycle);
+    if (text) fputs(text, out);
+    if (flying) report_flights(s, "still in flight", out);
+    free(text);
+    return false;
+}
+
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
 {
     char why[200];
@@ -514,10 +612,21 @@ void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
                 s->nlive);
         break;
     }
+    char *lost_text = NULL;
+    size_t lost_size = 0;
+    FILE *mem = open_memstream(&lost_text, &lost_size);
+    const size_t lost = mem ? report_lost(s, mem) : 0;
+    if (mem) fclose(mem);
     for (size_t i = 0; i < s->n; i++) {
         const wm_mp *mp = &s->pes[i];
-        if (mp->state != WM_PE_DONE) report_pe(mp, r == WM_RUN_DEADLOCK, out);
+        /* "nobody has sent" only when no message went astray */
+        if (mp->state != WM_PE_DONE) report_pe(mp, r == WM_RUN_DEADLOCK && !lost, out);
     }
+    if (lost) {
+        fprintf(out, "  messages that went astray:\n");
+        fputs(lost_text, out);
+    }
+    free(lost_text);
     if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) report_full_rx(s, out);
     if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
     if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
@@ -583,7 +692,20 @@ void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
     *rx_count = mp->rx_read;
 }
 
-void wm_sched_charge(wm_mp *mp, unsigned cycles) { mp->ready += cycles; }
+void wm_sched_charge(wm_mp *mp, unsigned cycles)
+{
+    mp->ready += cycles;
+    /* A kernel that computes for long without touching its port: give the
+     * loop the cycles in between, to the cycle limit and signals. Its port
+     * accesses happen at the same cycles as without the break. A pathological
+     * run of WORK_CALLS zero-cycle charges is charged one cycle. */
+    const uint64_t now = mp->s->cycle;
+    if (mp->ready > now + WORK_AHEAD || ++mp->charges >= WORK_CALLS) {
+        if (mp->ready <= now) mp->ready = now + 1;
+        mp->wait = WAIT_WORK;
+        yield(mp);
+    }
+}
 
 void wm_sched_set_memory(wm_sched *s, size_t pe, uint32_t *words)
 {
@@ -644,5 +766,6 @@ void wm_sched_fault(wm_mp *mp, const char *fmt, ...)
     va_end(ap);
     if (!mp->fault[0]) snprintf(mp->fault, sizeof mp->fault, "fault");
     mp->wait = WAIT_NONE;
+    SWITCH_START(NULL, mp->s->main_stack, mp->s->main_stack_size);
     _longjmp(mp->s->jb, 1);
 }

@@ -81,6 +81,11 @@ wm_pe_mode wm_sched_mode(const wm_sched *s);
 /* WM_PE_CORE: what PE pe's core did (started, PC, retired, halt). */
 wm_core_status wm_sched_core(const wm_sched *s, size_t pe);
 void wm_sched_destroy(wm_sched *s);
+/* After a run in which every kernel returned: true when every message
+ * reached a kernel; false after naming, on out, each one that did not
+ * (discarded off the mesh, left in the RX queue of a PE without a running
+ * kernel, still in flight). */
+bool wm_sched_check_delivered(const wm_sched *s, FILE *out);
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx);
 
 /* Run until the end or max_cycles fabric cycles. */

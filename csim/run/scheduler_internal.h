@@ -5,6 +5,7 @@
 
 #include "run/core_image.h"
 #include "run/scheduler.h"
+#include "run/stacks.h"
 #include "waves/progress.h"
 
 #include <setjmp.h>
@@ -13,19 +14,26 @@
 #include <stdint.h>
 
 enum {
-    STACK_BYTES = 64 * 1024,   /* kernels are small: a few frames deep */
+    /* A kernel computing without touching its port gives the loop back
+     * once its charge runs this far ahead of the fabric, or after this many
+     * charges in one cycle, so the cycle limit and signals still fire. */
+    WORK_AHEAD = 1 << 16,
+    WORK_CALLS = 1 << 20,
+    /* After a run, the cycles a message still on its way may take to land. */
+    DRAIN_CYCLES = 10000,
     STALL_WINDOW = 64,         /* cycles between two snapshots of a stall */
     FAULT_TEXT = 200
 };
 
-typedef enum { WAIT_START, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
+typedef enum { WAIT_START, WAIT_WORK, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
 
 struct wm_mp {
     wm_sched *s;
     size_t index;
     const wm_instance *inst;
     jmp_buf jb;
-    char *stack_map; /* guard page + stack */
+    void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
+    unsigned charges;      /* since the kernel last gave the loop back */
     wait_kind wait;
     bool pop_is_header;
     uint64_t ready;  /* earliest cycle of the next port access */
@@ -67,6 +75,10 @@ struct wm_sched {
     size_t *live; /* indices of kernels still running, in layout order */
     size_t nlive;
     jmp_buf jb;
+    wm_stacks *stacks;
+    void *asan_fake_stack;
+    const void *main_stack; /* the loop's own stack, for AddressSanitizer */
+    size_t main_stack_size;
     uint64_t cycle;
     wm_sched_observer obs;
     void *obs_ctx;

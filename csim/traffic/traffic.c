@@ -190,9 +190,9 @@ bool wm_traffic_config_check(const wm_traffic_config *c, unsigned w, unsigned h,
         snprintf(err, err_size, "off-mesh fraction %g is outside 0..1", c->offmesh_fraction);
     else if (c->offmesh_fraction > 0.0 && w == WM_MESH_MAX && h == WM_MESH_MAX)
         snprintf(err, err_size, "a %ux%u mesh leaves no address beyond its edge", w, h);
-    else if (c->pattern == WM_PATTERN_HOTSPOT && c->hotspot_x != UINT32_MAX &&
-             (c->hotspot_x >= w || c->hotspot_y >= h))
-        snprintf(err, err_size, "hotspot (%u,%u) is outside the %ux%u mesh", c->hotspot_x, c->hotspot_y, w, h);
+    else if (c->hotspot_x != UINT32_MAX && (c->hotspot_x >= w || c->hotspot_y >= h))
+        snprintf(err, err_size, "hotspot (%u,%u) is outside the %ux%u mesh (0,0..%u,%u)", c->hotspot_x, c->hotspot_y,
+                 w, h, w - 1, h - 1);
     else
         return true;
     return false;

@@ -11,6 +11,8 @@
 static volatile sig_atomic_t received;  /* the signal, 0 before one arrives */
 static volatile sig_atomic_t asserted;  /* an RTL assertion failed */
 static uint64_t asserted_at;
+static volatile sig_atomic_t failed;    /* wm_interrupt_fail */
+static char failure[600];
 static bool reported;
 
 static void on_signal(int sig)
@@ -48,7 +50,14 @@ void wm_interrupt_install(void)
     wm_interrupt_catch_assertions();
 }
 
-bool wm_interrupt_pending(void) { return received || asserted; }
+void wm_interrupt_fail(const char *why)
+{
+    if (failed) return;
+    snprintf(failure, sizeof failure, "%s", why);
+    failed = 1;
+}
+
+bool wm_interrupt_pending(void) { return received || asserted || failed; }
 int wm_interrupt_signal(void) { return received; }
 
 bool wm_interrupt_assertion(uint64_t *cycle)
@@ -76,6 +85,8 @@ void wm_interrupt_describe(char *buf, size_t size)
 {
     if (received)
         snprintf(buf, size, "interrupted by %s", signal_name(received));
+    else if (failed)
+        snprintf(buf, size, "%s", failure);
     else if (asserted)
         snprintf(buf, size,
                  "an RTL assertion failed in the edge to cycle %" PRIu64 " (the simulator's message is on stdout)",

@@ -26,7 +26,12 @@ void wm_interrupt_install(void);
 /* Failed RTL assertions raise the flag instead of aborting the process. */
 void wm_interrupt_catch_assertions(void);
 
-/* A loop should stop: a signal arrived or an RTL assertion failed. */
+/* Stop the run for a reason of its own (a dump that cannot be written):
+ * the loops stop as for an assertion, and describe gives why. */
+void wm_interrupt_fail(const char *why);
+
+/* A loop should stop: a signal arrived, an RTL assertion failed, or
+ * wm_interrupt_fail was called. */
 bool wm_interrupt_pending(void);
 /* The signal that arrived (SIGINT, SIGTERM), 0 if none. */
 int wm_interrupt_signal(void);

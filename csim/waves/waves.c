@@ -5,8 +5,13 @@
 #include "waves/waves_fw.h"
 #include "waves/waves_gtkw.h"
 #include "waves/waves_sw.h"
+#include "waves/interrupt.h"
+#include "waves/outfile.h"
+
+#include "fstapi.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +55,9 @@ struct wm_waves {
     const wm_fabric_ops *ops;
     wm_fabric *f;
     wm_sw_dump *sw;
+    wm_outfile *out; /* the dump, under its temporary name until finished */
     bool open;
+    int write_error; /* errno of the first failed write, which stops the run */
     /* What the dump holds, for the save file. */
     char **scope_ptrs;
     wm_rtl_extra_signal *extra;
@@ -108,6 +115,14 @@ int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const ch
     return 1;
 }
 
+bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd)
+{
+    if (spec->path || (!spec->tiles_given && spec->from == 0 && spec->to == UINT64_MAX)) return true;
+    fprintf(stderr, "wavemesh %s: %s without --trace FILE: there is no dump to limit\n", cmd,
+            spec->tiles_given ? "--trace-tiles" : "--trace-window");
+    return false;
+}
+
 wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size)
 {
     if (!spec->path) {
@@ -124,26 +139,24 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
                  s.y1, w, h, w - 1, h - 1);
         return NULL;
     }
-    /* Fail before the run, and leave nothing behind: an existing file is
-     * opened for appending (so not truncated), a new one removed again. */
-    FILE *probe = fopen(s.path, "a");
-    if (!probe) {
-        snprintf(err, err_size, "cannot write the dump %s: %s", s.path, strerror(errno));
-        return NULL;
-    }
-    const long size = ftell(probe);
-    fclose(probe);
-    if (size == 0) remove(s.path);
+    /* The dump is written under a temporary name and renamed when it is
+     * complete (waves/outfile.h): a failure leaves nothing behind, and an
+     * existing file as it was. Its folder is checked now, before the run. */
+    wm_outfile *out = wm_outfile_begin(s.path, false, err, err_size);
+    if (!out) return NULL;
     wm_waves *wv = calloc(1, sizeof *wv);
     if (!wv || !(wv->scope = calloc((size_t)w * h, sizeof *wv->scope))) {
         free(wv);
+        wm_outfile_discard(out);
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+    wv->out = out;
     wv->spec = s;
     if (!(wv->path_copy = strdup(s.path))) {
         free(wv->scope);
         free(wv);
+        wm_outfile_discard(out);
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
@@ -219,7 +232,7 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
             wv->extra[wv->nextra++] = (wm_rtl_extra_signal){p->fw, p->exports[k].name, 64, &p->exports[k].value,
                                                               &p->exports[k].set};
     }
-    wm_rtl_trace tr = {wv->spec.path, wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
+    wm_rtl_trace tr = {wm_outfile_temp(wv->out), wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
     wv->ops = ops;
     if (ops == &wm_fabric_rtl) {
@@ -338,6 +351,23 @@ void wm_waves_sample(wm_waves *wv)
     if (c < wv->spec.from || c > wv->spec.to) return;
     if (wv->sw) wm_sw_dump_sample(wv->sw, c);
     else wm_fabric_rtl_dump(wv->f);
+    const int e = wv->sw ? wm_sw_dump_error(wv->sw) : wm_fabric_rtl_trace_error(wv->f);
+    if (e && !wv->write_error) {
+        wv->write_error = e;
+        char why[600];
+        snprintf(why, sizeof why, "writing the dump %s failed: %s", wv->spec.path, strerror(e));
+        wm_interrupt_fail(why);
+    }
+}
+
+/* The FST writer reports no error: a dump it could not write is found
+ * unreadable once closed. */
+static bool fst_readable(const char *path)
+{
+    void *r = fstReaderOpen(path);
+    if (!r) return false;
+    fstReaderClose(r);
+    return true;
 }
 
 bool wm_waves_finish(wm_waves *wv)
@@ -345,20 +375,60 @@ bool wm_waves_finish(wm_waves *wv)
     if (!wv->open) return false;
     wv->open = false;
     bool ok = true;
+    const uint64_t end = wv->ops->cycle(wv->f);
     if (wv->sw) {
+        errno = 0;
         ok = wm_sw_dump_close(wv->sw);
+        if (!ok && !wv->write_error) wv->write_error = errno ? errno : EIO;
         wv->sw = NULL;
     } else {
         wm_fabric_rtl_trace_close(wv->f);
+        if (!wv->write_error) wv->write_error = wm_fabric_rtl_trace_error(wv->f);
     }
-    if (!ok) return false;
-    return write_save_file(wv);
+    char err[4300];
+    if (!wv->write_error && wv->spec.from > end) {
+        fprintf(stderr, "wavemesh: --trace-window %" PRIu64 ":%" PRIu64 ": the run ended at cycle %" PRIu64
+                        ", before the window opens (0..%" PRIu64 "); no dump written\n",
+                wv->spec.from, wv->spec.to, end, end);
+        ok = false;
+    } else if (wv->write_error) {
+        fprintf(stderr, "wavemesh: writing the dump %s failed: %s; removed the partial dump\n", wv->spec.path,
+                strerror(wv->write_error));
+        ok = false;
+    } else if (ok && wv->spec.format == WM_WAVES_FST && !fst_readable(wm_outfile_temp(wv->out))) {
+        fprintf(stderr, "wavemesh: writing the dump %s failed: the FST writer left an unreadable file (is the disk "
+                        "full?); removed it\n",
+                wv->spec.path);
+        ok = false;
+    }
+    if (!ok) {
+        wm_outfile_discard(wv->out);
+        wv->out = NULL;
+        return false;
+    }
+    const bool committed = wm_outfile_commit(wv->out, err, sizeof err);
+    wv->out = NULL;
+    if (!committed) {
+        fprintf(stderr, "wavemesh: %s\n", err);
+        return false;
+    }
+    if (write_save_file(wv)) return true;
+    /* nothing half-made: the dump goes with the save file it lacks */
+    remove(wv->spec.path);
+    static const char *const aside[] = {".gtkw", "-state.txt", "-owner.txt", "-headers.txt", "-insn.txt"};
+    for (size_t k = 0; k < sizeof aside / sizeof aside[0]; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%.*s%s", (int)(strlen(wv->spec.path) - 4), wv->spec.path, aside[k]);
+        remove(path);
+    }
+    return false;
 }
 
 void wm_waves_destroy(wm_waves *wv)
 {
     if (!wv) return;
     if (wv->open) wm_waves_finish(wv);
+    wm_outfile_discard(wv->out);
     for (size_t i = 0; i < wv->npes; i++) free(wv->pes[i].exports);
     free(wv->extra);
     free(wv->scope_ptrs);

@@ -51,6 +51,10 @@ wm_trace_spec wm_trace_spec_default(void);
  * message naming cmd when its value is malformed. */
 int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd);
 
+/* After the options: --trace-tiles or --trace-window without --trace
+ * would dump nothing; false after a message naming cmd. */
+bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd);
+
 /* The kernel states in the dump, as wm_pe_state numbers them (csim/run/scheduler.h). */
 extern const char *const wm_waves_state_names[];
 extern const unsigned wm_waves_state_count;

@@ -2,6 +2,8 @@
  * translate filters (see waves_fw.h). */
 #include "waves/waves_fw.h"
 
+#include "waves/outfile.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -385,7 +387,9 @@ bool wm_fw_write_insn_filter(const wm_fw_set *s, const char *path)
     for (size_t k = 0; k < s->nimg; k++)
         for (size_t i = 0; i < s->img[k].n; i++) all[n++] = (word_text){s->img[k].insn[i].word, s->img[k].insn[i].text};
     qsort(all, n, sizeof *all, compare_word_text);
-    FILE *f = fopen(path, "w");
+    char err[4200];
+    wm_outfile *o = wm_outfile_begin(path, true, err, sizeof err);
+    FILE *f = o ? wm_outfile_stream(o) : NULL;
     if (!f) {
         free(all);
         return false;
@@ -409,13 +413,15 @@ bool wm_fw_write_insn_filter(const wm_fw_set *s, const char *path)
         i = j;
     }
     free(all);
-    return fclose(f) == 0;
+    return wm_outfile_commit(o, err, sizeof err);
 }
 
 bool wm_fw_write_pc_filter(const wm_fw_set *s, size_t k, const char *path)
 {
     const fw_image *im = &s->img[k];
-    FILE *f = fopen(path, "w");
+    char err[4200];
+    wm_outfile *o = wm_outfile_begin(path, true, err, sizeof err);
+    FILE *f = o ? wm_outfile_stream(o) : NULL;
     if (!f) return false;
     for (size_t i = 0; i < im->n; i++) {
         const fw_insn *in = &im->insn[i];
@@ -423,5 +429,5 @@ bool wm_fw_write_pc_filter(const wm_fw_set *s, size_t k, const char *path)
         if (off) fprintf(f, "%08x %s+0x%x\n", (unsigned)in->pc, im->funcs[in->func], (unsigned)off);
         else fprintf(f, "%08x %s\n", (unsigned)in->pc, im->funcs[in->func]);
     }
-    return fclose(f) == 0;
+    return wm_outfile_commit(o, err, sizeof err);
 }

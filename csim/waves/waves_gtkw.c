@@ -2,6 +2,7 @@
 #include "waves/waves_gtkw.h"
 
 #include "fabric/fabric.h"
+#include "waves/outfile.h"
 #include "waves/waves.h"
 #include "waves/waves_read.h"
 
@@ -25,20 +26,36 @@ enum {
 static const char *const port_words[4] = {"north", "east", "south", "west"};
 static const char *const owner_words[8] = {"N", "E", "S", "W", "PE", "?5", "?6", "-"};
 
+/* Each file is written beside and renamed when whole (waves/outfile.h). */
+static FILE *begin(wm_outfile **o, const char *path)
+{
+    char err[4200];
+    *o = wm_outfile_begin(path, true, err, sizeof err);
+    return *o ? wm_outfile_stream(*o) : NULL;
+}
+
+static bool commit(wm_outfile *o)
+{
+    char err[4200];
+    return wm_outfile_commit(o, err, sizeof err);
+}
+
 static bool write_filter_states(const char *path)
 {
-    FILE *f = fopen(path, "w");
+    wm_outfile *o;
+    FILE *f = begin(&o, path);
     if (!f) return false;
     for (unsigned s = 0; s < wm_waves_state_count; s++) fprintf(f, "%x %s\n", s, wm_waves_state_names[s]);
-    return fclose(f) == 0;
+    return commit(o);
 }
 
 static bool write_filter_owners(const char *path)
 {
-    FILE *f = fopen(path, "w");
+    wm_outfile *o;
+    FILE *f = begin(&o, path);
     if (!f) return false;
-    for (unsigned o = 0; o < 8; o++) fprintf(f, "%x %s\n", o, owner_words[o]);
-    return fclose(f) == 0;
+    for (unsigned k = 0; k < 8; k++) fprintf(f, "%x %s\n", k, owner_words[k]);
+    return commit(o);
 }
 
 static int compare_u32(const void *a, const void *b)
@@ -75,7 +92,8 @@ static bool write_filter_headers(const char *path, const char *dump_path, const 
         n += marks->nsent;
     }
     qsort(headers, n, sizeof *headers, compare_u32);
-    FILE *f = fopen(path, "w");
+    wm_outfile *o;
+    FILE *f = begin(&o, path);
     if (!f) {
         free(headers);
         return false;
@@ -96,7 +114,7 @@ static bool write_filter_headers(const char *path, const char *dump_path, const 
         fputc('\n', f);
     }
     free(headers);
-    return fclose(f) == 0;
+    return commit(o);
 }
 
 static void plain(FILE *f, unsigned flags, const char *scope, const char *name, unsigned bits)
@@ -196,7 +214,8 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
         free(cf.pc);
         return false;
     }
-    FILE *f = fopen(gtkw_path, "w");
+    wm_outfile *o;
+    FILE *f = begin(&o, gtkw_path);
     if (!f) {
         fprintf(stderr, "wavemesh: cannot write the save file %s\n", gtkw_path);
         free(cf.pc);
@@ -295,7 +314,7 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     }
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
     free(cf.pc);
-    if (fclose(f)) {
+    if (!commit(o)) {
         fprintf(stderr, "wavemesh: writing the save file %s failed\n", gtkw_path);
         return false;
     }

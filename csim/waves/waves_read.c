@@ -3,9 +3,17 @@
 
 #include "fstapi.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
     wm_change *v;
@@ -20,8 +28,11 @@ struct wm_dump {
     uint64_t end;
 };
 
+/* false when out of memory, or when t goes back in time (a damaged file:
+ * the changes are promised in time order) */
 static bool push_change(change_list *l, uint64_t t, uint64_t v)
 {
+    if (l->n && l->v[l->n - 1].time > t) return false;
     if (l->n && l->v[l->n - 1].time == t) {
         l->v[l->n - 1].value = v; /* the last write at a time wins */
         return true;
@@ -91,8 +102,94 @@ static void fst_change(void *user, uint64_t time, fstHandle h, const unsigned ch
     if (time > c->d->end) c->d->end = time;
 }
 
+/* GTKWave's FST reader (Debian's copy inside Verilator) loops for ever on
+ * some damaged files (a hierarchy cut inside a name: it reads the name
+ * until a zero byte, and fgetc gives EOF, not zero, at the end). It runs in
+ * a child process (load_fst_isolated) with a limit on its CPU time:
+ * READ_SECONDS, plus one a MiB of file, or $WM_FST_READ_SECONDS. */
+enum { READ_SECONDS = 30 };
+
+static unsigned read_seconds(const char *path)
+{
+    const char *env = getenv("WM_FST_READ_SECONDS");
+    if (env && atoi(env) > 0) return (unsigned)atoi(env);
+    struct stat st;
+    const unsigned long mib = stat(path, &st) == 0 ? (unsigned long)st.st_size >> 20 : 0;
+    return READ_SECONDS + (unsigned)(mib > 3600 ? 3600 : mib);
+}
+
+/* GTKWave's FST reader trusts the file's lengths and sizes (it allocates
+ * what a block header asks for, and reads past a block's end): before it
+ * sees a file, the block structure is checked here. Blocks are a type byte
+ * and a big-endian length that counts itself; they must tile the file
+ * exactly, the header first; a value-change block's memory for traversal
+ * must be what its length can hold unpacked; whole-file gzip wrapping,
+ * which our writers never make, is refused. */
+enum { FST_HEADER_LEN = 329, FST_UNPACK_RATIO = 4096 };
+
+static uint64_t be64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+    return v;
+}
+
+static bool fst_blocks_sound(const char *path, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return false;
+    }
+    bool ok = true, geom = false, hier = false;
+    for (uint64_t at = 0, n = 0; ok; n++) {
+        unsigned char head[1 + 8 + 24];
+        const size_t got = fread(head, 1, sizeof head, f);
+        if (got == 0 && n > 0) break; /* the end, between two blocks */
+        const uint64_t len = got >= 9 ? be64(head + 1) : 0;
+        const unsigned type = got ? head[0] : 0u;
+        if (got < 9 || len < 8) snprintf(why, why_size, "block %" PRIu64 " at byte %" PRIu64 " is cut short", n, at), ok = false;
+        else if (n == 0 && (type != FST_BL_HDR || len != FST_HEADER_LEN))
+            snprintf(why, why_size, "it does not begin with an FST header"), ok = false;
+        else if (type == FST_BL_ZWRAPPER)
+            snprintf(why, why_size, "it is gzip-wrapped as a whole (write it unwrapped)"), ok = false;
+        else if (type > FST_BL_VCDATA_DYN_ALIAS2 && type != FST_BL_SKIP)
+            snprintf(why, why_size, "block %" PRIu64 " at byte %" PRIu64 " has the unknown type %u", n, at, type), ok = false;
+        else if ((type == FST_BL_VCDATA || type == FST_BL_VCDATA_DYN_ALIAS || type == FST_BL_VCDATA_DYN_ALIAS2) &&
+                 (got < sizeof head || len < 8 + 24 ||
+                  be64(head + 1 + 8 + 16) / FST_UNPACK_RATIO > len || be64(head + 1 + 8 + 16) > (1ull << 32)))
+            snprintf(why, why_size, "value-change block %" PRIu64 " at byte %" PRIu64 " is malformed", n, at), ok = false;
+        if (!ok) break;
+        geom |= type == FST_BL_GEOM;
+        hier |= type == FST_BL_HIER || type == FST_BL_HIER_LZ4 || type == FST_BL_HIER_LZ4DUO;
+        if (len > UINT64_MAX - at - 1 || fseeko(f, (off_t)(at + 1 + len), SEEK_SET) != 0) {
+            snprintf(why, why_size, "block %" PRIu64 " runs past the end", n);
+            ok = false;
+            break;
+        }
+        at += 1 + len;
+        /* a block may not end past the file's end */
+        struct stat st;
+        if (fstat(fileno(f), &st) == 0 && at > (uint64_t)st.st_size) {
+            snprintf(why, why_size, "block %" PRIu64 " runs past the end", n);
+            ok = false;
+        }
+    }
+    fclose(f);
+    if (ok && (!geom || !hier)) {
+        snprintf(why, why_size, "it has no %s block", geom ? "hierarchy" : "geometry");
+        ok = false;
+    }
+    return ok;
+}
+
 static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
 {
+    char why[200];
+    if (!fst_blocks_sound(path, why, sizeof why)) {
+        snprintf(err, err_size, "%s is not a readable FST file (%s)", path, why);
+        return false;
+    }
     void *r = fstReaderOpen(path);
     if (!r) {
         snprintf(err, err_size, "%s is not a readable FST file", path);
@@ -101,7 +198,7 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
     d->nlists = fstReaderGetMaxHandle(r);
     d->lists = calloc(d->nlists + 1, sizeof *d->lists);
     char scope[1024] = "";
-    size_t depth_len[64];
+    size_t depth_len[64] = {0}; /* an $upscope before any $scope ends at the top */
     unsigned depth = 0;
     bool ok = d->lists != NULL;
     struct fstHier *h;
@@ -116,7 +213,8 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
             if (depth) depth--;
             if (depth < 64) scope[depth_len[depth]] = '\0';
         } else if (h->htyp == FST_HT_VAR) {
-            ok = add_signal(d, scope, h->u.var.name, h->u.var.length, h->u.var.handle - 1);
+            ok = h->u.var.handle >= 1 && h->u.var.handle <= d->nlists &&
+                 add_signal(d, scope, h->u.var.name, h->u.var.length, h->u.var.handle - 1);
         }
     }
     fst_ctx c = {d, ok};
@@ -129,8 +227,122 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
         if (end > d->end) d->end = end;
     }
     fstReaderClose(r);
-    if (!c.ok) snprintf(err, err_size, "out of memory reading %s", path);
+    if (!c.ok) snprintf(err, err_size, "%s is not a readable FST file (its times go backwards, or out of memory)", path);
     return c.ok;
+}
+
+/* GTKWave's FST reader decodes value changes without bounds checks: a
+ * damaged file can make it read past its buffers even when its blocks are
+ * sound. It runs in a child process that sends the dump back through a
+ * pipe; a child that dies is a file that cannot be read, never a crash of
+ * the tool. */
+static bool put(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n; }
+static bool get(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n; }
+
+static bool send_dump(FILE *f, const wm_dump *d)
+{
+    uint64_t h[3] = {d->nsig, d->nlists, d->end};
+    bool ok = put(f, h, sizeof h);
+    for (size_t i = 0; ok && i < d->nsig; i++) {
+        const wm_dump_signal *s = &d->sig[i];
+        uint64_t m[3] = {strlen(s->name), s->bits, s->changes};
+        ok = put(f, m, sizeof m) && put(f, s->name, m[0]);
+    }
+    for (size_t i = 0; ok && i < d->nlists; i++) {
+        const uint64_t n = d->lists[i].n;
+        ok = put(f, &n, sizeof n) && put(f, d->lists[i].v, n * sizeof *d->lists[i].v);
+    }
+    return ok;
+}
+
+static bool receive_dump(FILE *f, wm_dump *d)
+{
+    uint64_t h[3];
+    if (!get(f, h, sizeof h) || h[0] > (1u << 28) || h[1] > (1u << 28)) return false;
+    d->sig = calloc(h[0] + 1, sizeof *d->sig);
+    d->lists = calloc(h[1] + 1, sizeof *d->lists);
+    if (!d->sig || !d->lists) return false;
+    d->capsig = h[0] + 1;
+    d->nlists = h[1];
+    d->end = h[2];
+    for (size_t i = 0; i < h[0]; i++) {
+        uint64_t m[3];
+        if (!get(f, m, sizeof m) || m[0] > 4096 || m[2] >= h[1]) return false;
+        char *name = malloc(m[0] + 1);
+        if (!name) return false;
+        d->sig[d->nsig++] = (wm_dump_signal){name, (unsigned)m[1], m[2]};
+        if (!get(f, name, m[0])) return false;
+        name[m[0]] = '\0';
+    }
+    for (size_t i = 0; i < h[1]; i++) {
+        uint64_t n;
+        if (!get(f, &n, sizeof n) || n > (1ull << 32)) return false;
+        change_list *l = &d->lists[i];
+        if (n && !(l->v = malloc(n * sizeof *l->v))) return false;
+        l->n = l->cap = n;
+        if (!get(f, l->v, n * sizeof *l->v)) return false;
+    }
+    return true;
+}
+
+static void child_exit(void) { _exit(3); }
+
+static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t err_size)
+{
+    char why[200];
+    if (!fst_blocks_sound(path, why, sizeof why)) {
+        snprintf(err, err_size, "%s is not a readable FST file (%s)", path, why);
+        return false;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) return load_fst(d, path, err, err_size);
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return load_fst(d, path, err, err_size);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        /* The FST reader calls exit() on some errors: the child then ends
+         * at once, without running its parent's exit handlers. */
+        atexit(child_exit);
+        const rlim_t cpu = read_seconds(path);
+        const struct rlimit limit = {cpu, cpu};
+        setrlimit(RLIMIT_CPU, &limit);
+        const int quiet = open("/dev/null", O_WRONLY);
+        if (quiet >= 0) dup2(quiet, 2);
+        FILE *out = fdopen(fds[1], "wb");
+        char text[512] = "";
+        const bool ok = load_fst(d, path, text, sizeof text);
+        const unsigned char tag = ok;
+        const bool sent = out && put(out, &tag, 1) && (ok ? send_dump(out, d) : put(out, text, sizeof text));
+        _exit(out && sent && fclose(out) == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    FILE *in = fdopen(fds[0], "rb");
+    unsigned char tag = 0;
+    char text[512] = "";
+    bool got = in && get(in, &tag, 1);
+    if (got && tag) got = receive_dump(in, d);
+    else if (got) got = get(in, text, sizeof text);
+    if (in) fclose(in);
+    else close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    const bool exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (got && exited && tag) return true;
+    if (got && exited) {
+        text[sizeof text - 1] = '\0';
+        snprintf(err, err_size, "%s", text);
+    } else {
+        snprintf(err, err_size, "%s is not a readable FST file (the FST reader failed on it%s)", path,
+                 WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? ": it did not end"
+                 : WIFSIGNALED(status)                            ? ", killed by a signal"
+                                                                  : "");
+    }
+    return false;
 }
 
 /* ---------------------------------------------------------------- VCD */
@@ -194,7 +406,7 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
     }
     code_table codes = {NULL, 0, 0};
     char scope[1024] = "";
-    size_t depth_len[64];
+    size_t depth_len[64] = {0}; /* an $upscope before any $scope ends at the top */
     unsigned depth = 0;
     uint64_t now = 0;
     bool ok = true, defs = true, any = false;
@@ -284,14 +496,24 @@ static bool is_fst(const char *path)
 wm_dump *wm_dump_load(const char *path, char *err, size_t err_size)
 {
     FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        snprintf(err, err_size, "cannot read %s", path);
+    const int first = probe ? fgetc(probe) : EOF;
+    if (!probe || (first == EOF && ferror(probe))) {
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+        if (probe) fclose(probe);
         return NULL;
     }
     fclose(probe);
+    /* A file named .fst is read as FST whatever it holds, so that a broken
+     * one is called a broken FST file. */
+    const size_t len = strlen(path);
+    const bool named_fst = len >= 4 && !strcmp(path + len - 4, ".fst");
+    if (named_fst && first != FST_BL_HDR) {
+        snprintf(err, err_size, "%s is not a readable FST file (it does not begin with an FST header)", path);
+        return NULL;
+    }
     wm_dump *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    const bool ok = is_fst(path) ? load_fst(d, path, err, err_size) : load_vcd(d, path, err, err_size);
+    const bool ok = is_fst(path) ? load_fst_isolated(d, path, err, err_size) : load_vcd(d, path, err, err_size);
     if (!ok) {
         wm_dump_free(d);
         return NULL;

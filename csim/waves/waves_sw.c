@@ -22,6 +22,7 @@
 #include "fabric/fabric_sw.h"
 #include "fstapi.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ typedef struct {
 struct wm_sw_dump {
     const wm_fabric *f;
     unsigned x0, y0, x1, y1;
+    int error;   /* errno of the first failed write to the VCD */
     bool cores;  /* tiles with PE cores: CORE_SIGNALS more per tile */
     unsigned per_tile;
     void *fst;   /* fstWriterContext, or NULL for VCD */
@@ -261,6 +263,7 @@ static void write_held(wm_sw_dump *d)
         emit(d, &d->extra_vars[i], val[d->ntiles * d->per_tile + i], all || !d->extra_written[i]);
         d->extra_written[i] = true;
     }
+    if (d->vcd && !d->error && ferror(d->vcd)) d->error = errno ? errno : EIO;
 }
 
 void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
@@ -309,6 +312,8 @@ void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
 
 void wm_sw_dump_settle(wm_sw_dump *d) { write_held(d); }
 
+int wm_sw_dump_error(const wm_sw_dump *d) { return d->error; }
+
 bool wm_sw_dump_close(wm_sw_dump *d)
 {
     if (!d) return true;
@@ -318,10 +323,8 @@ bool wm_sw_dump_close(wm_sw_dump *d)
     d->f = NULL;
     write_held(d);
     if (d->fst) fstWriterClose(d->fst);
-    if (d->vcd && (ferror(d->vcd) | fclose(d->vcd))) {
-        fprintf(stderr, "wavemesh: writing the dump %s failed\n", d->path);
-        ok = false;
-    }
+    /* the caller names the dump: d->path is its temporary */
+    if (d->vcd && (ferror(d->vcd) | fclose(d->vcd))) ok = false;
     free(d->tile_vars);
     free(d->extra_vars);
     free(d->held_value);

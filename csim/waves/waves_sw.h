@@ -28,6 +28,8 @@ void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle);
  * window): write that cycle, with what the cores did in it. */
 void wm_sw_dump_settle(wm_sw_dump *d);
 /* Finish the file and free d; false when writing failed. */
+/* The errno of the first failed write to a VCD dump, 0 if none. */
+int wm_sw_dump_error(const wm_sw_dump *d);
 bool wm_sw_dump_close(wm_sw_dump *d);
 
 #endif

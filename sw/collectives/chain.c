@@ -6,12 +6,12 @@
 
 enum { VAL, FIRST, LAST, NEXTX, NEXTY };
 const wm_kernel_param wm_chain_params[] = {
-    [VAL] = {"VAL", true, 0},      /* this PE's value */
+    [VAL] = {"VAL", true, 0, WM_PARAM_WORD}, /* this PE's value */
     [FIRST] = {"FIRST", true, 0, WM_RANGE(0, 1)}, /* 1: nothing comes before this PE */
     [LAST] = {"LAST", true, 0, WM_RANGE(0, 1)}, /* 1: nothing comes after; keeps the total */
     [NEXTX] = {"NEXTX", false, -1, WM_RANGE(-1, WM_MESH_MAX - 1)}, /* the next PE's coordinates, unless LAST */
     [NEXTY] = {"NEXTY", false, -1, WM_RANGE(-1, WM_MESH_MAX - 1)},
-    {NULL, false, 0},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { EXCL, INCL, TOTAL, T0, T1 };

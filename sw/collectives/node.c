@@ -22,7 +22,7 @@ const wm_kernel_param wm_node_params[] = {
     [RY] = {"RY", false, -1, WM_RANGE(-1, WM_MESH_MAX - 1)},
     [CHILDREN] = {"CHILDREN", false, 2, WM_RANGE(1, 2)}, /* 1 only for the root of a one-leaf tree */
     [IGNORE_TAG] = {"IGNORE_TAG", false, 0, WM_RANGE(0, 1)}, /* exercise 1: take arrival order as tree order */
-    {NULL, false, 0},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { TOTAL };

@@ -16,10 +16,10 @@
 
 enum { ROLE, PEERX, PEERY };
 const wm_kernel_param wm_gscalib_params[] = {
-    [ROLE] = {"ROLE", true, 0},   /* 0: heap, gather, reduction, sender; 1: receiver */
-    [PEERX] = {"PEERX", false, 0}, /* the other PE */
-    [PEERY] = {"PEERY", false, 0},
-    {NULL, false, 0},
+    [ROLE] = {"ROLE", true, 0, WM_PARAM_FLAG},   /* 0: heap, gather, reduction, sender; 1: receiver */
+    [PEERX] = {"PEERX", false, 0, WM_PARAM_COORD}, /* the other PE */
+    [PEERY] = {"PEERY", false, 0, WM_PARAM_COORD},
+    {NULL, false, 0, 0, 0},
 };
 
 enum {

@@ -14,10 +14,10 @@
 
 enum { ROLE, PEERX, PEERY };
 const wm_kernel_param wm_gsglue_params[] = {
-    [ROLE] = {"ROLE", true, 0},   /* 0: the methods alone, then one side of the swap; 1: the other side */
-    [PEERX] = {"PEERX", false, 0}, /* the other PE */
-    [PEERY] = {"PEERY", false, 0},
-    {NULL, false, 0},
+    [ROLE] = {"ROLE", true, 0, WM_PARAM_FLAG},   /* 0: the methods alone, then one side of the swap; 1: the other side */
+    [PEERX] = {"PEERX", false, 0, WM_PARAM_COORD}, /* the other PE */
+    [PEERY] = {"PEERY", false, 0, WM_PARAM_COORD},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { OP_PAIRWISE, OP_CRYSTAL, SETUP_PLAN, OP_PLAN, SWAP, INIT1, INIT16, PAIR_PAIRWISE, PAIR_CRYSTAL,

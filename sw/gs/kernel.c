@@ -7,8 +7,8 @@
 
 enum { RANK };
 const wm_kernel_param wm_gs_params[] = {
-    [RANK] = {"RANK", true, 0},
-    {NULL, false, 0},
+    [RANK] = {"RANK", true, 0, 0, WM_MESH_MAX * WM_MESH_MAX - 1},
+    {NULL, false, 0, 0, 0},
 };
 
 void wm_kernel_gs(wm_mp *mp)

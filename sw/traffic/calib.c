@@ -8,10 +8,10 @@
 
 enum { ROLE, PEERX, PEERY };
 const wm_kernel_param wm_calib_params[] = {
-    [ROLE] = {"ROLE", true, 0},   /* 0: the sender, 1: the receiver */
-    [PEERX] = {"PEERX", false, 0}, /* the other PE */
-    [PEERY] = {"PEERY", false, 0},
-    {NULL, false, 0},
+    [ROLE] = {"ROLE", true, 0, WM_PARAM_FLAG},   /* 0: the sender, 1: the receiver */
+    [PEERX] = {"PEERX", false, 0, WM_PARAM_COORD}, /* the other PE */
+    [PEERY] = {"PEERY", false, 0, WM_PARAM_COORD},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { START, TSC, PARAM, EXPORT, HEADER, SEND1, SEND4, QUEUES, PUSH, RECV1, RECV4, POP };

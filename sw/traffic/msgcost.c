@@ -9,10 +9,10 @@
 
 enum { ROLE, TOX, TOY };
 const wm_kernel_param wm_msgcost_params[] = {
-    [ROLE] = {"ROLE", true, 0}, /* 0: send, 1: receive */
-    [TOX] = {"TOX", false, 0},  /* the receiver, for the sender */
-    [TOY] = {"TOY", false, 0},
-    {NULL, false, 0},
+    [ROLE] = {"ROLE", true, 0, WM_PARAM_FLAG}, /* 0: send, 1: receive */
+    [TOX] = {"TOX", false, 0, WM_PARAM_COORD},  /* the receiver, for the sender */
+    [TOY] = {"TOY", false, 0, WM_PARAM_COORD},
+    {NULL, false, 0, 0, 0},
 };
 
 enum { CYCLES, TSC_READ };

@@ -17,18 +17,18 @@
 
 enum { MODE, TOX, TOY, W, H, COUNT, LEN, EXPECT, SEED, GAP, STAMP };
 const wm_kernel_param wm_stream_params[] = {
-    [MODE] = {"MODE", false, 0},    /* 0: to (TOX, TOY); 1: uniform over the W x H mesh */
-    [TOX] = {"TOX", false, 0},
-    [TOY] = {"TOY", false, 0},
-    [W] = {"W", false, 1},
-    [H] = {"H", false, 1},
-    [COUNT] = {"COUNT", true, 0},   /* messages to send */
-    [LEN] = {"LEN", false, 1},      /* data wavelets in each, 0..255 */
-    [EXPECT] = {"EXPECT", true, 0}, /* messages to receive */
-    [SEED] = {"SEED", false, 1},    /* the generator's first value */
-    [GAP] = {"GAP", false, 0},      /* cycles between message starts, 0: back to back */
-    [STAMP] = {"STAMP", false, 0},  /* 1: the first data wavelet is the send time */
-    {NULL, false, 0},
+    [MODE] = {"MODE", false, 0, WM_PARAM_FLAG},    /* 0: to (TOX, TOY); 1: uniform over the W x H mesh */
+    [TOX] = {"TOX", false, 0, WM_PARAM_COORD},
+    [TOY] = {"TOY", false, 0, WM_PARAM_COORD},
+    [W] = {"W", false, 1, 1, WM_MESH_MAX},
+    [H] = {"H", false, 1, 1, WM_MESH_MAX},
+    [COUNT] = {"COUNT", true, 0, WM_PARAM_U32},   /* messages to send */
+    [LEN] = {"LEN", false, 1, 0, WM_LEN_MAX},      /* data wavelets in each, 0..255 */
+    [EXPECT] = {"EXPECT", true, 0, WM_PARAM_U32}, /* messages to receive */
+    [SEED] = {"SEED", false, 1, WM_PARAM_WORD},    /* the generator's first value */
+    [GAP] = {"GAP", false, 0, WM_PARAM_U32},      /* cycles between message starts, 0: back to back */
+    [STAMP] = {"STAMP", false, 0, WM_PARAM_FLAG},  /* 1: the first data wavelet is the send time */
+    {NULL, false, 0, 0, 0},
 };
 
 enum { SUM, RECEIVED, T_END, LATENCY };

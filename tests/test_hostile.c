@@ -1,0 +1,287 @@
+/* test_hostile.c: a deliberately hostile user. Each row of the table is
+ * one bad invocation of a command (or a make target): malformed, out of
+ * range or contradictory input, unwritable or full disks, messages that go
+ * astray. For each, the exit status, a line of the message that names the
+ * file and line, the PE, or the option and its valid range, that stderr
+ * holds only printable text, and that no output file (nor any temporary)
+ * is left behind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The fixtures and every output of the table go here, $D in a command;
+ * $W is the wavemesh binary. */
+#define HDIR BUILD_DIR "/hostile"
+
+typedef struct {
+    const char *cmd;    /* run by /bin/sh from the repository's root */
+    int status;         /* the exit status expected */
+    const char *expect; /* a piece of stderr */
+    const char *output; /* a file that must not exist afterwards, or NULL */
+    long fsize;         /* a file-size limit in bytes (a full disk), 0: none */
+} hostile;
+
+static const hostile table[] = {
+    /* layouts: the file and line */
+    {"$W run $D/missing.layout", 1, "/missing.layout: cannot open: No such file or directory", NULL, 0},
+    {"$W run sw", 1, "sw: cannot open: Is a directory", NULL, 0},
+    {"$W run $D/garbage.layout", 1, "/garbage.layout:1: unknown statement '\\x01\\xfe", NULL, 0},
+    {"$W run $D/big.layout", 1, "/big.layout:5: a (kernel chain): VAL=4294967296 is outside -2147483648..4294967295",
+     NULL, 0},
+    {"$W run $D/huge.layout", 1,
+     "/huge.layout:1: 100000000000000000000000 is out of range (a layout's numbers lie in "
+     "-9223372036854775808..9223372036854775807)",
+     NULL, 0},
+    {"$W run $D/negchild.layout", 1, "/negchild.layout:6: p (kernel node): CHILDREN=-1 is outside 1..2", NULL, 0},
+    {"$W run $D/nomesh.layout", 1, "/nomesh.layout:1: mesh 0x1 is outside 1x1..256x256", NULL, 0},
+    {"$W run $D/offmesh_at.layout", 1, "/offmesh_at.layout:3: a at (2,0) is off the 2x1 mesh", NULL, 0},
+    {"$W run $D/kernel.layout", 1, "/kernel.layout:3: unknown kernel 'gpu'", NULL, 0},
+    {"$W tree --leaves 4 --placement row -o $D/t.layout && $W run $D/t.layout --set NOPE=1", 1,
+     "--set NOPE: the layout declares no parameter NOPE", NULL, 0},
+    /* run's options: the option and its range */
+    {"$W run sw/collectives/bench.layout --set V0=100000000000000000000000", 2,
+     "--set V0=100000000000000000000000: expected NAME=INTEGER, the integer in "
+     "-9223372036854775808..9223372036854775807",
+     NULL, 0},
+    {"$W run sw/collectives/bench.layout $(for i in $(seq 65); do printf -- '--set V0=%d ' $i; done)", 2,
+     "--set V0=65: too many --set options (at most 64)", NULL, 0},
+    {"$W run sw/collectives/bench.layout --max-cycles 0", 2,
+     "--max-cycles 0: expected an integer in 1..18446744073709551615", NULL, 0},
+    {"$W run sw/collectives/bench.layout --max-cycles -5", 2,
+     "--max-cycles -5: expected an integer in 1..18446744073709551615", NULL, 0},
+    {"$W run sw/collectives/bench.layout --backend gpu", 2, "unknown backend 'gpu' (rtl or sw)", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe gpu", 2, "unknown PE mode 'gpu' (native or core)", NULL, 0},
+    {"$W run sw/collectives/bench.layout --trace-window 5:10", 2, "--trace-window without --trace FILE", NULL, 0},
+    {"$W run sw/collectives/bench.layout --trace-tiles 0,0:1,0", 2, "--trace-tiles without --trace FILE", NULL, 0},
+    {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-window 100000:200000", 1,
+     "--trace-window 100000:200000: the run ended at cycle 847, before the window opens (0..847)", HDIR "/w.fst", 0},
+    {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-window 9:2", 2,
+     "--trace-window 9:2: expected FROM:TO cycles with FROM<=TO", HDIR "/w.fst", 0},
+    {"$W run sw/collectives/bench.layout --trace $D/no/such/dir/w.fst", 1,
+     "cannot write " HDIR "/no/such/dir/w.fst: No such file or directory", NULL, 0},
+    {"$W run sw/collectives/bench.layout --trace $D/w.txt", 2, "--trace " HDIR "/w.txt: the file must end in .fst or .vcd",
+     HDIR "/w.txt", 0},
+    {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-tiles 0,0:9,0", 1,
+     "--trace-tiles 0,0:9,0: the mesh is 7x1 (tiles 0,0:6,0)", HDIR "/w.fst", 0},
+    /* messages that go astray: the PE and the header */
+    {"$W run $D/nokernel.layout --backend sw", 1, "2 wavelet(s) delivered to PE (2,0), where no kernel runs", NULL, 0},
+    {"$W run $D/lost.layout --backend rtl", 1,
+     "router (0,0) discarded a message addressed off the 2x1 mesh: header 02000100 (to (2,0)", NULL, 0},
+    /* a full disk: the dump's path and the OS error, nothing left */
+    {"$W run sw/collectives/bench.layout --backend rtl --trace $D/full.vcd", 1,
+     "writing the dump " HDIR "/full.vcd failed: File too large", HDIR "/full.vcd", 8192},
+    {"$W run sw/collectives/bench.layout --backend sw --trace $D/full.vcd", 1,
+     "writing the dump " HDIR "/full.vcd failed: File too large", HDIR "/full.vcd", 8192},
+    {"$W run sw/collectives/bench.layout --backend rtl --trace $D/full.fst", 1,
+     "writing " HDIR "/full.fst failed: the FST writer could not write a page of its memory-mapped files (SIGBUS)",
+     HDIR "/full.fst", 2048},
+    {"$W run sw/collectives/bench.layout --backend sw --trace $D/full.fst", 1,
+     "writing " HDIR "/full.fst failed: the FST writer could not write a page of its memory-mapped files (SIGBUS)",
+     HDIR "/full.fst", 2048},
+    {"$W run sw/collectives/bench.layout --backend sw --trace $D/full.fst", 1,
+     "writing the save file " HDIR "/full.gtkw failed", HDIR "/full.fst", 8192},
+    {"$W traffic --backend sw --mesh 4x4 --cycles 2000 --trace $D/full.vcd", 1,
+     "writing the dump " HDIR "/full.vcd failed: File too large", HDIR "/full.vcd", 8192},
+    {"$W tree --leaves 100 --placement htree -o $D/full.layout", 1,
+     "wavemesh tree: writing " HDIR "/full.layout failed: File too large", HDIR "/full.layout", 1024},
+    {"$W gs --ranks 16x16 --write-layout $D/full.layout", 1,
+     "wavemesh gs: --write-layout: writing " HDIR "/full.layout failed: File too large", HDIR "/full.layout", 1024},
+    /* traffic */
+    {"$W traffic --mesh -4x4", 2, "--mesh -4x4: expected WxH, each an integer in 1..256", NULL, 0},
+    {"$W traffic --mesh 300x2", 2, "--mesh 300x2: expected WxH, each an integer in 1..256", NULL, 0},
+    {"$W traffic --mesh 4x4 --pattern hotspot --hotspot 9,9", 2, "hotspot (9,9) is outside the 4x4 mesh (0,0..3,3)",
+     NULL, 0},
+    {"$W traffic --pattern hotspot --hotspot -1,0", 2, "--hotspot -1,0: expected X,Y, each an integer in 0..255",
+     NULL, 0},
+    {"$W traffic --rate 2", 2, "--rate 2: expected a number in 0..1", NULL, 0},
+    {"$W traffic --len 0", 2, "--len 0: expected an integer in 1..256", NULL, 0},
+    {"$W traffic --cycles 1e23", 2, "--cycles 1e23: expected an integer in 1..4294967295", NULL, 0},
+    {"$W traffic --pattern zigzag", 2, "bad value 'zigzag' for --pattern (uniform, transpose, bitcomp or hotspot)",
+     NULL, 0},
+    {"$W traffic --trace-window 1:2", 2, "wavemesh traffic: --trace-window without --trace FILE", NULL, 0},
+    /* tree */
+    {"$W tree --leaves 0 --placement row -o $D/t0.layout", 2, "--leaves 0: expected an integer in 1..32768",
+     HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement row --values 1,2,3 -o $D/t0.layout", 2,
+     "--values: expected 4 comma-separated integers, each in -2147483648..4294967295", HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement row --values 1,2,3,4294967296 -o $D/t0.layout", 2,
+     "--values: expected 4 comma-separated integers, each in -2147483648..4294967295", HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement row --seed -3 -o $D/t0.layout", 2,
+     "--seed -3: expected an integer in 0..18446744073709551615", HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "unknown placement 'spiral'", HDIR "/t0.layout", 0},
+    /* gs */
+    {"$W gs --ranks 0x4", 2, "--ranks 0x4: expected WxH, each an integer in 1..256", NULL, 0},
+    {"$W gs --ranks 4x4x4", 2, "--ranks 4x4x4: expected WxH, each an integer in 1..256", NULL, 0},
+    {"$W gs --dofs 5000", 2, "--dofs 5000: expected an integer in 1..4096", NULL, 0},
+    {"$W gs --seed -1", 2, "--seed -1: expected an integer in 0..18446744073709551615", NULL, 0},
+    /* regress */
+    {"$W regress --quick --perturb rr-reverse:40,40", 2,
+     "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},
+    {"$W regress --only no-such-scenario", 2, "no scenario matches", NULL, 0},
+    {"$W rows sw/collectives/test.rows --backend sw --trace-window 0:9", 2,
+     "wavemesh rows: --trace-window without --trace FILE", NULL, 0},
+    {"$W rows sw/collectives/test.rows --max-cycles 0", 2,
+     "--max-cycles 0: expected an integer in 1..18446744073709551615", NULL, 0},
+    /* from another folder: the corpus's layouts are found all the same */
+    {"cd $D && $W regress --quick --only tutorial", 0, "", NULL, 0},
+    /* dumps read back */
+    {"$W wavediff $D/garbage.fst $D/garbage.fst", 2, HDIR "/garbage.fst is not a readable FST file", NULL, 0},
+    {"head -c 600 tests/fuzz/corpus/dump/seed.fst > $D/cut.fst && $W wavediff $D/cut.fst $D/cut.fst", 2,
+     HDIR "/cut.fst is not a readable FST file (block 3 at byte 592 is cut short)", NULL, 0},
+    {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --dump $D/garbage.fst", 1,
+     "--dump " HDIR "/garbage.fst: " HDIR "/garbage.fst is not a readable FST file", HDIR "/g.gtkw", 0},
+    {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --dump $D", 1, "--dump " HDIR ": cannot read " HDIR ":",
+     HDIR "/g.gtkw", 0},
+    {"$W cpi --count 0", 2, "--count 0: expected an integer in 1..18446744073709551615", NULL, 0},
+    /* make */
+    {"make --no-print-directory waves TEST=eight", 2,
+     "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},
+    {"env -u DISPLAY make --no-print-directory view TEST=tutorial", 2, "make view: no DISPLAY, GTKWave needs one",
+     NULL, 0},
+    {"DISPLAY=:7391 make --no-print-directory view TEST=tutorial", 2, "make view: GTKWave could not start", NULL, 0},
+};
+
+static void write_file(const char *name, const void *bytes, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, HDIR "/%s", name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void write_text(const char *name, const char *text) { write_file(name, text, strlen(text)); }
+
+static int setup(void **state)
+{
+    (void)state;
+    if (system("rm -rf " HDIR " && mkdir -p " HDIR) != 0) return -1;
+    static const unsigned char garbage[] = {0x01, 0xfe, 0x1b, '[', '2', 'J', 0x07, '\n', 0x00, 0xff};
+    write_file("garbage.layout", garbage, sizeof garbage);
+    write_file("garbage.fst", garbage, sizeof garbage);
+    const char *chain2 = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n";
+    char text[512];
+    snprintf(text, sizeof text, "%spe a chain VAL=4294967296 FIRST=1 LAST=1\npe b chain VAL=1 FIRST=1 LAST=1\n", chain2);
+    write_text("big.layout", text);
+    write_text("huge.layout", "param V 100000000000000000000000\n");
+    write_text("negchild.layout", "mesh 2 1\nregion all\nat a 0 0\nat p 1 0\n"
+                                  "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=p.y\n"
+                                  "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=-1\n");
+    write_text("nomesh.layout", "mesh 0 1\n");
+    write_text("offmesh_at.layout", "mesh 2 1\nregion all\nat a 2 0\npe a chain VAL=1 FIRST=1 LAST=1\n");
+    write_text("kernel.layout", "mesh 1 1\nregion all\npe a gpu\nat a 0 0\n");
+    snprintf(text, sizeof text, "%spe a chain VAL=3 FIRST=1 LAST=0 NEXTX=2 NEXTY=0\npe b chain VAL=4 FIRST=1 LAST=1\n",
+             chain2);
+    write_text("lost.layout", text);
+    write_text("nokernel.layout", "mesh 3 1\nregion all\nat a 0 0\nat b 1 0\n"
+                                  "pe a chain VAL=3 FIRST=1 LAST=0 NEXTX=2 NEXTY=0\npe b chain VAL=4 FIRST=1 LAST=1\n");
+    return 0;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A temporary (NAME.PID.part) left in HDIR. */
+static bool temporary_left(void)
+{
+    DIR *d = opendir(HDIR);
+    assert_non_null(d);
+    bool found = false;
+    for (struct dirent *e; (e = readdir(d));) found |= strstr(e->d_name, ".part") != NULL;
+    closedir(d);
+    return found;
+}
+
+static int run(const hostile *h, const char *err_path)
+{
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        const int null = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (null < 0 || e < 0 || dup2(null, 1) < 0 || dup2(e, 2) < 0) _exit(99);
+        if (h->fsize) {
+            /* a full disk: a write past the limit fails with EFBIG */
+            signal(SIGXFSZ, SIG_IGN);
+            const struct rlimit rl = {(rlim_t)h->fsize, (rlim_t)h->fsize};
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        execl("/bin/sh", "sh", "-c", h->cmd, (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status)) fail_msg("%s: killed by signal %d", h->cmd, WTERMSIG(status));
+    return WEXITSTATUS(status);
+}
+
+static void test_every_bad_invocation_is_refused_well(void **state)
+{
+    (void)state;
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    char w[4200];
+    snprintf(w, sizeof w, BUILD_DIR[0] == '/' ? "%.0s%s" : "%s/%s", cwd, BUILD_DIR "/wavemesh");
+    setenv("W", w, 1);
+    setenv("D", HDIR, 1);
+    const size_t n = sizeof table / sizeof table[0];
+    assert_true(n >= 40);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const hostile *h = &table[i];
+        if (h->output) remove(h->output);
+        const int status = run(h, HDIR "/stderr.txt");
+        const char *err = slurp(HDIR "/stderr.txt");
+        const char *why = NULL;
+        if (status != h->status) why = "wrong exit status";
+        else if (!strstr(err, h->expect)) why = "the expected message is missing";
+        for (const unsigned char *c = (const unsigned char *)err; !why && *c; c++)
+            if (!isprint(*c) && *c != '\n' && *c != '\t') why = "a raw byte on stderr";
+        if (!why && h->output && exists(h->output)) why = "an output file was left behind";
+        if (!why && temporary_left()) why = "a temporary was left behind";
+        if (!why) continue;
+        bad++;
+        print_error("row %zu: %s\n  %s: exit %d (expected %d), expected in stderr: %s\n  stderr:\n%s\n", i, h->cmd,
+                    why, status, h->status, h->expect, err);
+    }
+    assert_int_equal(bad, 0);
+    printf("hostile: %zu bad invocations refused, each with its message, nothing left behind\n", n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_bad_invocation_is_refused_well),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
