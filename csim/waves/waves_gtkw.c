@@ -81,7 +81,7 @@ static bool write_filter_headers(const char *path, const char *dump_path)
         fclose(probe);
     }
     if (size >= 0 && size <= HEADER_SCAN_MAX_BYTES) wm_dump_headers(dump_path, &headers, &n);
-    qsort(headers, n, sizeof *headers, compare_u32);
+    if (n) qsort(headers, n, sizeof *headers, compare_u32); /* qsort of NULL is undefined */
     wm_outfile *o;
     FILE *f = begin(&o, path);
     if (!f) {
