@@ -92,11 +92,17 @@ static int run_and_signal(char *const argv[], const char *dump, int sig, const c
     /* The dump is created when the fabric is made, just before the first
      * cycle, under its temporary name (waves/outfile.h) until it is
      * complete; the signal then lands in the middle of the run. */
-    char part[600];
+    char part[600], hier[620];
     snprintf(part, sizeof part, "%s.%ld.part", dump, (long)pid);
-    for (int i = 0; i < 3000 && !exists(part) && !exists(dump); i++) sleep_ms(10);
+    snprintf(hier, sizeof hier, "%s.hier", part);
+    /* the writer has opened it: the FST writer's .hier is there, or the
+     * VCD's header written (the temporary itself is made earlier, when
+     * the options are checked) */
+    struct stat st;
+    for (int i = 0; i < 3000 && !exists(hier) && !(stat(part, &st) == 0 && st.st_size > 0) && !exists(dump); i++)
+        sleep_ms(10);
     assert_true(exists(part));
-    sleep_ms(150);
+    sleep_ms(500); /* the run is long; later is safe, and a sanitized build starts slower */
     assert_int_equal(kill(pid, sig), 0);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -167,7 +173,8 @@ static void check_in_gtkwave(const char *dump, uint64_t last)
              (int)len - 4, dump, dump);
     assert_int_equal(system(cmd), 0);
     const char *log = slurp(DIR "/gtkwave.log");
-    if (strstr(log, "rror") || strstr(log, "arning") || strstr(log, "not found")) fail_msg("gtkwave: %s", log);
+    if (strstr(log, "rror") || strstr(log, "arning") || strstr(log, "not found"))
+        fail_msg("gtkwave: %s", log ? log : "");
     const char *traces = strstr(log, "traces "), *max = strstr(log, "max ");
     if (!traces || !max) fail_msg("gtkwave: %s", log);
     assert_true(strtoul(traces + 7, NULL, 10) > 10);

@@ -63,7 +63,7 @@ static char *report_of(const char *text, const char *backend, wm_pe_mode mode, u
 
 static void expect(const char *report, const char *text)
 {
-    if (!strstr(report, text)) fail_msg("expected \"%s\" in:\n%s", text, report);
+    if (!strstr(report, text)) fail_msg("expected \"%s\" in:\n%s", text, report ? report : "(no report)");
 }
 
 static const char *const backends[] = {"rtl", "sw"};

@@ -122,8 +122,9 @@ static int compare_place(const void *pa, const void *pb)
 
 bool wm_trace_first_divergence(wm_trace *expected, wm_trace *got, wm_divergence *out)
 {
-    qsort(expected->captured, expected->ncaptured, sizeof *expected->captured, compare_place);
-    qsort(got->captured, got->ncaptured, sizeof *got->captured, compare_place);
+    /* qsort of NULL is undefined even for no element */
+    if (expected->ncaptured) qsort(expected->captured, expected->ncaptured, sizeof *expected->captured, compare_place);
+    if (got->ncaptured) qsort(got->captured, got->ncaptured, sizeof *got->captured, compare_place);
     size_t i = 0, j = 0;
     while (i < expected->ncaptured || j < got->ncaptured) {
         const wm_link_event *e = i < expected->ncaptured ? &expected->captured[i] : NULL;

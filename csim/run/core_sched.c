@@ -54,6 +54,9 @@ bool wm_core_sched_init(wm_sched *s)
             return false;
         }
     }
+    /* The images' array moved as it grew: point every PE at its final
+     * place (each is found, none loaded again). */
+    for (size_t i = 0; i < s->n; i++) s->pes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
     return true;
 }
 

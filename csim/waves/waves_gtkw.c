@@ -91,7 +91,7 @@ static bool write_filter_headers(const char *path, const char *dump_path, const 
         memcpy(headers + n, marks->headers, marks->nsent * sizeof *headers);
         n += marks->nsent;
     }
-    qsort(headers, n, sizeof *headers, compare_u32);
+    if (n) qsort(headers, n, sizeof *headers, compare_u32); /* qsort of NULL is undefined */
     wm_outfile *o;
     FILE *f = begin(&o, path);
     if (!f) {
