@@ -278,6 +278,40 @@ static void test_firmware_traffic_is_the_same_on_both_backends(void **state)
     assert_string_equal(strchr(out[0], '\n'), strchr(out[1], '\n'));
 }
 
+/* `traffic --pe`: the latency percentiles come from the records the
+ * stream kernels leave in their PEs' data memories. On an uncontended 2x2
+ * mesh with one message a PE (the transpose: two PEs send to themselves,
+ * two to each other one hop away), every message takes the same time, so
+ * every percentile is that latency, on both backends, text and CSV. */
+static void test_firmware_traffic_percentiles_come_from_the_kernels_records(void **state)
+{
+    (void)state;
+    const char *const modes[] = {"native", "core"};
+    const char *const want_text[] = {"average latency 67.00 cycles (p50 67, p90 67, p99 67, max 67)\n",
+                                     "average latency 176.00 cycles (p50 176, p90 176, p99 176, max 176)\n"};
+    const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,521,67.000,67,67,67,67,",
+                                    ",core,2x2,transpose,0.05,3,1,4,4,816,176.000,176,176,176,176,"};
+    const char *const backends[] = {"rtl", "sw"};
+    for (int m = 0; m < 2; m++) {
+        for (int b = 0; b < 2; b++) {
+            for (int csv = 0; csv < 2; csv++) {
+                char cmd[512], out[4096];
+                snprintf(cmd, sizeof cmd,
+                         "%s/wavemesh traffic --pe %s --backend %s --mesh 2x2 --pattern transpose --rate 0.05 --len 3 "
+                         "--cycles 20%s 2>&1",
+                         BUILD_DIR, modes[m], backends[b], csv ? " --csv" : "");
+                FILE *p = popen(cmd, "r");
+                assert_non_null(p);
+                const size_t n = fread(out, 1, sizeof out - 1, p);
+                out[n] = '\0';
+                assert_int_equal(pclose(p), 0);
+                if (!strstr(out, csv ? want_csv[m] : want_text[m])) fail_msg("%s printed:\n%s", cmd, out);
+                if (csv) assert_non_null(strstr(out, ",avg_latency,p50_latency,p90_latency,p99_latency,max_latency,"));
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_a_library_fault_on_the_core_is_formatted_on_the_host),
         cmocka_unit_test(test_a_tag_too_wide_is_a_fault_in_both_modes),
         cmocka_unit_test(test_firmware_traffic_is_the_same_on_both_backends),
+        cmocka_unit_test(test_firmware_traffic_percentiles_come_from_the_kernels_records),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -50,7 +50,8 @@ static void usage(FILE *out)
             "of the timestamp counter before the send to its read after that pop);\n"
             "beside the average, its 50th, 90th and 99th percentiles and maximum\n"
             "(nearest rank; with --len 2 or more, a message being told apart by its\n"
-            "first data wavelet; not with --pe, whose kernels export only their sum).\n"
+            "first data wavelet; with --pe, each kernel records its messages' latencies\n"
+            "in its PE's data memory, which the host reads back after the run).\n"
             "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
             "simulated / CPU seconds of the run.\n");
     fputs(wm_trace_usage, out);
@@ -96,21 +97,48 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
         wm_layout_destroy(l);
         return 1;
     }
+    /* Each PE's data memory: the kernel records its messages' latencies there. */
+    wm_sched *s = wm_runner_sched(r);
+    const size_t npe = wm_sched_pe_count(s);
+    uint32_t *memory = calloc(npe ? npe * (size_t)WM_PE_DATA_WORDS : 1, sizeof *memory);
+    if (!memory) {
+        fprintf(stderr, "wavemesh traffic: out of memory for %zu PE data memories\n", npe);
+        wm_runner_destroy(r);
+        free(expect);
+        wm_layout_destroy(l);
+        return 1;
+    }
+    for (size_t i = 0; i < npe; i++) wm_sched_set_memory(s, i, memory + i * WM_PE_DATA_WORDS);
     const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
     const wm_run_result res = wm_runner_run(r, 100000000);
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
     const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
-    wm_sched *s = wm_runner_sched(r);
     const uint64_t cycles = wm_sched_cycle(s);
     uint64_t arrived = 0, latency = 0, wrong = 0;
-    for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
+    size_t nrecord = 0; /* the PEs' records, gathered in place at the front of memory */
+    bool whole = true;  /* every arrived message's latency recorded */
+    for (size_t i = 0; i < npe; i++) {
         const wm_instance *in = wm_sched_pe_instance(s, i);
-        int64_t got = 0, lat = 0;
+        int64_t got = 0, lat = 0, rec = 0;
         wm_sched_result(s, in->name, "received", &got);
         wm_sched_result(s, in->name, "latency", &lat);
+        wm_sched_result(s, in->name, "recorded", &rec);
         arrived += (uint64_t)got;
         latency += (uint64_t)lat;
         if (got != (int64_t)expect[in->y * w + in->x].messages) wrong++;
+        if (rec != got || rec < 0 || rec > WM_PE_DATA_WORDS) whole = false;
+        if (rec < 0 || rec > WM_PE_DATA_WORDS) rec = 0;
+        memmove(memory + nrecord, memory + i * WM_PE_DATA_WORDS, (size_t)rec * sizeof *memory);
+        nrecord += (size_t)rec;
+    }
+    uint64_t p50 = 0, p90 = 0, p99 = 0, pmax = 0;
+    const bool has_pct = res == WM_RUN_DONE && whole && wm_latency_percentiles(memory, nrecord, &p50, &p90, &p99, &pmax);
+    char pct[4][24] = {"", "", "", ""};
+    if (has_pct) {
+        snprintf(pct[0], sizeof pct[0], "%" PRIu64, p50);
+        snprintf(pct[1], sizeof pct[1], "%" PRIu64, p90);
+        snprintf(pct[2], sizeof pct[2], "%" PRIu64, p99);
+        snprintf(pct[3], sizeof pct[3], "%" PRIu64, pmax);
     }
     const uint64_t sent = (uint64_t)count * w * h;
     const double accepted = cycles ? (double)arrived * cfg->len / ((double)w * h * (double)cycles) : 0.0;
@@ -118,22 +146,30 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     const double speed = cpu > 0 ? (double)w * h * (double)cycles / cpu : 0.0;
     if (res != WM_RUN_DONE) wm_sched_report(s, res, stderr);
     if (csv) {
-        printf("backend,pe,mesh,pattern,rate,len,seed,messages,arrived,cycles,avg_latency,accepted,wall_s,cpu_s,"
-               "router_cycles_per_s\n");
-        printf("%s,%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.4f,%.4f,%.4f,%.0f\n",
+        printf("backend,pe,mesh,pattern,rate,len,seed,messages,arrived,cycles,avg_latency,p50_latency,p90_latency,"
+               "p99_latency,max_latency,accepted,wall_s,cpu_s,router_cycles_per_s\n");
+        printf("%s,%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+               ",%.3f,%s,%s,%s,%s,%.4f,%.4f,%.4f,%.0f\n",
                ops->name, wm_pe_mode_name(mode), w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed,
-               sent, arrived, cycles, avg, accepted, wall, cpu, speed);
+               sent, arrived, cycles, avg, pct[0], pct[1], pct[2], pct[3], accepted, wall, cpu, speed);
     } else {
         printf("backend %s  pe %s  mesh %ux%u  pattern %s  rate %g  len %u  seed %" PRIu64 "\n", ops->name,
                wm_pe_mode_name(mode), w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed);
         printf("firmware traffic: %u messages a PE, one every %u cycles; %" PRIu64 " sent, %" PRIu64 " arrived%s\n",
                count, spec.gap, sent, arrived, wrong ? "" : ", every PE got what was sent to it");
         printf("cycles %" PRIu64 " until every PE was done\n", cycles);
-        printf("average latency %.2f cycles\n", avg);
+        if (has_pct)
+            printf("average latency %.2f cycles (p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64
+                   ")\n",
+                   avg, p50, p90, p99, pmax);
+        else
+            printf("average latency %.2f cycles (no percentiles: a PE received more than its data memory records)\n",
+                   avg);
         printf("accepted %.4f wavelets/node/cycle over the run\n", accepted);
         printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
     }
     wm_runner_destroy(r);
+    free(memory);
     free(expect);
     wm_layout_destroy(l);
     return res == WM_RUN_DONE && !wrong ? 0 : 1;

@@ -514,25 +514,30 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Nearest rank: the smallest latency that at least p % of the sampled
- * messages do not exceed. Only when every sampled message was told apart. */
+bool wm_latency_percentiles(uint32_t *latency, size_t n, uint64_t *p50, uint64_t *p90, uint64_t *p99, uint64_t *max)
+{
+    if (!n) return false;
+    qsort(latency, n, sizeof *latency, by_value);
+    const unsigned pct[3] = {50, 90, 99};
+    uint64_t *out[3] = {p50, p90, p99};
+    for (int k = 0; k < 3; k++) {
+        size_t rank = (pct[k] * n + 99) / 100; /* ceil(p/100 * n), 1-based */
+        if (rank < 1) rank = 1;
+        *out[k] = latency[rank - 1];
+    }
+    *max = latency[n - 1];
+    return true;
+}
+
+/* Only when every sampled message was told apart. */
 static void percentiles(const wm_traffic *t, wm_traffic_result *r)
 {
     if (t->cfg.len < 2 || !t->sample_messages || t->nlatency != t->sample_messages) return;
     uint32_t *sorted = malloc(t->nlatency * sizeof *sorted);
     if (!sorted) return;
     memcpy(sorted, t->latency, t->nlatency * sizeof *sorted);
-    qsort(sorted, t->nlatency, sizeof *sorted, by_value);
-    const size_t n = t->nlatency;
-    const unsigned pct[3] = {50, 90, 99};
-    uint64_t *out[3] = {&r->p50_latency, &r->p90_latency, &r->p99_latency};
-    for (int k = 0; k < 3; k++) {
-        size_t rank = (pct[k] * n + 99) / 100; /* ceil(p/100 * n), 1-based */
-        if (rank < 1) rank = 1;
-        *out[k] = sorted[rank - 1];
-    }
-    r->max_latency = sorted[n - 1];
-    r->has_percentiles = true;
+    r->has_percentiles = wm_latency_percentiles(sorted, t->nlatency, &r->p50_latency, &r->p90_latency,
+                                                &r->p99_latency, &r->max_latency);
     free(sorted);
 }
 

@@ -29,6 +29,7 @@
 #include "fabric/fabric.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -96,6 +97,11 @@ wm_traffic_result wm_traffic_result_now(const wm_traffic *t);
 
 /* Steps until done; the figures. */
 wm_traffic_result wm_traffic_run(wm_traffic *t);
+
+/* Nearest rank: the smallest latency that at least p % of the n
+ * latencies do not exceed, for p = 50, 90, 99, and the largest; sorts
+ * latency in place. False (nothing written) when n is 0. */
+bool wm_latency_percentiles(uint32_t *latency, size_t n, uint64_t *p50, uint64_t *p90, uint64_t *p99, uint64_t *max);
 
 const char *wm_pattern_name(wm_pattern p);
 /* "uniform", "transpose", "bitcomp" or "hotspot"; false otherwise. */

@@ -11,7 +11,10 @@
  * (x >> 16) mod W*H. The host runs the same generator to tell each PE its
  * EXPECT. The data are that generator's sequence too, so every receiver's
  * sum is known in advance; with STAMP=1 the first data wavelet carries the
- * send time instead, and the receiver adds up each message's latency.
+ * send time instead, and the receiver adds up each message's latency and
+ * records it, in arrival order, in its data memory (wm_mp_mem), the first
+ * WM_PE_DATA_WORDS of them; the host reads the record back after the run
+ * for the latency percentiles, and `recorded` says how many it holds.
  * GAP > 0 starts a message at most every GAP cycles (the offered load). */
 #include "traffic/stream.h"
 
@@ -31,9 +34,9 @@ const wm_kernel_param wm_stream_params[] = {
     {NULL, false, 0, 0, 0},
 };
 
-enum { SUM, RECEIVED, T_END, LATENCY };
-const char *const wm_stream_exports[] = {[SUM] = "sum", [RECEIVED] = "received", [T_END] = "t_end",
-                                         [LATENCY] = "latency", NULL};
+enum { SUM, RECEIVED, T_END, LATENCY, RECORDED };
+const char *const wm_stream_exports[] = {[SUM] = "sum",         [RECEIVED] = "received", [T_END] = "t_end",
+                                         [LATENCY] = "latency", [RECORDED] = "recorded", NULL};
 
 static uint32_t step(uint32_t x) { return x * 1103515245u + 12345u; }
 
@@ -46,6 +49,8 @@ void wm_kernel_stream(wm_mp *mp)
     uint32_t header = uniform ? 0 : wm_mp_header(mp, wm_mp_param(mp, TOX), wm_mp_param(mp, TOY), len, 0);
     uint32_t next = (uint32_t)wm_mp_param(mp, SEED), sum = 0, first = 0;
     uint64_t latency = 0, start_at = 0;
+    uint32_t *record = wm_mp_mem(mp);
+    unsigned recorded = 0;
     unsigned sent = 0, word = 0; /* messages sent; wavelet of the current one, 0: its header */
     unsigned received = 0, left = 0, got = 0; /* messages received; data wavelets left of, and taken from, the current one */
     bool in_message = false;
@@ -66,7 +71,11 @@ void wm_kernel_stream(wm_mp *mp)
             if (--left == 0) {
                 in_message = false;
                 received++;
-                if (stamp) latency += (uint32_t)wm_mp_tsc(mp) - first;
+                if (stamp) {
+                    const uint32_t cycles = (uint32_t)wm_mp_tsc(mp) - first;
+                    latency += cycles;
+                    if (recorded < WM_PE_DATA_WORDS) record[recorded++] = cycles;
+                }
             }
         }
         if (word == 0 && sent < count && gap && room) {
@@ -100,4 +109,5 @@ void wm_kernel_stream(wm_mp *mp)
     wm_mp_export(mp, RECEIVED, received);
     wm_mp_export(mp, T_END, (int64_t)wm_mp_tsc(mp));
     wm_mp_export(mp, LATENCY, (int64_t)latency);
+    wm_mp_export(mp, RECORDED, recorded);
 }
