@@ -26,7 +26,7 @@ const wm_kernel_param wm_allreduce_params[] = {
     [C2Y] = COORD("C2Y"),
     [C3X] = COORD("C3X"),
     [C3Y] = COORD("C3Y"),
-    {NULL, false, 0, false, 0, 0},
+    {NULL, false, 0, 0, 0},
 };
 #undef COORD
 
