@@ -15,7 +15,7 @@
 // ignores core_run_i and drives the core_* outputs 0.
 //
 // The RAM images (CORES=1): with INIT_PREFIX "" the RAMs start empty and a
-// C++ host loads them through their public mem_q (csim/fabric/
+// C++ host loads them through their public mem_q and imem_q (csim/fabric/
 // fabric_vmesh.cpp). Otherwise every tile's RAM is loaded by $readmemh from
 // its own file, INIT_PREFIX + "_XX_YY.hex" with the tile's column and row
 // as two decimal digits (INIT_PREFIX "build/m": build/m_03_01.hex is tile

@@ -10,12 +10,12 @@
 // ones (csim/fabric/fabric_rtl.cpp).
 //
 // core_run_i holds the core, not the RAM or the tile, in reset while it is
-// 0: the host loads the RAM through the public mem_q, then raises it, and
+// 0: the host loads the RAM through its public copies (u_ram.mem_q, imem_q), then raises it, and
 // the first cycle with it high is the core's cycle 0 (F fetches address 0).
 // The core's outputs here are for the host: the halt record (from flops),
 // this cycle's retire, write-back, push and pop (combinational, valid
 // between the inputs settling and the edge), the PC in X and whether X is
-// stalled on a queue. The RAM (u_ram.mem_q) and the register file
+// stalled on a queue. The RAM (u_ram.mem_q and imem_q) and the register file
 // (u_core.u_regfile.regs_q) are public for C++. INIT_FILE, when set, loads
 // the RAM with $readmemh instead, for a simulator with no C++ host: so
 // tests/icarus/tb_mesh_core.v runs rtl/mesh.v with CORES=1 under Icarus.

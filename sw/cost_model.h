@@ -51,13 +51,13 @@ enum {
     WM_GS_COST_XFER_INIT        =  179, /* gs transfers: wm_xfer_port_init (the port struct cleared) */
     WM_GS_COST_XFER_RECV_LOOP   =    2, /* gs transfers: per turn of the exchange loop that only receives, besides the pop */
     WM_GS_COST_VEC_PUSH         =   21, /* gs crystal plan builder: per item pushed onto one of its lists */
-    WM_GS_COST_GLUE_PAIRWISE    =  155, /* gs pairwise gs_op: its own bookkeeping, besides the parts above */
-    WM_GS_COST_GLUE_CRYSTAL     =  245, /* gs crystal router gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_PAIRWISE    =  475, /* gs pairwise gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_CRYSTAL     =  373, /* gs crystal router gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_GLUE_PLAN_SETUP  =  613, /* gs crystal plan setup: its own bookkeeping, besides the parts above */
-    WM_GS_COST_GLUE_PLAN_OP     =  240, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_PLAN_OP     =  560, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_PEER_PAIRWISE    =   29, /* gs pairwise gs_op: per peer sent to, besides the parts above */
-    WM_GS_COST_STAGE_CRYSTAL    =  226, /* gs crystal router gs_op: per bisection stage, besides the parts above */
-    WM_GS_COST_STAGE_PLAN_SETUP = 1559, /* gs crystal plan setup: per bisection stage, besides the parts above */
+    WM_GS_COST_STAGE_CRYSTAL    =  355, /* gs crystal router gs_op: per bisection stage, besides the parts above */
+    WM_GS_COST_STAGE_PLAN_SETUP = 1879, /* gs crystal plan setup: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_OP    =  178  /* gs crystal plan gs_op: per active stage, besides the parts above */
 };
 

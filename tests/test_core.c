@@ -826,7 +826,60 @@ static void test_branch_and_jump_cycles(void **state)
     }
 }
 
-/* Loads 2 cycles (RAM and register window), stores 1, MUL* 2, DIV/REM* 34
+/* Where an address lands, rs1 + imm, at the edges of the register window
+ * and of the RAM, with rs1 on either side of them: the RTL decides it
+ * beside the adder (the high part three ways, by the immediate's sign and
+ * the low 12-bit carry), so every case of that choice is here. A load from
+ * the window's mapped words or the RAM runs on to an exit, one elsewhere
+ * faults; the ISS's halt is the reference, the RTL's must be the same, in
+ * the same cycle. */
+static void test_register_window_decode_at_its_edges(void **state)
+{
+    (void)state;
+    static const uint32_t bases[] = {0x80000000u, 0x80000800u, 0x80001000u, 0x80000FFCu, 0x7FFFF800u,
+                                     0x7FFFFFFCu, 0x7FFFF000u, 0x80001800u, 0x00000000u, 0xFFFFF800u,
+                                     MEM - 0x800u, MEM - 4u,    MEM,         MEM + 0x7FCu, 0xFFFFFFFCu};
+    static const int32_t imms[] = {-2048, -2044, -4, 0, 4, 0x1C, 0x20, 0x24, 0x7FC, 2044, -0x7E4};
+    unsigned in_window = 0;
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++) {
+        for (size_t i = 0; i < sizeof imms / sizeof imms[0]; i++) {
+            const uint32_t ea = bases[b] + (uint32_t)imms[i];
+            const uint32_t base = bases[b];
+            prog p = {.n = 0};
+            P_li(&p, 1, base);
+            const unsigned at = P(&p, rv_lw(2, 1, imms[i]));
+            P_exit(&p, 2);
+            run_log *l[NKINDS];
+            pe_cfg cfg = pe_default();
+            cfg.feed_every = 1; /* an RX load pops rather than waits */
+            for (size_t ki = 0; ki < NKINDS; ki++) l[ki] = run_prog(kinds[ki], &p, &cfg, 1000);
+            const bool win = ea >= RB && ea < RB + 0x24u;
+            const bool ram = ea < MEM;
+            if (win && ea - RB >= WM_CORE_REG_RX && ea - RB <= WM_CORE_REG_COORD) {
+                assert_int_equal(l[0]->halt.state, WM_CORE_EXITED);
+                in_window++;
+            } else if (win) {
+                expect_fault(l[0], WM_CORE_FAULT_UNMAPPED, pc_of(at), p.w[at]);
+            } else if (!ram) {
+                expect_fault(l[0], WM_CORE_FAULT_ACCESS, pc_of(at), p.w[at]);
+            }
+            for (size_t ki = 1; ki < NKINDS; ki++) {
+                if (l[ki]->halt.state != l[0]->halt.state || l[ki]->halt.cause != l[0]->halt.cause ||
+                    l[ki]->halt_cycle != l[0]->halt_cycle || l[ki]->halt.exit_code != l[0]->halt.exit_code)
+                    fail_msg("lw x2, %d(x1) with x1 = 0x%08x (ea 0x%08x): %s halts %d/%d at cycle %llu, %s %d/%d at "
+                             "cycle %llu",
+                             imms[i], (unsigned)base, (unsigned)ea, kind_name(kinds[0]), (int)l[0]->halt.state,
+                             (int)l[0]->halt.cause, (unsigned long long)l[0]->halt_cycle, kind_name(kinds[ki]),
+                             (int)l[ki]->halt.state, (int)l[ki]->halt.cause, (unsigned long long)l[ki]->halt_cycle);
+            }
+            for (size_t ki = 0; ki < NKINDS; ki++) free(l[ki]);
+        }
+    }
+    /* 0x80000000 + 4 and + 0x1C, 0x80000800 - 2044 and - 2020, 0x7FFFFFFC + 0x1C and + 0x20 */
+    assert_int_equal(in_window, 6);
+}
+
+/* Loads 2 cycles (RAM and register window), stores 1, MUL*, DIV* and REM* 34
  * whatever the operands. */
 static void test_load_store_mul_div_cycles(void **state)
 {
@@ -837,19 +890,19 @@ static void test_load_store_mul_div_cycles(void **state)
         P(&p, rv_sw(1, 1, 0));                              /* 4: 2 */
         P(&p, rv_lw(2, 1, 0));                              /* 8: 3-4 */
         P(&p, rv_lb(3, 1, 1));                              /* 12: 5-6 */
-        P(&p, rv_mul(4, 2, 2));                             /* 16: 7-8 */
-        P(&p, rv_mulhsu(5, 2, 1));                          /* 20: 9-10 */
-        P(&p, rv_div(6, 2, 0));                             /* 24: 11-44, by zero */
-        P(&p, rv_remu(7, 2, 3));                            /* 28: 45-78 */
-        P(&p, rv_lui(8, 0x80000));                          /* 32: 79 */
-        P(&p, rv_lw(9, 8, WM_CORE_REG_COORD));              /* 36: 80-81 */
-        P(&p, rv_sw(9, 1, 8));                              /* 40: 82 */
-        P(&p, rv_divu(10, 2, 2));                           /* 44: 83-116 */
-        P(&p, rv_mulhu(11, 2, 2));                          /* 48: 117-118 */
-        P_exit(&p, 0);                                      /* 52, 56: 119, 120 */
+        P(&p, rv_mul(4, 2, 2));                             /* 16: 7-40 */
+        P(&p, rv_mulhsu(5, 2, 1));                          /* 20: 41-74 */
+        P(&p, rv_div(6, 2, 0));                             /* 24: 75-108, by zero */
+        P(&p, rv_remu(7, 2, 3));                            /* 28: 109-142 */
+        P(&p, rv_lui(8, 0x80000));                          /* 32: 143 */
+        P(&p, rv_lw(9, 8, WM_CORE_REG_COORD));              /* 36: 144-145 */
+        P(&p, rv_sw(9, 1, 8));                              /* 40: 146 */
+        P(&p, rv_divu(10, 2, 2));                           /* 44: 147-180 */
+        P(&p, rv_mulhu(11, 2, 2));                          /* 48: 181-214 */
+        P_exit(&p, 0);                                      /* 52, 56: 215, 216 */
         run_log *l = run_default(kinds[ki], &p);
         expect_exit(l, 0);
-        static const uint64_t cyc[] = {1, 2, 4, 6, 8, 10, 44, 78, 79, 81, 82, 116, 118, 119, 120};
+        static const uint64_t cyc[] = {1, 2, 4, 6, 40, 74, 108, 142, 143, 145, 146, 180, 214, 215, 216};
         assert_int_equal(l->nret, 15);
         for (unsigned i = 0; i < 15; i++) {
             assert_int_equal(l->ret[i].o.retire_pc, 4 * i);
@@ -1672,7 +1725,7 @@ static void test_cpi_of_every_class_is_the_contract(void **state)
     wm_cpi_row rows[16];
     const size_t n = wm_cpi_measure(200, rows, 16);
     assert_int_equal(n, 11);
-    static const unsigned expected[11] = {1, 2, 1, 1, 2, 2, 2, 2, 34, 1, 2};
+    static const unsigned expected[11] = {1, 2, 1, 1, 2, 2, 2, 34, 34, 1, 2};
     for (size_t i = 0; i < n; i++) {
         if (rows[i].iss != expected[i] || rows[i].rtl != expected[i])
             fail_msg("%s: ISS %.2f, RTL %.2f, expected %u", rows[i].name, rows[i].iss, rows[i].rtl, expected[i]);
@@ -1694,6 +1747,7 @@ int main(void)
         cmocka_unit_test(test_branch_conditions),
         cmocka_unit_test(test_first_instruction_retires_at_cycle_one),
         cmocka_unit_test(test_branch_and_jump_cycles),
+        cmocka_unit_test(test_register_window_decode_at_its_edges),
         cmocka_unit_test(test_load_store_mul_div_cycles),
         cmocka_unit_test(test_rx_load_waits_then_pops_in_the_first_cycle),
         cmocka_unit_test(test_tx_store_stalls_while_full),

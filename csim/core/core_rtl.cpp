@@ -31,6 +31,8 @@ constexpr uint32_t kWords = WM_CORE_MEM_BYTES / 4;
 
 auto &ram(wm_core_rtl *c) { return c->top->rootp->wm_core_top__DOT__u_ram__DOT__mem_q; }
 const auto &ram(const wm_core_rtl *c) { return c->top->rootp->wm_core_top__DOT__u_ram__DOT__mem_q; }
+// The instruction port's copy of the RAM (wm_ram), loaded as mem_q is.
+auto &iram(wm_core_rtl *c) { return c->top->rootp->wm_core_top__DOT__u_ram__DOT__imem_q; }
 auto &regs(wm_core_rtl *c) { return c->top->rootp->wm_core_top__DOT__u_core__DOT__u_regfile__DOT__regs_q; }
 const auto &regs(const wm_core_rtl *c) { return c->top->rootp->wm_core_top__DOT__u_core__DOT__u_regfile__DOT__regs_q; }
 
@@ -66,7 +68,7 @@ wm_core_rtl *wm_core_rtl_create(void)
     t->pe_err_hdr_i = 0;
     t->pe_col_i = 0;
     t->pe_row_i = 0;
-    for (uint32_t i = 0; i < kWords; i++) ram(c)[i] = 0;
+    for (uint32_t i = 0; i < kWords; i++) ram(c)[i] = iram(c)[i] = 0;
     for (uint32_t r = 0; r < 32; r++) regs(c)[r] = 0;
     edge(t);
     edge(t);
@@ -91,6 +93,7 @@ void wm_core_rtl_load(wm_core_rtl *c, uint32_t addr, const void *bytes, size_t n
         const unsigned sh = 8u * (a & 3u);
         uint32_t &w = ram(c)[a >> 2];
         w = (w & ~(0xFFu << sh)) | ((uint32_t)b[i] << sh);
+        iram(c)[a >> 2] = w;
     }
 }
 

@@ -24,7 +24,7 @@ static const struct {
     [K_BR_TAKEN] = {"branch taken (beq)", 2},
     [K_JAL] = {"jump (jal)", 2},
     [K_JALR] = {"jump to a register (jalr)", 2},
-    [K_MUL] = {"multiply (mul)", 2},
+    [K_MUL] = {"multiply (mul)", 34},
     [K_DIV] = {"divide (div)", 34},
     [K_TX] = {"TX store, room in TX (sw)", 1},
     [K_RX] = {"RX load, RX not empty (lw)", 2},

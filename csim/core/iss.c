@@ -18,7 +18,7 @@ enum {
 
 #define REG_BASE 0x80000000u
 #define REG_SPAN 0x24u        /* 0x8000_0000 .. 0x8000_0023 */
-#define DIV_BUSY 33u          /* 34 cycles in X: the first, then 33 more */
+#define LONG_BUSY 33u         /* MUL*, DIV*, REM*: 34 cycles in X, the first, then 33 more */
 
 static inline uint32_t ld32(const uint8_t *p)
 {
@@ -224,7 +224,7 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
             case 6: v = rem_s(a, b); break;
             default: v = b ? a % b : a; break;
             }
-            uint32_t more = f3 < 4 ? 1u : c->perturb == WM_ISS_PERTURB_DIV_33 ? DIV_BUSY - 1 : DIV_BUSY;
+            uint32_t more = f3 >= 4 && c->perturb == WM_ISS_PERTURB_DIV_33 ? LONG_BUSY - 1 : LONG_BUSY;
             start_multi(c, insn, rd, v, pc + 4, more);
             return;
         } else {

@@ -14,7 +14,7 @@
  *   cycle 0           F fetches address 0, nothing in X;
  *   cycle 1           the first instruction is in X;
  *   an instruction occupies X for its class's cycles (ALU/FENCE/untaken
- *   branch/store 1, taken branch/JAL/JALR/load/MUL* 2, DIV/REM* 34, plus
+ *   branch/store 1, taken branch/JAL/JALR/load 2, MUL* DIV* REM* 34, plus
  *   one per cycle a TX store finds TX full or an RX load finds RX empty);
  *   it retires (wm_core_cycle.retire, and its register write) in its last X
  *   cycle, and the next instruction is in X in the cycle after.
@@ -22,7 +22,7 @@
  * that can do it: a load's pop, or TSC_LO's latch, in its first cycle (the
  * write-back one cycle later), a TX store's push in the cycle it retires.
  * A RAM store to the word right after it is not seen by that instruction
- * (F read it at the store's edge): the old word executes.
+ * (F read it in the store's cycle): the old word executes.
  * Faults are raised in the instruction's first X cycle, which is its last;
  * when several apply: fetch (3), illegal (1), misaligned jump (2), then for
  * loads and stores misaligned (4), outside (5), unmapped register (6).

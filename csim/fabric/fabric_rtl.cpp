@@ -68,7 +68,8 @@ struct CorePorts {
     CData *run_i, *halted_o, *exited_o, *fault_o, *fault_cause_o;
     CData *retire_o, *rd_we_o, *rd_o, *push_o, *pop_o, *wait_o;
     IData *exit_code_o, *fault_pc_o, *fault_insn_o, *retire_pc_o, *retire_insn_o, *rd_data_o, *push_data_o, *pc_o;
-    IData *mem;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words
+    IData *mem;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words: the data port's copy
+    IData *imem; // u_ram.imem_q: the instruction port's copy, loaded alike
     IData *regs; // u_core.u_regfile.regs_q, 32 words
 };
 
@@ -162,10 +163,13 @@ template <class M> Tile bind_core_tile(M *m, CorePorts &c)
     c.push_data_o = &m->core_push_data_o;
     c.pc_o = &m->pc_o;
     auto &mem = m->rootp->wm_tile_core__DOT__u_ram__DOT__mem_q;
+    auto &imem = m->rootp->wm_tile_core__DOT__u_ram__DOT__imem_q;
     auto &regs = m->rootp->wm_tile_core__DOT__u_core__DOT__u_regfile__DOT__regs_q;
     static_assert(sizeof mem == WM_TILE_MEM_BYTES, "wm_tile_core's MEM_BYTES is WM_TILE_MEM_BYTES");
     static_assert(sizeof regs == 32 * sizeof(IData), "32 registers");
+    static_assert(sizeof imem == sizeof mem, "two copies of the RAM");
     c.mem = &mem[0];
+    c.imem = &imem[0];
     c.regs = &regs[0];
     return t;
 }
@@ -364,6 +368,7 @@ Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y
         t = bind_core_tile(m, c);
     }
     std::memset(c.mem, 0, WM_TILE_MEM_BYTES);
+    std::memset(c.imem, 0, WM_TILE_MEM_BYTES);
     std::memset(c.regs, 0, 32 * sizeof(IData));
     *c.run_i = 0;
     return t;
@@ -707,6 +712,7 @@ void rtl_core_load(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const vo
         const unsigned sh = 8u * (a & 3u);
         IData &word = c->mem[a >> 2];
         word = (word & ~(0xFFu << sh)) | ((uint32_t)b[i] << sh);
+        c->imem[a >> 2] = word;
     }
 }
 

@@ -70,7 +70,8 @@ template <std::size_t N> void set_bits(VlWide<N> &v, unsigned lo, unsigned n, ui
 // One core of the mesh with cores: its public RAM and register file, and
 // what the host counts itself (as the rtl backend's Core).
 struct Core {
-    IData *mem = nullptr;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words
+    IData *mem = nullptr;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words: the data port's copy
+    IData *imem = nullptr; // u_ram.imem_q: the instruction port's copy, loaded alike
     IData *regs = nullptr; // u_core.u_regfile.regs_q, 32 words
     bool run = false;      // core_start was called: core_run_i is 1
     bool started = false;  // ... and a step has run since
@@ -139,11 +140,14 @@ template <class M> class MeshOf final : public Mesh {
             const std::string tile = std::string(m->name()) + ".wm_mesh.gen_row[" + std::to_string(t / w) +
                                      "].gen_col[" + std::to_string(t % w) + "].gen_core.u_tile";
             IData *mem = find(tile + ".u_ram", "mem_q", WM_TILE_MEM_BYTES);
+            IData *imem = find(tile + ".u_ram", "imem_q", WM_TILE_MEM_BYTES);
             IData *regs = find(tile + ".u_core.u_regfile", "regs_q", 32 * sizeof(IData));
-            if (!mem || !regs) return false;
+            if (!mem || !imem || !regs) return false;
             std::memset(mem, 0, WM_TILE_MEM_BYTES);
+            std::memset(imem, 0, WM_TILE_MEM_BYTES);
             std::memset(regs, 0, 32 * sizeof(IData));
             cores[t].mem = mem;
+            cores[t].imem = imem;
             cores[t].regs = regs;
         }
         return true;
@@ -385,11 +389,13 @@ void mesh_core_load(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const v
     Mesh *r = as_mesh(f);
     if (r->cores.empty()) return;
     IData *mem = r->cores[index_of(r, x, y)].mem;
+    IData *imem = r->cores[index_of(r, x, y)].imem;
     const uint8_t *b = static_cast<const uint8_t *>(bytes);
     for (size_t i = 0; i < n && (uint64_t)addr + i < WM_TILE_MEM_BYTES; i++) {
         const uint32_t a = addr + (uint32_t)i;
         const unsigned sh = 8u * (a & 3u);
         mem[a >> 2] = (mem[a >> 2] & ~(0xFFu << sh)) | ((uint32_t)b[i] << sh);
+        imem[a >> 2] = mem[a >> 2];
     }
 }
 

@@ -4,23 +4,24 @@
 // contract: the C instruction-set simulator (csim/core/iss.c) reproduces
 // them exactly, so the pipeline is kept as simple as the contract allows.
 //
-// Two stages. F presents pc_f_q to the RAM's synchronous instruction port;
-// the word arrives in the next cycle, when that instruction enters X. X
-// decodes, reads the register file, computes, accesses the RAM or the PE
-// datapath, writes the register file at the end of its last cycle and
-// resolves jumps. One execute stage means no hazards and no forwarding.
+// Two stages. F presents pc_f_q to the RAM's instruction port, which reads
+// at the falling edge; at the rising edge that ends the cycle the word
+// enters X (insn_q) and its operands are read out of the block RAM register
+// file (wm_core_regfile), so X starts from flops. X decodes, computes,
+// accesses the RAM or the PE datapath, writes the register file at the end
+// of its last cycle and resolves jumps. One execute stage means no hazards;
+// the register file bypasses the one write that coincides with its read.
 //
 // X counts the cycles of its instruction in cnt_q and ends it (retires)
 // when cnt_q reaches the class's last cycle: 0 for ALU, untaken branches,
-// stores and FENCE; 1 for taken branches, JAL, JALR, loads and MUL*; 33
-// for DIV/REM*. A TX store to a full queue and an RX load from an empty one
-// repeat the first cycle (cnt_q stays 0) until the access can happen.
-// F keeps presenting the address after the one in X while X is busy, and
-// advances when X ends its instruction, so the next word is on the
-// instruction port exactly when X takes it; the first X cycle decodes that
-// word straight from the port (x_new_q), later ones from insn_q. A taken
-// jump loads its target into pc_f_q in its first X cycle (the word F
-// fetched is dropped) and ends in the second, while F fetches the target.
+// stores and FENCE; 1 for taken branches, JAL, JALR and loads; 33 for
+// MUL*, DIV* and REM*. A TX store to a full queue and an RX load from an
+// empty one repeat the first cycle (cnt_q stays 0) until the access can
+// happen. F keeps presenting the address after the one in X while X is
+// busy, and advances when X ends its instruction, so the next word is on
+// the instruction port exactly when X takes it. A taken jump loads its
+// target into pc_f_q in its first X cycle (the word F fetched is dropped)
+// and ends in the second, while F fetches the target.
 // Faults are detected in an instruction's first X cycle; the core halts at
 // the end of that cycle (or of an EXIT store) and freezes: halted_q gates
 // everything, so no later instruction retires or touches memory.
@@ -102,24 +103,23 @@ module wm_core #(
                      F_ALIGN = 3'd4, F_ACCESS = 3'd5, F_UNMAPPED = 3'd6;
 
     localparam [31:0] MEM_TOP  = MEM_BYTES;
+    localparam [19:0] RAM_HI   = (MEM_BYTES >= 4096) ? MEM_BYTES / 4096 : 1;   // MEM_TOP >> 12
     localparam integer TXD     = TX_DEPTH;
     localparam [3:0]  TX_FULL  = TXD[3:0];
     localparam [7:0]  TX_SLOTS = TXD[7:0];
-    localparam [5:0]  CNT_DIV_LAST = 6'd33;
+    localparam [5:0]  CNT_LONG_LAST = 6'd33;   // MUL*, DIV*, REM*: setup, 32 steps, write-back
 
     // ---- state ----
     reg [31:0] pc_f_q, pc_f_d;         // the address F presents
     reg        x_valid_q, x_valid_d;   // X holds an instruction (not in cycle 0)
-    reg        x_new_q, x_new_d;       // X's first cycle: its word is on imem_rdata_i
+    reg        x_new_d;                // X takes the next word at this edge
     reg        x_fbad_q, x_fbad_d;     // X's instruction was fetched past the RAM
     reg [31:0] x_pc_q, x_pc_d;
-    reg [31:0] insn_q;                 // X's word after its first cycle
+    reg [31:0] insn_q;                 // X's word (0 when fetched past the RAM)
     reg [5:0]  cnt_q, cnt_d;           // X cycles of this instruction, stalls not counted
     reg        ld_reg_q, ld_reg_d;     // the load in X read a register
     reg [1:0]  ld_off_q, ld_off_d;     // its byte offset
     reg [31:0] ld_val_q, ld_val_d;     // the register's value
-    reg [32:0] mul_a_q, mul_a_d;       // MUL operands, sign- or zero-extended
-    reg [32:0] mul_b_q, mul_b_d;
     reg [31:0] tsc_hi_q, tsc_hi_d;     // TSC_HI, latched by a TSC_LO read
     reg        halted_q, halted_d;
     reg        exited_q, exited_d;
@@ -133,12 +133,10 @@ module wm_core #(
     wire first    = (cnt_q == 6'd0);
 
     // ---- decode ----
-    wire [31:0] insn = x_fbad_q ? 32'd0 : (x_new_q ? imem_rdata_i : insn_q);
+    wire [31:0] insn = insn_q;
     wire [6:0]  opc  = insn[6:0];
     wire [4:0]  rd   = insn[11:7];
     wire [2:0]  f3   = insn[14:12];
-    wire [4:0]  rs1  = insn[19:15];
-    wire [4:0]  rs2  = insn[24:20];
     wire [6:0]  f7   = insn[31:25];
 
     wire [31:0] imm_i = {{20{insn[31]}}, insn[31:20]};
@@ -176,8 +174,9 @@ module wm_core #(
 
     wm_core_regfile u_regfile (
         .clk_i      (clk_i),
-        .rs1_i      (rs1),
-        .rs2_i      (rs2),
+        .re_i       (x_new_d),
+        .rs1_i      (imem_rdata_i[19:15]),   // the next instruction's rs1, rs2
+        .rs2_i      (imem_rdata_i[24:20]),
         .rs1_data_o (rs1v),
         .rs2_data_o (rs2v),
         .we_i       (rf_we),
@@ -220,13 +219,32 @@ module wm_core #(
 
     // ---- loads and stores: the effective address and where it lands ----
     wire        mem_op  = is_load || is_store;
-    wire [31:0] ea      = rs1v + (is_store ? imm_s : imm_i);
+    wire [31:0] imm_ls  = is_store ? imm_s : imm_i;
+    wire [31:0] ea      = rs1v + imm_ls;
     wire        sz_half = (f3[1:0] == 2'b01);
     wire        sz_word = (f3[1:0] == 2'b10);
     wire        misal   = (sz_half && ea[0]) || (sz_word && ea[1:0] != 2'b00);
-    wire        in_ram  = (ea < MEM_TOP);
-    wire        in_win  = (ea[31:6] == 26'h2000000) && (ea[5:0] < 6'h24);
-    wire [3:0]  woff    = ea[5:2];
+    // Where ea lands (the RAM, the register window 0x8000_0000..0x23, or
+    // nowhere) decides a push, a pop, a RAM access and the faults, all in
+    // this cycle: so it is decided beside the adder, not after its 32-bit
+    // carry chain. The low bits come out of a 12-bit add; above them ea is
+    // rs1's high part minus one, itself or plus one (the immediate's sign
+    // and the 12-bit carry say which), and the comparisons of rs1's high
+    // part for each of the three run in parallel with the add.
+    wire [12:0] ea_lo   = {1'b0, rs1v[11:0]} + {1'b0, imm_ls[11:0]};
+    wire [19:0] rs1_hi  = rs1v[31:12];
+    wire        hi_dec  = imm_ls[11] && !ea_lo[12];   // ea's high part is rs1's - 1
+    wire        hi_inc  = !imm_ls[11] && ea_lo[12];   // ... + 1
+    wire        win_hi  = hi_dec ? (rs1_hi == 20'h80001) : hi_inc ? (rs1_hi == 20'h7FFFF)
+                                 : (rs1_hi == 20'h80000);
+    wire        in_win  = win_hi && (ea_lo[11:6] == 6'd0) && (ea_lo[5:0] < 6'h24);
+    // The RAM, ea < MEM_TOP: ea's high part below RAM_HI (MEM_TOP is a power
+    // of two; below 4 KiB the plain comparison).
+    wire        ram_hi  = hi_dec ? (rs1_hi != 20'd0 && rs1_hi <= RAM_HI)
+                        : hi_inc ? ((rs1_hi < RAM_HI && rs1_hi != RAM_HI - 20'd1) || rs1_hi == 20'hFFFFF)
+                        : (rs1_hi < RAM_HI);
+    wire        in_ram  = (MEM_BYTES >= 4096) ? ram_hi : (ea < MEM_TOP);
+    wire [3:0]  woff    = ea_lo[5:2];
     wire        win_ok  = sz_word && (is_load ? (woff >= R_RX && woff <= R_COORD)
                                               : (woff == R_TX || woff == R_EXIT));
 
@@ -242,13 +260,17 @@ module wm_core #(
         else                                cause = F_NONE;
     end
     wire fault = x_active && first && (cause != F_NONE);
-    wire go    = x_active && first && (cause == F_NONE);   // first cycle, no fault
 
     // ---- the register window ----
-    wire win_acc  = go && mem_op && in_win;
-    wire tx_st    = win_acc && is_store && (woff == R_TX);
-    wire exit_st  = win_acc && is_store && (woff == R_EXIT);
-    wire rx_ld    = win_acc && is_load && (woff == R_RX);
+    // A word access to the window at a mapped offset, one that does not
+    // fault, written out: a load or a store is legal and no jump, so of the
+    // causes only the alignment remains, and the window is not the RAM.
+    // Spelt so, the push and the pop wait for the window's decode, not for
+    // the whole fault priority (and its other adders).
+    wire win_word = x_active && first && !x_fbad_q && sz_word && (ea_lo[1:0] == 2'b00) && in_win;
+    wire tx_st    = win_word && is_store && (woff == R_TX);
+    wire exit_st  = win_word && is_store && (woff == R_EXIT);
+    wire rx_ld    = win_word && is_load && (woff == R_RX);
     wire tx_full  = (pe_tx_count_i == TX_FULL);
     wire rx_empty = (pe_rx_count_i == 4'd0);
     wire stall    = (tx_st && tx_full) || (rx_ld && rx_empty);
@@ -273,24 +295,27 @@ module wm_core #(
         endcase
     end
 
-    // ---- multiply: operands registered in the first cycle, product in the second ----
-    wire        mul_sa = (f3[1:0] == 2'b01) || (f3[1:0] == 2'b10);   // MULH, MULHSU
-    wire        mul_sb = (f3[1:0] == 2'b01);                         // MULH
-    // The low 64 bits of the 33 x 33 signed product are those of the 64 x 64
-    // product of the operands sign-extended to 64 bits: one 64-bit multiply,
-    // which a simulator does in a machine word (a 66-bit one it does not).
-    wire [63:0] mul_a64 = {{31{mul_a_q[32]}}, mul_a_q};
-    wire [63:0] mul_b64 = {{31{mul_b_q[32]}}, mul_b_q};
-    wire [63:0] mul_p   = mul_a64 * mul_b64;
-    wire [31:0] mul_y  = (f3[1:0] == 2'b00) ? mul_p[31:0] : mul_p[63:32];
+    // ---- multiply and divide: setup, 32 steps, write-back ----
+    wire        long_step = x_active && !first && cnt_q != CNT_LONG_LAST;
+    wire [31:0] mul_lo, mul_hi, div_q, div_r;
 
-    // ---- divide: setup, 32 steps, write-back ----
-    wire [31:0] div_q, div_r;
+    wm_core_mul u_mul (
+        .clk_i    (clk_i),
+        .start_i  (x_active && first && is_mul),   // a MUL never faults
+        .step_i   (long_step && is_mul),
+        .a_signed_i ((f3[1:0] == 2'b01) || (f3[1:0] == 2'b10)),   // MULH, MULHSU
+        .b_signed_i (f3[1:0] == 2'b01),                           // MULH
+        .a_i      (rs1v),
+        .b_i      (rs2v),
+        .lo_o     (mul_lo),
+        .hi_o     (mul_hi)
+    );
+    wire [31:0] mul_y = (f3[1:0] == 2'b00) ? mul_lo : mul_hi;
 
     wm_core_div u_div (
         .clk_i      (clk_i),
-        .start_i    (go && is_div),
-        .step_i     (x_active && is_div && !first && cnt_q != CNT_DIV_LAST),
+        .start_i    (x_active && first && is_div),
+        .step_i     (long_step && is_div),
         .signed_i   (!f3[0]),
         .dividend_i (rs1v),
         .divisor_i  (rs2v),
@@ -315,16 +340,35 @@ module wm_core #(
     end
 
     // ---- end of the instruction, write-back ----
-    wire [5:0] last = is_div ? CNT_DIV_LAST
-                    : (is_load || is_mul || jump) ? 6'd1 : 6'd0;
-    wire done    = x_active && !fault && !stall && (cnt_q == last);
-    wire exiting = done && exit_st;
-    assign rf_we = done && writes_rd && (rd != 5'd0);
-    assign wb_data = is_load ? ld_y
-                   : (is_jal || is_jalr) ? link
-                   : is_mul ? mul_y
-                   : is_div ? div_y
-                   : alu_y;
+    // The class's last cycle (cnt_q): 0, 1 for taken branches, JAL, JALR
+    // and loads, CNT_LONG_LAST for MUL* and DIV*, spelt per cycle so that a
+    // branch's comparison is one LUT from the end of its first cycle (a
+    // later cycle is reached only by an instruction whose last it can be).
+    wire long_op   = is_mul || is_div;
+    wire end_first = !long_op && !is_load && !is_jal && !is_jalr && !(is_branch && br_cond);
+    wire end_later = long_op ? (cnt_q == CNT_LONG_LAST) : (cnt_q == 6'd1);
+    // An instruction ends (retires) in its last cycle unless it faults.
+    // ends is the same without the fault: every instruction that can fault
+    // does so in its first cycle, and none that writes a register ends in
+    // it (an illegal word writes none; a faulting jump or load ends in its
+    // second cycle, which a fault never reaches), so the register write and
+    // an EXIT store need not wait for the fault priority. What F and X do
+    // next is also decided from ends: in a faulting cycle they move on, and
+    // since the core halts at that edge (halted_q gates X) and the halt
+    // record and pc_o come from flops captured until it, nothing sees them.
+    // Only the halt itself, and the retire port, wait for the faults.
+    wire ends    = x_active && !stall && (first ? end_first : end_later);
+    wire done    = ends && !fault;
+    wire exiting = ends && exit_st;
+    assign rf_we = ends && writes_rd && (rd != 5'd0);
+    // The ALU's result is selected last: it is the late one (a carry chain
+    // from the register file's read), the others come from flops or early.
+    wire        wb_alu  = !(is_load || is_jal || is_jalr || is_mul || is_div);
+    wire [31:0] wb_rest = is_load ? ld_y
+                        : (is_jal || is_jalr) ? link
+                        : is_mul ? mul_y
+                        : div_y;
+    assign wb_data = wb_alu ? alu_y : wb_rest;
 
     // ---- next state ----
     always @* begin
@@ -337,63 +381,47 @@ module wm_core #(
         ld_reg_d     = ld_reg_q;
         ld_off_d     = ld_off_q;
         ld_val_d     = ld_val_q;
-        mul_a_d      = mul_a_q;
-        mul_b_d      = mul_b_q;
         tsc_hi_d     = tsc_hi_q;
         halted_d     = halted_q || fault || exiting;
-        exited_d     = exited_q;
-        exit_code_d  = exit_code_q;
-        fault_d      = fault_q;
-        cause_d      = cause_q;
-        fault_pc_d   = fault_pc_q;
-        fault_insn_d = fault_insn_q;
+        exited_d     = exited_q || exiting;
+        fault_d      = fault_q || fault;
+        // The halt record: captured in every cycle until the halt, so the
+        // edge that halts keeps the halting instruction's; the ports show
+        // it only once halted_q, exited_q, fault_q say so (0 before).
+        exit_code_d  = halted_q ? exit_code_q : rs2v;
+        cause_d      = halted_q ? cause_q : cause;
+        fault_pc_d   = halted_q ? fault_pc_q : x_pc_q;
+        fault_insn_d = halted_q ? fault_insn_q : insn;
 
-        if (x_active && !fault && !stall)
-            cnt_d = done ? 6'd0 : cnt_q + 6'd1;
+        if (x_active && !stall)
+            cnt_d = ends ? 6'd0 : cnt_q + 6'd1;
 
         // F: advance when X takes the next word, redirect on a taken jump
-        if (!halted_d && (!x_valid_q || done)) begin
+        if (!halted_q && (!x_valid_q || ends)) begin
             x_valid_d = 1'b1;
             x_new_d   = 1'b1;
             x_pc_d    = pc_f_q;
             x_fbad_d  = (pc_f_q >= MEM_TOP);
             pc_f_d    = pc_f_q + 32'd4;
-        end else if (go && jump) begin
+        end else if (x_active && first && jump) begin
             pc_f_d = tgt;
         end
 
-        if (go && is_load && !stall) begin
+        // (no fault check: the registers of a faulting load are never read)
+        if (x_active && first && is_load && !stall) begin
             ld_reg_d = in_win;
             ld_off_d = ea[1:0];
             ld_val_d = win_val;
             if (in_win && woff == R_TSC_LO) tsc_hi_d = pe_tsc_i[63:32];
         end
-        if (go && is_mul) begin
-            mul_a_d = {mul_sa && rs1v[31], rs1v};
-            mul_b_d = {mul_sb && rs2v[31], rs2v};
-        end
 
-        if (exiting) begin
-            exited_d    = 1'b1;
-            exit_code_d = rs2v;
-        end
-        if (fault) begin
-            fault_d = 1'b1;
-            cause_d = cause;
-        end
-        if (fault || exiting) begin
-            fault_pc_d   = x_pc_q;
-            fault_insn_d = insn;
-        end
     end
 
     always @(posedge clk_i) begin
         if (!rst_ni) begin
             pc_f_q       <= 32'd0;
             x_valid_q    <= 1'b0;
-            x_new_q      <= 1'b0;
             x_fbad_q     <= 1'b0;
-            x_pc_q       <= 32'd0;
             cnt_q        <= 6'd0;
             tsc_hi_q     <= 32'd0;
             halted_q     <= 1'b0;
@@ -406,9 +434,7 @@ module wm_core #(
         end else begin
             pc_f_q       <= pc_f_d;
             x_valid_q    <= x_valid_d;
-            x_new_q      <= x_new_d;
             x_fbad_q     <= x_fbad_d;
-            x_pc_q       <= x_pc_d;
             cnt_q        <= cnt_d;
             tsc_hi_q     <= tsc_hi_d;
             halted_q     <= halted_d;
@@ -423,17 +449,17 @@ module wm_core #(
 
     // Datapath registers: no reset, read only after the cycle that loads them.
     always @(posedge clk_i) begin
-        insn_q   <= insn;
+        if (x_new_d) insn_q <= x_fbad_d ? 32'd0 : imem_rdata_i;
+        x_pc_q   <= x_pc_d;   // read only while x_valid_q (pc_o says 0 before)
         ld_reg_q <= ld_reg_d;
         ld_off_q <= ld_off_d;
         ld_val_q <= ld_val_d;
-        mul_a_q  <= mul_a_d;
-        mul_b_q  <= mul_b_d;
     end
 
     // ---- ports ----
     assign imem_addr_o    = pc_f_q;
-    assign dmem_en_o      = go && mem_op && in_ram;
+    // A RAM access that does not fault, written out as the window's are
+    assign dmem_en_o      = x_active && first && !x_fbad_q && mem_op && !misal && in_ram;
     assign dmem_we_o      = !(dmem_en_o && is_store) ? 4'b0000
                           : sz_word ? 4'b1111
                           : sz_half ? (ea[1] ? 4'b1100 : 4'b0011)
@@ -446,11 +472,11 @@ module wm_core #(
 
     assign halted_o       = halted_q;
     assign exited_o       = exited_q;
-    assign exit_code_o    = exit_code_q;
+    assign exit_code_o    = exited_q ? exit_code_q : 32'd0;
     assign fault_o        = fault_q;
-    assign fault_cause_o  = cause_q;
-    assign fault_pc_o     = fault_pc_q;
-    assign fault_insn_o   = fault_insn_q;
+    assign fault_cause_o  = fault_q ? cause_q : F_NONE;
+    assign fault_pc_o     = halted_q ? fault_pc_q : 32'd0;
+    assign fault_insn_o   = halted_q ? fault_insn_q : 32'd0;
 
     assign retire_o       = done;
     assign retire_pc_o    = x_pc_q;
@@ -458,7 +484,8 @@ module wm_core #(
     assign rd_we_o        = rf_we;
     assign rd_o           = rd;
     assign rd_data_o      = wb_data;
-    assign pc_o           = x_pc_q;
+    assign pc_o           = halted_q ? fault_pc_q        // X moved on at the halting edge
+                          : x_valid_q ? x_pc_q : 32'd0;
     assign wait_o         = wait_q;
 
 
@@ -476,7 +503,7 @@ module wm_core #(
             $display("ASSERTION FAILED %m: data access past the RAM at %h", dmem_addr_o);
             $stop;
         end
-        if (rst_ni && cnt_q > CNT_DIV_LAST) begin
+        if (rst_ni && cnt_q > CNT_LONG_LAST) begin
             $display("ASSERTION FAILED %m: X cycle count %0d out of range", cnt_q);
             $stop;
         end

@@ -13,24 +13,28 @@ module wm_core_alu (
     input  wire        alt_i,
     output wire [31:0] y_o
 );
-    reg [31:0] y;
+    // ADD and SUB, the carry chain, come last: the adder's result is one
+    // LUT from the output (and wm_core's write-back selects the ALU last),
+    // so the ALU's longest path is its carry chain, not the chain and the
+    // whole result multiplexer after it.
+    wire [31:0] sum = alt_i ? a_i - b_i : a_i + b_i;
     // On its own: inside a ?: with an unsigned operand >>> would shift logically.
     wire [31:0] sra = $signed(a_i) >>> b_i[4:0];
+    reg  [31:0] other;
 
     always @* begin
         case (op_i)
-            3'b000:  y = alt_i ? a_i - b_i : a_i + b_i;
-            3'b001:  y = a_i << b_i[4:0];
-            3'b010:  y = {31'd0, $signed(a_i) < $signed(b_i)};
-            3'b011:  y = {31'd0, a_i < b_i};
-            3'b100:  y = a_i ^ b_i;
-            3'b101:  y = alt_i ? sra : a_i >> b_i[4:0];
-            3'b110:  y = a_i | b_i;
-            default: y = a_i & b_i;
+            3'b001:  other = a_i << b_i[4:0];
+            3'b010:  other = {31'd0, $signed(a_i) < $signed(b_i)};
+            3'b011:  other = {31'd0, a_i < b_i};
+            3'b100:  other = a_i ^ b_i;
+            3'b101:  other = alt_i ? sra : a_i >> b_i[4:0];
+            3'b110:  other = a_i | b_i;
+            default: other = a_i & b_i;
         endcase
     end
 
-    assign y_o = y;
+    assign y_o = (op_i == 3'b000) ? sum : other;
 endmodule
 
 `default_nettype wire

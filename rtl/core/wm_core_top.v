@@ -4,7 +4,7 @@
 // the C side plays the PE datapath, driving the queue counts, RX head, tsc,
 // status and coordinates each cycle and taking the push / pop requests, so
 // the core can be run against the instruction-set simulator cycle by cycle
-// with any datapath behaviour a test wants. The RAM (u_ram.mem_q) and the
+// with any datapath behaviour a test wants. The RAM (u_ram.mem_q, imem_q) and the
 // register file (u_core.u_regfile.regs_q) are public for C++.
 `default_nettype none
 

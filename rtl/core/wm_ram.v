@@ -1,16 +1,28 @@
 // wm_ram: the tile's RAM, code, data and stack of its core.
 //
-// A block RAM as the iCE40 has them: 32-bit words, every read synchronous
-// (the word is on the output the cycle after its address), one read port
-// for instructions and one read/write port with byte enables for data. A
-// read and a write of the same word at the same edge read the old word, on
-// either port (docs/core.md: a store is not seen by the fetch of the
-// instruction right after it). Only the index bits of an address are used:
-// the core presents RAM addresses only on the data port, and ignores a word
-// it fetched past the RAM; MEM_BYTES is a power of two.
-// mem_q is public: C++ loads the program and reads results straight from it
-// (csim/core/core_rtl.cpp). INIT_FILE, when set, loads it with $readmemh
-// (Icarus testbenches). No reset: the contents survive it.
+// Block RAM as the iCE40 has it: 32-bit words, every read synchronous, one
+// read port for instructions and one read/write port with byte enables for
+// data. The data port reads and writes at the rising edge (the word is on
+// the output the cycle after its address); a read and a write of the same
+// word at the same edge read the old word. The instruction port reads at
+// the falling edge, half a cycle after the core presents the address: the
+// word is there for the second half of the cycle, when the core reads the
+// register fields out of it into its block RAM register file at the next
+// rising edge (wm_core_regfile), and takes the word at that same edge,
+// exactly when a rising-edge read would have delivered it. Writes come at
+// rising edges only, so a fetch sees the RAM as it was at the start of its
+// cycle, as a rising-edge read at its end would (docs/core.md: a store is
+// not seen by the fetch of the instruction right after it).
+//
+// Two read ports need two copies of a block RAM, and yosys duplicates a
+// memory only for read ports on the same edge: so the copies are written
+// out, mem_q for the data port and imem_q for the instruction port, every
+// write going to both. Only the index bits of an address are used: the
+// core presents RAM addresses only on the data port, and ignores a word it
+// fetched past the RAM; MEM_BYTES is a power of two.
+// Both copies are public: C++ loads the program into both and reads results
+// from mem_q (csim/core/core_rtl.cpp). INIT_FILE, when set, loads both with
+// $readmemh (Icarus testbenches). No reset: the contents survive it.
 `default_nettype none
 
 module wm_ram #(
@@ -35,13 +47,23 @@ module wm_ram #(
     // reset, and a writable public signal makes Verilator re-evaluate all
     // logic that reads it at every evaluation, as if it were an input.
     reg [31:0] mem_q [0:WORDS-1] /*verilator public_flat_rd*/;
+    reg [31:0] imem_q [0:WORDS-1] /*verilator public_flat_rd*/;
     reg [31:0] irdata_q, drdata_q;
 
     wire [AW-1:0] iidx = iaddr_i[AW+1:2];
     wire [AW-1:0] didx = daddr_i[AW+1:2];
 
+    always @(negedge clk_i) begin
+        irdata_q <= imem_q[iidx];
+    end
+
     always @(posedge clk_i) begin
-        irdata_q <= mem_q[iidx];
+        if (den_i) begin
+            if (dwe_i[0]) imem_q[didx][7:0]   <= dwdata_i[7:0];
+            if (dwe_i[1]) imem_q[didx][15:8]  <= dwdata_i[15:8];
+            if (dwe_i[2]) imem_q[didx][23:16] <= dwdata_i[23:16];
+            if (dwe_i[3]) imem_q[didx][31:24] <= dwdata_i[31:24];
+        end
     end
 
     always @(posedge clk_i) begin
@@ -56,7 +78,10 @@ module wm_ram #(
 
     generate
         if (INIT_FILE != "") begin : gen_init
-            initial $readmemh(INIT_FILE, mem_q);
+            initial begin
+                $readmemh(INIT_FILE, mem_q);
+                $readmemh(INIT_FILE, imem_q);
+            end
         end
     endgenerate
 

@@ -22,7 +22,7 @@ shift 6
 YOSYS=${YOSYS:-yosys}
 NEXTPNR=${NEXTPNR:-nextpnr-ice40}
 SEED=${SEED:-1}
-PNR_TIMEOUT=${PNR_TIMEOUT:-240}
+PNR_TIMEOUT=${PNR_TIMEOUT:-1200}
 here=$(dirname "$0")
 base=$out/$name-$part
 mkdir -p "$out"
