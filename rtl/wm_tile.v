@@ -167,7 +167,9 @@ module wm_tile #(
         .rx_count_i  (pe_rx_count_o),
         .status_i    (pe_status_o),
         .err_hdr_i   (err_hdr_o),
-        .en_i        (en_q)
+        .en_i        (en_q),
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni)
     );
     /*verilator tracing_off*/
 endmodule

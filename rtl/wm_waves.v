@@ -6,12 +6,22 @@
 // spells out what a reader looks at: per port the output register (valid,
 // data), the credit returned for the input buffer and its occupancy, the
 // wormhole owner of each output, the PE's queues and the error flags. It has
-// no outputs and no logic, so it costs nothing in a model built without
-// tracing. The sw backend writes these same names (csim/waves/waves_sw.c), so one
-// GTKWave save file shows either dump.
+// no outputs, so it costs nothing in a model built without tracing (nothing
+// reads its signals, and Verilator drops them). The sw backend writes these
+// same names (csim/waves/waves_sw.c), so one GTKWave save file shows either
+// dump.
 //
 // An owner is the input holding the output: 0..3 = N, E, S, W, 4 = the PE's
 // TX queue, 7 = free.
+//
+// <port>_msg is the header of the message on that output register: the
+// header itself in the cycle it stands there, then held through the
+// message's data wavelets and after them, until the next header. A message
+// of one data wavelet is two cycles on a link, too short for a viewer to
+// print a value when zoomed out; its header held this way spans the gap to
+// the next message, wide enough to read. It follows each output's framing
+// (a header, then len data wavelets, len from bits 15:8), the one piece of
+// state here; 0 until the first header.
 `default_nettype none
 /*verilator tracing_off*/
 
@@ -29,31 +39,68 @@ module wm_waves #(
     input  wire [RCW-1:0]  rx_count_i,
     input  wire [3:0]      status_i,
     input  wire [31:0]     err_hdr_i,
-    input  wire            en_i
+    input  wire            en_i,
+    input  wire            clk_i,
+    input  wire            rst_ni
 );
+    // Per output register, N, E, S, W, L: data wavelets still to come of
+    // the message on it, and the header it carries.
+    reg  [39:0]  rem_q, rem_d;
+    reg  [159:0] msg_q;
+    reg  [159:0] msg_d;
+    integer o;
+    always @(*) begin
+        rem_d = rem_q;
+        msg_d = msg_q;
+        for (o = 0; o < 5; o = o + 1) begin
+            if (out_valid_i[o]) begin
+                if (rem_q[8*o +: 8] == 8'd0) begin
+                    msg_d[32*o +: 32] = out_data_i[32*o +: 32];
+                    rem_d[8*o +: 8]   = out_data_i[32*o + 8 +: 8];
+                end else begin
+                    rem_d[8*o +: 8]   = rem_q[8*o +: 8] - 8'd1;
+                end
+            end
+        end
+    end
+    always @(posedge clk_i) begin
+        if (!rst_ni) begin
+            rem_q <= 40'd0;
+            msg_q <= 160'd0;
+        end else begin
+            rem_q <= rem_d;
+            msg_q <= msg_d;
+        end
+    end
+
     /*verilator tracing_on*/
     wire          north_valid  = out_valid_i[0];
     wire [31:0]   north_data   = out_data_i[31:0];
+    wire [31:0]   north_msg    = msg_d[31:0];
     wire          north_credit = credit_i[0];
     wire [2:0]    north_owner  = owner_i[2:0];
     wire [CW-1:0] north_count  = in_count_i[CW-1:0];
     wire          east_valid   = out_valid_i[1];
     wire [31:0]   east_data    = out_data_i[63:32];
+    wire [31:0]   east_msg     = msg_d[63:32];
     wire          east_credit  = credit_i[1];
     wire [2:0]    east_owner   = owner_i[5:3];
     wire [CW-1:0] east_count   = in_count_i[2*CW-1:CW];
     wire          south_valid  = out_valid_i[2];
     wire [31:0]   south_data   = out_data_i[95:64];
+    wire [31:0]   south_msg    = msg_d[95:64];
     wire          south_credit = credit_i[2];
     wire [2:0]    south_owner  = owner_i[8:6];
     wire [CW-1:0] south_count  = in_count_i[3*CW-1:2*CW];
     wire          west_valid   = out_valid_i[3];
     wire [31:0]   west_data    = out_data_i[127:96];
+    wire [31:0]   west_msg     = msg_d[127:96];
     wire          west_credit  = credit_i[3];
     wire [2:0]    west_owner   = owner_i[11:9];
     wire [CW-1:0] west_count   = in_count_i[4*CW-1:3*CW];
     wire          ramp_valid   = out_valid_i[4];
     wire [31:0]   ramp_data    = out_data_i[159:128];
+    wire [31:0]   ramp_msg     = msg_d[159:128];
     wire [2:0]    ramp_owner   = owner_i[14:12];
     wire [TCW-1:0] tx_count    = tx_count_i;
     wire [RCW-1:0] rx_count    = rx_count_i;

@@ -1,7 +1,8 @@
 /* test_sched.c: the scheduler's cycle loop on every registered backend: the
  * cost of one message, determinism, the observer, and each way a run can
  * end other than by finishing (deadlock, stall at a disabled router,
- * firmware fault, the cycle limit), with the report that names the PEs. */
+ * firmware fault, the cycle limit), with the report that names the PEs;
+ * the count of messages in flight of the status line, in both PE modes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "run/layout.h"
+#include "run/msg_flight.h"
 #include "run/runner.h"
 #include "run/tree.h"
 
@@ -456,6 +458,106 @@ static void test_a_finished_run_with_a_lost_message_is_not_clean(void **state)
     }
 }
 
+/* A message is in flight from its header's push to its last wavelet's
+ * pop, each PE's pushes and pops framed by the headers' lengths. */
+static void test_messages_in_flight_are_framed_by_their_lengths(void **state)
+{
+    (void)state;
+    wm_msg_flight m;
+    assert_true(wm_msg_flight_init(&m, 2));
+    wm_msg_flight_push(&m, 0, wm_header(1, 0, 2, 7)); /* two data wavelets */
+    assert_int_equal(wm_msg_flight_count(&m), 1);
+    wm_msg_flight_push(&m, 0, 0x01000000u); /* data, though it reads as a header of len 0 */
+    wm_msg_flight_push(&m, 0, 5);
+    wm_msg_flight_push(&m, 0, wm_header(1, 0, 0, 1)); /* a header alone */
+    assert_int_equal(wm_msg_flight_count(&m), 2);
+    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 2, 7));
+    wm_msg_flight_pop(&m, 1, 0x01000000u);
+    assert_int_equal(wm_msg_flight_count(&m), 2);
+    wm_msg_flight_pop(&m, 1, 5); /* its last wavelet */
+    assert_int_equal(wm_msg_flight_count(&m), 1);
+    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 0, 1));
+    assert_int_equal(wm_msg_flight_count(&m), 0);
+    wm_msg_flight_free(&m);
+}
+
+typedef struct {
+    uint64_t events;
+} core_events_seen;
+
+static void count_event(void *ctx, const wm_core_event *ev)
+{
+    (void)ev;
+    ((core_events_seen *)ctx)->events++;
+}
+
+/* Messages in flight in the tutorial row (sw/collectives/bench.layout)
+ * stopped at `cycle`, on backend in mode, with a core hook of the
+ * caller's set before the run. */
+static uint64_t in_flight_at(const char *backend, wm_pe_mode mode, uint64_t cycle, core_events_seen *seen)
+{
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    wm_layout *l = wm_layout_load("sw/collectives/bench.layout", NULL, 0, stderr);
+    assert_non_null(l);
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, mode);
+    assert_non_null(r);
+    wm_sched *s = wm_runner_sched(r);
+    uint64_t n = 0;
+    /* nothing is known before counting starts on the cores, unless a
+     * terminal asked for it */
+    if (mode == WM_PE_CORE && !isatty(STDERR_FILENO)) {
+        assert_int_equal(wm_runner_run(r, 10), WM_RUN_MAX_CYCLES);
+        assert_false(wm_sched_messages_in_flight(s, &n));
+        wm_runner_destroy(r);
+        assert_non_null(r = wm_runner_create_mode(ops, l, NULL, mode));
+        s = wm_runner_sched(r);
+    }
+    if (mode == WM_PE_CORE) ops->set_core_hook(wm_runner_fabric(r), count_event, seen);
+    wm_sched_count_messages(s);
+    const wm_run_result res = wm_runner_run(r, cycle);
+    assert_int_equal(res, cycle < 100000 ? WM_RUN_MAX_CYCLES : WM_RUN_DONE);
+    assert_true(wm_sched_messages_in_flight(s, &n));
+    if (mode == WM_PE_CORE) {
+        /* the caller's hook saw every event, and has the fabric back */
+        void *ctx = NULL;
+        assert_ptr_equal(ops->get_core_hook(wm_runner_fabric(r), &ctx), count_event);
+        assert_ptr_equal(ctx, seen);
+        ops->set_core_hook(wm_runner_fabric(r), NULL, NULL);
+    }
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    return n;
+}
+
+/* The tutorial's up-sweep: the four leaves each send their parent one
+ * message (a header and a value) in the same cycle, and the first to land
+ * is l3's, two hops from p1. Natively the leaves push their headers in
+ * cycle 167 and p1 pops l3's value in cycle 182, each counted in the cycle
+ * the kernel posts it; on the cores they push in cycle 151 and p1 pops in
+ * cycle 166, each counted once the core has spent that cycle. A finished
+ * run has none in flight. Both backends agree. */
+static void test_messages_in_flight_at_known_cycles_in_both_pe_modes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NBACKENDS; i++) {
+        core_events_seen seen = {0};
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 166, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 167, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 181, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 182, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 100000, &seen), 0);
+        assert_int_equal(seen.events, 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 151, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 152, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 166, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 167, &seen), 3);
+        assert_true(seen.events > 0);
+        seen.events = 0;
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 100000, &seen), 0);
+        assert_true(seen.events > 1000); /* every retired instruction */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +573,8 @@ int main(void)
         cmocka_unit_test(test_a_16384_leaf_tree_gets_its_stacks),
         cmocka_unit_test(test_messages_gone_astray_are_named),
         cmocka_unit_test(test_a_finished_run_with_a_lost_message_is_not_clean),
+        cmocka_unit_test(test_messages_in_flight_are_framed_by_their_lengths),
+        cmocka_unit_test(test_messages_in_flight_at_known_cycles_in_both_pe_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,10 @@
  * with objdump, which map the images' words and PCs as objdump prints
  * them; without objdump the dump is still written, with a note. The save
  * files committed under waves/ are what `wavemesh waves` writes today.
+ *
+ * Each port's <port>_msg holds the header of the message on it, at every
+ * wavelet of the event trace and at known cycles of the tutorial, natively
+ * and on the cores, from both backends; every committed save file shows it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,9 +123,9 @@ static void test_tutorial_dumps_of_both_backends_are_identical(void **state)
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(c);
-    /* 7 tiles x 31 link signals, 7 kernel states, the leaves' excl, incl,
+    /* 7 tiles x 36 link signals, 7 kernel states, the leaves' excl, incl,
      * t0, t1 and the nodes' exports */
-    assert_true(wm_dump_signal_count(a) > 7 * 31 + 7);
+    assert_true(wm_dump_signal_count(a) > 7 * 36 + 7);
     wm_wavediff_result r = wm_wavediff(a, b);
     assert_false(r.differ);
     assert_int_equal(r.common, wm_dump_signal_count(a));
@@ -185,6 +189,10 @@ static void test_every_wavelet_is_on_its_link_at_the_cycle_of_the_event_trace(vo
         /* twelve messages of a header and one data wavelet each */
         size_t headers = 0;
         bool l0_header_seen = false;
+        /* per tile and port: data wavelets still to come, and the header
+         * of the message on it, which <port>_msg must show */
+        unsigned rem[7][WM_NPORTS] = {{0}};
+        uint32_t header[7][WM_NPORTS] = {{0}};
         for (size_t i = 0; i < ev.n; i++) {
             const wm_link_event *e = &ev.ev[i];
             char name[128];
@@ -195,6 +203,16 @@ static void test_every_wavelet_is_on_its_link_at_the_cycle_of_the_event_trace(vo
             snprintf(name, sizeof name, "%s.wm_tile.u_waves.%s_data", instance_at[e->x], port_words[e->port]);
             assert_true(wm_dump_value_at(d, wm_dump_find(d, name), e->cycle, &data));
             assert_int_equal(data, e->data);
+            if (rem[e->x][e->port]) {
+                rem[e->x][e->port]--;
+            } else {
+                header[e->x][e->port] = e->data;
+                rem[e->x][e->port] = wm_header_len(e->data);
+            }
+            snprintf(name, sizeof name, "%s.wm_tile.u_waves.%s_msg", instance_at[e->x], port_words[e->port]);
+            uint64_t msg;
+            assert_true(wm_dump_value_at(d, wm_dump_find(d, name), e->cycle, &msg));
+            assert_int_equal(msg, header[e->x][e->port]);
             if (e->port == WM_PORT_L && (data & 0xff00u) == 0x0100u && data >> 16 == (uint32_t)e->x << 8) headers++;
             /* l0's value 10 goes to p0 at (4,0) tagged left: header 0x04000100 */
             if (e->x == 0 && e->port == WM_PORT_E && data == wm_header(4, 0, 1, 0)) l0_header_seen = true;
@@ -289,7 +307,7 @@ static void test_scoped_dump_holds_only_its_tiles_and_cycles(void **state)
         char err[256];
         wm_dump *d = wm_dump_load(tmp_path("scoped.fst"), err, sizeof err);
         assert_non_null(d);
-        assert_int_equal(wm_dump_signal_count(d), 4 * 31);
+        assert_int_equal(wm_dump_signal_count(d), 4 * 36);
         for (size_t i = 0; i < wm_dump_signal_count(d); i++) {
             const char *name = wm_dump_signal_at(d, i)->name;
             assert_true(!strncmp(name, "tile_1_2.", 9) || !strncmp(name, "tile_2_2.", 9) ||
@@ -327,7 +345,7 @@ static void test_save_file_loads_in_gtkwave_headless(void **state)
     }
     fclose(log);
     assert_false(complaint);
-    /* 7 groups: begin and end, 31 link signals, state and exports */
+    /* 7 groups: begin and end, 36 link signals, state and exports */
     assert_true(traces > 7 * 33);
 }
 
@@ -489,12 +507,12 @@ static void expect_identical(const char *pa, const char *pb, size_t signals)
     wm_dump_free(b);
 }
 
-/* 7 tiles x (31 link and 10 core signals), 7 kernel states, the leaves'
+/* 7 tiles x (36 link and 10 core signals), 7 kernel states, the leaves'
  * excl, incl, t0, t1, the nodes' total. */
 static void test_core_dumps_of_both_backends_are_identical(void **state)
 {
     (void)state;
-    const size_t signals = 7 * (31 + 10) + 7 + 4 * 4 + 3;
+    const size_t signals = 7 * (36 + 10) + 7 + 4 * 4 + 3;
     expect_identical(tmp_path("core_rtl.fst"), tmp_path("core_sw.fst"), signals);
     expect_identical(tmp_path("core_rtl.vcd"), tmp_path("core_sw.vcd"), signals);
     expect_identical(tmp_path("core_rtl.vcd"), tmp_path("core_sw.fst"), signals);
@@ -502,12 +520,12 @@ static void test_core_dumps_of_both_backends_are_identical(void **state)
      * that ends while the cores still run (the sw dump's last cycle) */
     run_core_row("rtl", 1, tmp_path("tworow_rtl.fst"), NULL, 0);
     run_core_row("sw", 1, tmp_path("tworow_sw.fst"), NULL, 0);
-    expect_identical(tmp_path("tworow_rtl.fst"), tmp_path("tworow_sw.fst"), 8 * 41 + 7 + 4 * 4 + 3);
+    expect_identical(tmp_path("tworow_rtl.fst"), tmp_path("tworow_sw.fst"), 8 * 46 + 7 + 4 * 4 + 3);
     char *scoped[] = {"--trace-tiles", "0,0:2,1", "--trace-window", "5:60"};
     run_core_row("rtl", 1, tmp_path("scoped_rtl.vcd"), scoped, 4);
     run_core_row("sw", 1, tmp_path("scoped_sw.vcd"), scoped, 4);
     /* p0, root, tile_2_0, l0, l1, l2 */
-    expect_identical(tmp_path("scoped_rtl.vcd"), tmp_path("scoped_sw.vcd"), 6 * 41 + 5 + 3 * 4 + 2);
+    expect_identical(tmp_path("scoped_rtl.vcd"), tmp_path("scoped_sw.vcd"), 6 * 46 + 5 + 3 * 4 + 2);
     /* the comparison covers the window's last cycle: some core retires in it */
     char err[256];
     wm_dump *d = wm_dump_load(tmp_path("scoped_rtl.vcd"), err, sizeof err);
@@ -522,6 +540,54 @@ static void test_core_dumps_of_both_backends_are_identical(void **state)
     }
     assert_true(retiring > 0);
     wm_dump_free(d);
+}
+
+/* <port>_msg in the tutorial, natively and on the cores, from both
+ * backends: l0 sends p0 (4,0) its value 10 under header 0x04000100 (tag 0,
+ * one data wavelet), l1 its own under 0x04000101 (tag 1) first. The
+ * header shows on east_msg from the cycle it is on east_data, holds while
+ * the data wavelet passes and after, and l1 and p0 show the next header
+ * when it comes. Natively l0's header leaves at cycle 169, on the cores at
+ * 153 (docs/waves.md). */
+static void test_msg_holds_each_header_until_the_next_on_both_backends(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        const char *tile;   /* the scope of a tile's signals */
+        uint64_t sent;      /* l0's header on its east register */
+        uint64_t data;      /* its data wavelet there */
+        uint64_t arrived;   /* l1's header on p0's ramp; l0's comes two cycles later */
+    } runs[] = {
+        {"tut_rtl.fst", "wm_tile.u_waves", 169, 175, 180},
+        {"tut_sw.fst", "wm_tile.u_waves", 169, 175, 180},
+        {"core_rtl.fst", "wm_tile_core.u_tile.u_waves", 153, 161, 166},
+        {"core_sw.fst", "wm_tile_core.u_tile.u_waves", 153, 161, 166},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        char err[256];
+        wm_dump *d = wm_dump_load(tmp_path(runs[k].file), err, sizeof err);
+        if (!d) fail_msg("%s", err);
+        char l0[128], l0_data[128], l1[128], ramp[128], ramp_data[128];
+        snprintf(l0, sizeof l0, "l0.%s.east_msg", runs[k].tile);
+        snprintf(l0_data, sizeof l0_data, "l0.%s.east_data", runs[k].tile);
+        snprintf(l1, sizeof l1, "l1.%s.east_msg", runs[k].tile);
+        snprintf(ramp, sizeof ramp, "p0.%s.ramp_msg", runs[k].tile);
+        snprintf(ramp_data, sizeof ramp_data, "p0.%s.ramp_data", runs[k].tile);
+        const uint64_t sent = runs[k].sent, at = runs[k].arrived;
+        assert_int_equal(value_at(d, l0, sent - 1), 0);
+        assert_int_equal(value_at(d, l0, sent), 0x04000100);
+        assert_int_equal(value_at(d, l0_data, runs[k].data), 10);
+        assert_int_equal(value_at(d, l0, runs[k].data), 0x04000100);
+        assert_int_equal(value_at(d, l0, wm_dump_end_time(d)), 0x04000100);
+        assert_int_equal(value_at(d, l1, sent), 0x04000101);
+        assert_int_equal(value_at(d, l1, runs[k].data + 1), 0x04000100);
+        assert_int_equal(value_at(d, ramp, at), 0x04000101);
+        assert_int_equal(value_at(d, ramp_data, at + 1), 20); /* l1's value */
+        assert_int_equal(value_at(d, ramp, at + 1), 0x04000101);
+        assert_int_equal(value_at(d, ramp, at + 2), 0x04000100);
+        wm_dump_free(d);
+    }
 }
 
 static char *read_text(const char *path)
@@ -618,8 +684,8 @@ static void test_core_save_file_loads_in_gtkwave_headless(void **state)
     }
     fclose(log);
     assert_false(complaint);
-    /* 7 groups: begin and end, 31 link and 10 core signals, state and exports */
-    assert_true(traces > 7 * 43);
+    /* 7 groups: begin and end, 36 link and 10 core signals, state and exports */
+    assert_true(traces > 7 * 48);
 }
 
 /* Without objdump the dump and its save file are written all the same,
@@ -681,8 +747,16 @@ static void test_committed_save_files_are_up_to_date(void **state)
         snprintf(committed, sizeof committed, "waves/%s.gtkw", saves[i].file);
         char *a = strdup(read_text(fresh));
         assert_non_null(a);
-        if (strcmp(a, read_text(committed)))
-            fail_msg("%s is out of date: docs/waves.md says how to remake it", committed);
+        const char *text = read_text(committed);
+        if (strcmp(a, text)) fail_msg("%s is out of date: docs/waves.md says how to remake it", committed);
+        /* each shows the headers held (<port>_msg) through the header
+         * filter: l0's port towards p0, east in the tutorial, north in tworow */
+        const char *port = strcmp(row, "tworow") ? "east" : "north";
+        char alias[64] = "", filtered_msg[300];
+        if (strstr(saves[i].file, "compact")) snprintf(alias, sizeof alias, "+{l0 %s msg} ", port);
+        snprintf(filtered_msg, sizeof filtered_msg, "waves/%s-headers.txt\n%sl0.%s.%s_msg[31:0]\n", saves[i].file,
+                 alias, *core ? "wm_tile_core.u_tile.u_waves" : "wm_tile.u_waves", port);
+        if (!strstr(text, filtered_msg)) fail_msg("%s does not show l0's %s_msg through its header filter", committed, port);
         free(a);
     }
     /* the core save file's filters are committed too */
@@ -692,7 +766,8 @@ static void test_committed_save_files_are_up_to_date(void **state)
 }
 
 /* The compact save file of tworow: every instance and the forwarding tile
- * on one 1080p screen (30 traces of about 21 pixels under the toolbars),
+ * on one 1080p screen (37 traces of about 21 pixels under the toolbars:
+ * the states, the msg of each port used, the ramps' data),
  * named after their instances; markers A and B at the up-sweep's last
  * receive (cycle 352) and the down-sweep's first wavelet on a link (518),
  * each explained by a comment line; the header filter names each header's
@@ -708,13 +783,16 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     const char *text = read_text(gtkw);
     size_t traces = 0;
     for (const char *p = text; (p = strstr(p, "\n@")); p++) traces++;
-    assert_int_equal(traces, 30);
+    assert_int_equal(traces, 37);
     assert_non_null(strstr(text, "*-6.000000 -1 352 518 -1"));
     assert_non_null(strstr(text, "\n-A: cycle 352, the up-sweep's last receive (root's ramp)\n"));
     assert_non_null(strstr(text, "\n-B: cycle 518, the down-sweep's first wavelet on a link\n"));
-    assert_non_null(strstr(text, "+{l0 north} l0.wm_tile.u_waves.north_data[31:0]\n"));
-    assert_non_null(strstr(text, "+{tile_2_0 west} tile_2_0.wm_tile.u_waves.west_data[31:0]\n"));
-    assert_null(strstr(text, "l0.wm_tile.u_waves.south_data"));
+    assert_non_null(strstr(text, "+{l0 north msg} l0.wm_tile.u_waves.north_msg[31:0]\n"));
+    assert_non_null(strstr(text, "+{tile_2_0 west msg} tile_2_0.wm_tile.u_waves.west_msg[31:0]\n"));
+    assert_non_null(strstr(text, "+{root ramp msg} root.wm_tile.u_waves.ramp_msg[31:0]\n"));
+    assert_non_null(strstr(text, "+{root ramp} root.wm_tile.u_waves.ramp_data[31:0]\n"));
+    assert_null(strstr(text, "l0.wm_tile.u_waves.south_msg"));
+    assert_null(strstr(text, "l0.wm_tile.u_waves.north_data"));
     const char *headers = read_text(tmp_path("compact-headers.txt"));
     assert_non_null(strstr(headers, "00000100 (0,0) t0 +1 l0,root\n"));
     assert_non_null(strstr(headers, "03000101 (3,0) t1 +1 l3,root\n"));
@@ -733,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_unwritable_dump_path_fails_before_the_run),
         cmocka_unit_test(test_core_dumps_show_the_first_retire_of_l0_at_cycle_1),
         cmocka_unit_test(test_core_dumps_of_both_backends_are_identical),
+        cmocka_unit_test(test_msg_holds_each_header_until_the_next_on_both_backends),
         cmocka_unit_test(test_filters_disassemble_the_images_and_the_save_file_uses_them),
         cmocka_unit_test(test_core_save_file_loads_in_gtkwave_headless),
         cmocka_unit_test(test_a_core_dump_without_objdump_is_written_with_a_note),

@@ -101,6 +101,7 @@ typedef struct {
     uint64_t cycle;
     uint16_t x, y;
     wm_core_cycle what;
+    uint32_t pop_data; /* with what.pop: the wavelet popped (the RX head in that cycle); else 0 */
 } wm_core_event;
 
 typedef void (*wm_core_hook)(void *ctx, const wm_core_event *ev);
@@ -162,6 +163,9 @@ typedef struct wm_fabric_ops {
      * waiting (core_status.waiting), without a call per core: a driver
      * watching a thousand cores looks at each only when these change. */
     void (*core_census)(const wm_fabric *f, size_t *halted, size_t *waiting);
+    /* The core hook set last and its context (NULL: none), so that a second
+     * observer can set its own and pass every event on to the first. */
+    wm_core_hook (*get_core_hook)(const wm_fabric *f, void **ctx);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

@@ -566,6 +566,7 @@ void step_cores(RtlFabric *r)
                 ev.what.rd_we = *c.rd_we_o;
                 ev.what.rd = *c.rd_o;
                 ev.what.rd_data = *c.rd_data_o;
+                if (*c.pop_o) ev.pop_data = *t.pe_rx_head_o;
                 r->core_events.push_back(ev);
             }
         }
@@ -784,6 +785,12 @@ void rtl_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
     as_rtl(f)->core_hook_ctx = ctx;
 }
 
+wm_core_hook rtl_get_core_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_rtl(f)->core_hook_ctx;
+    return as_rtl(f)->core_hook;
+}
+
 } // namespace
 
 extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace)
@@ -869,5 +876,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     "rtl",            rtl_create,        rtl_destroy,     rtl_set_enable, rtl_step,
     rtl_cycle,        rtl_pe_push,       rtl_pe_pop,      rtl_pe_status,  rtl_quiescent,
     rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
-    rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,
+    rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
 };

@@ -710,7 +710,8 @@ static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
     if (out.push) s->push_data[idx] = out.push_data;
     s->posted[idx] = (uint8_t)((out.push ? POSTED_PUSH : 0u) | (out.pop ? POSTED_POP : 0u));
     if (lane->core_events && (out.retire | out.push | out.pop))
-        lane->core_events[lane->ncore_events++] = (wm_core_event){s->cycle, t->x, t->y, out};
+        lane->core_events[lane->ncore_events++] =
+            (wm_core_event){s->cycle, t->x, t->y, out, out.pop ? in.rx_head : 0u};
 }
 
 /* evaluate_tiles on a fabric with cores: each started core spends its
@@ -1250,6 +1251,12 @@ static void sw_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
     s->core_hook_ctx = hook ? ctx : NULL;
 }
 
+static wm_core_hook sw_get_core_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_sw_const(f)->core_hook_ctx;
+    return as_sw_const(f)->core_hook;
+}
+
 const wm_fabric_ops wm_fabric_sw = {
     .name = "sw",
     .create = sw_create,
@@ -1270,6 +1277,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_status = sw_status_core,
     .set_core_hook = sw_set_core_hook,
     .core_census = sw_core_census,
+    .get_core_hook = sw_get_core_hook,
 };
 
 static int port_from_letter(char c)

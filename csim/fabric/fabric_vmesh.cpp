@@ -204,6 +204,7 @@ template <class M> class MeshOf final : public Mesh {
             ev.what.rd_we = get_bits(m->core_rd_we_o, t, 1);
             ev.what.rd = (uint8_t)get_bits(m->core_rd_o, 5 * t, 5);
             ev.what.rd_data = get_bits(m->core_rd_data_o, 32 * t, 32);
+            if (pop) ev.pop_data = get_bits(m->pe_rx_head_o, 32 * t, 32);
             core_events.push_back(ev);
         }
     }
@@ -423,6 +424,12 @@ void mesh_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
     as_mesh(f)->core_hook_ctx = ctx;
 }
 
+wm_core_hook mesh_get_core_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_mesh(f)->core_hook_ctx;
+    return as_mesh(f)->core_hook;
+}
+
 } // namespace
 
 extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
@@ -431,4 +438,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     mesh_in_flight,    mesh_set_link_hook, mesh_create_cores, mesh_core_load,  mesh_core_read,
     mesh_core_start,   mesh_core_status,   mesh_set_core_hook,
     nullptr, // no census: the cross-check is small, its driver asks every core
+    mesh_get_core_hook,
 };

@@ -122,6 +122,13 @@ wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_
         return NULL;
     }
     s->cycle = ops->cycle(f);
+    if (!wm_msg_flight_init(&s->msgs, (size_t)wm_layout_width(layout) * wm_layout_height(layout))) {
+        fprintf(stderr, "wavemesh: out of memory for the count of messages in flight\n");
+        wm_sched_destroy(s);
+        return NULL;
+    }
+    /* The native loop sees every push and pop itself. */
+    s->msgs_kept = mode == WM_PE_NATIVE;
     char why[400];
     if (mode == WM_PE_NATIVE && !(s->stacks = wm_stacks_create(s->n, describe_pe, s, why, sizeof why))) {
         fprintf(stderr, "wavemesh: %s\n", why);
@@ -165,6 +172,7 @@ void wm_sched_destroy(wm_sched *s)
     free(s->live);
     free(s->snap);
     free(s->prev_snap);
+    wm_msg_flight_free(&s->msgs);
     free(s);
 }
 
@@ -194,7 +202,8 @@ static void note_push(wm_mp *mp, uint64_t c)
     const bool header = mp->tx_left == 0;
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
-    if (header) mp->headers_sent++;
+    wm_msg_flight_push(&mp->s->msgs, (size_t)mp->inst->y * wm_layout_width(mp->s->layout) + mp->inst->x,
+                       mp->push_data);
     if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
@@ -246,6 +255,7 @@ static bool serve(wm_sched *s, wm_mp *mp)
             }
             mp->popped = st.rx_head;
             if (mp->pop_is_header) mp->headers_received++;
+            wm_msg_flight_pop(&s->msgs, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head);
             s->ops->pe_pop(s->f, x, y);
             mp->pops++;
             mp->last_pop_cycle = c;
@@ -336,13 +346,54 @@ static wm_run_result run_native(wm_sched *s, uint64_t max_cycles)
     }
 }
 
+/* A core's pushes and pops, with their wavelets, from the fabric's core
+ * hook; every event goes on to the hook set before. */
+static void count_core_event(void *ctx, const wm_core_event *ev)
+{
+    wm_sched *s = ctx;
+    const size_t tile = (size_t)ev->y * wm_layout_width(s->layout) + ev->x;
+    if (ev->what.push) wm_msg_flight_push(&s->msgs, tile, ev->what.push_data);
+    if (ev->what.pop) wm_msg_flight_pop(&s->msgs, tile, ev->pop_data);
+    if (s->prev_core_hook) s->prev_core_hook(s->prev_core_ctx, ev);
+}
+
+/* On the cores, count messages from the first run on, if wanted: the
+ * hook is the scheduler's only while a run holds it. */
+static void hook_core_events(wm_sched *s, bool first_run)
+{
+    if (s->mode != WM_PE_CORE || !s->ops->get_core_hook || !(s->msgs_wanted || s->progress.tty)) return;
+    if (!first_run && !s->msgs_kept) return; /* pushes before this run went uncounted */
+    s->prev_core_hook = s->ops->get_core_hook(s->f, &s->prev_core_ctx);
+    s->ops->set_core_hook(s->f, count_core_event, s);
+    s->msgs_hooked = s->msgs_kept = true;
+}
+
+static void unhook_core_events(wm_sched *s)
+{
+    if (!s->msgs_hooked) return;
+    s->ops->set_core_hook(s->f, s->prev_core_hook, s->prev_core_ctx);
+    s->msgs_hooked = false;
+}
+
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
 {
     s->prev_snap_n = (size_t)-1;
+    const bool first_run = s->mode == WM_PE_CORE && !s->cores_started;
     wm_progress_begin(&s->progress, s->ops->cycle(s->f));
+    hook_core_events(s, first_run);
     const wm_run_result r = s->mode == WM_PE_CORE ? wm_core_sched_run(s, max_cycles) : run_native(s, max_cycles);
+    unhook_core_events(s);
     wm_progress_end(&s->progress);
     return r;
+}
+
+void wm_sched_count_messages(wm_sched *s) { s->msgs_wanted = true; }
+
+bool wm_sched_messages_in_flight(const wm_sched *s, uint64_t *n)
+{
+    if (!s->msgs_kept) return false;
+    *n = wm_msg_flight_count(&s->msgs);
+    return true;
 }
 
 void wm_sched_progress(wm_sched *s)
@@ -354,16 +405,11 @@ void wm_sched_progress(wm_sched *s)
     size_t wavelets = 0;
     for (size_t i = 0; i < n && i < PLACES; i++) wavelets += places[i].count;
     char text[160], messages[60] = "";
-    /* Natively the scheduler sees every header pushed and popped; a core's
-     * pushes are its own, so on the cores only the wavelets are counted. */
-    if (s->mode == WM_PE_NATIVE) {
-        uint64_t sent = 0, received = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            sent += s->pes[i].headers_sent;
-            received += s->pes[i].headers_received;
-        }
-        snprintf(messages, sizeof messages, "%llu messages (", (unsigned long long)(sent - received));
-    }
+    /* Messages, when counted (a backend that cannot pass its core events
+     * on leaves the cores' uncounted), then the wavelets on their way. */
+    uint64_t in_flight;
+    if (wm_sched_messages_in_flight(s, &in_flight))
+        snprintf(messages, sizeof messages, "%llu messages (", (unsigned long long)in_flight);
     snprintf(text, sizeof text, "%s%s%zu wavelets%s in flight, %zu of %zu PEs running", messages,
              n > PLACES ? "over " : "", wavelets, messages[0] ? ")" : "", s->nlive, s->n);
     wm_progress_show(&s->progress, s->cycle, text);

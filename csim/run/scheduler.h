@@ -90,6 +90,18 @@ void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
 
 /* Run until the end or max_cycles fabric cycles. */
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
+
+/* Messages in flight (run/msg_flight.h): from a header's push to its last
+ * wavelet's pop. The native loop counts them always; on the cores they
+ * are counted from the PE datapath's events (the fabric's core hook, the
+ * one set before passed every event on) when the status line of a long
+ * run may show them (stderr is a terminal) or after this call, made before
+ * the first wm_sched_run. */
+void wm_sched_count_messages(wm_sched *s);
+/* The count at the current cycle into *n; false when it is not kept (cores
+ * without a terminal or wm_sched_count_messages, or a backend that cannot
+ * pass its core events on). */
+bool wm_sched_messages_in_flight(const wm_sched *s, uint64_t *n);
 /* Why the run ended, one line per blocked PE or stuck wavelet, and after a
  * stall or the cycle limit one per full RX queue (the PE that does not pop
  * it, and what its kernel does instead). The oldest wavelet of a place is

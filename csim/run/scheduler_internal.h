@@ -4,6 +4,7 @@
 #define WM_SCHEDULER_INTERNAL_H
 
 #include "run/core_image.h"
+#include "run/msg_flight.h"
 #include "run/scheduler.h"
 #include "run/stacks.h"
 #include "waves/progress.h"
@@ -43,7 +44,6 @@ struct wm_mp {
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     wm_pe_state state;
     unsigned headers_received;
-    unsigned headers_sent;    /* messages whose header it pushed (native) */
     /* Native mode, for the stall report: the framing of what the kernel
      * pushed, as its router reads it (a header, then len data wavelets),
      * newest at bit 0 of tx_headers (1: a header), so the head of the TX
@@ -93,6 +93,15 @@ struct wm_sched {
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
     wm_progress progress; /* the status line of a long run (waves/progress.h) */
+    /* Messages in flight: native pushes and pops, or the cores' events
+     * through the fabric's core hook while a run holds it (passed on to
+     * the hook set before); kept when every push and pop went through. */
+    wm_msg_flight msgs;
+    bool msgs_wanted;     /* wm_sched_count_messages */
+    bool msgs_kept;
+    bool msgs_hooked;
+    wm_core_hook prev_core_hook;
+    void *prev_core_ctx;
 };
 
 

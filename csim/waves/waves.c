@@ -348,7 +348,11 @@ void wm_waves_sample(wm_waves *wv)
     const uint64_t c = wv->ops->cycle(wv->f);
     /* The sw dump writes a cycle once the next is simulated (waves_sw.h). */
     if (wv->sw && wv->spec.to != UINT64_MAX && c == wv->spec.to + 1) wm_sw_dump_settle(wv->sw);
-    if (c < wv->spec.from || c > wv->spec.to) return;
+    if (c < wv->spec.from || c > wv->spec.to) {
+        /* <port>_msg holds a header from before the window */
+        if (wv->sw && c < wv->spec.from) wm_sw_dump_follow(wv->sw, c);
+        return;
+    }
     if (wv->sw) wm_sw_dump_sample(wv->sw, c);
     else wm_fabric_rtl_dump(wv->f);
     const int e = wv->sw ? wm_sw_dump_error(wv->sw) : wm_fabric_rtl_trace_error(wv->f);

@@ -245,8 +245,10 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
         snprintf(tile, sizeof tile, gr->core ? "%s.wm_tile_core.u_tile.u_waves" : "%s.wm_tile.u_waves", gr->scope);
         snprintf(fwsig, sizeof fwsig, "%s.fw", gr->scope);
         if (compact) {
-            /* The state, then the data of each port that carried a
-             * wavelet: a few lines a tile, every tile on one screen. */
+            /* The state, then the message on each port that carried a
+             * wavelet (its header, held: it reads zoomed out), and what
+             * the ramp delivered: a few lines a tile, every tile on one
+             * screen. */
             char alias[300];
             if (gr->has_pe) {
                 snprintf(alias, sizeof alias, "%s state", gr->scope);
@@ -256,6 +258,10 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
                 if (gr->used_ports && !(gr->used_ports & (1u << p))) continue;
                 const char *port = p == WM_PORT_L ? "ramp" : port_words[p];
                 char name[32];
+                snprintf(name, sizeof name, "%s_msg", port);
+                snprintf(alias, sizeof alias, "%s %s msg", gr->scope, port);
+                filtered_as(f, alias, hex, FILTER_HEADERS, header_path, tile, name, 32);
+                if (p != WM_PORT_L) continue;
                 snprintf(name, sizeof name, "%s_data", port);
                 snprintf(alias, sizeof alias, "%s %s", gr->scope, port);
                 filtered_as(f, alias, hex, FILTER_HEADERS, header_path, tile, name, 32);
@@ -277,11 +283,14 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
              * after the valid bit drops, which is no wavelet at all */
             plain(f, bin, tile, "ramp_valid", 1);
             filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_data", 32);
+            filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_msg", 32);
             for (unsigned p = 0; p < 4; p++) {
                 char name[32];
                 snprintf(name, sizeof name, "%s_valid", port_words[p]);
                 plain(f, bin, tile, name, 1);
                 snprintf(name, sizeof name, "%s_data", port_words[p]);
+                filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
+                snprintf(name, sizeof name, "%s_msg", port_words[p]);
                 filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
             }
             fprintf(f, "@%x\n-%s\n", TR_GRP_END | TR_BLANK, gr->scope);
@@ -293,6 +302,8 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
             plain(f, bin, tile, name, 1);
             snprintf(name, sizeof name, "%s_data", port_words[p]);
             filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
+            snprintf(name, sizeof name, "%s_msg", port_words[p]);
+            filtered(f, hex, FILTER_HEADERS, header_path, tile, name, 32);
             snprintf(name, sizeof name, "%s_credit", port_words[p]);
             plain(f, bin, tile, name, 1);
             snprintf(name, sizeof name, "%s_count", port_words[p]);
@@ -302,6 +313,7 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
         }
         plain(f, bin, tile, "ramp_valid", 1);
         filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_data", 32);
+        filtered(f, hex, FILTER_HEADERS, header_path, tile, "ramp_msg", 32);
         filtered(f, hex, FILTER_OWNER, owner_path, tile, "ramp_owner", 3);
         plain(f, dec, tile, "tx_count", 4);
         plain(f, dec, tile, "rx_count", 4);

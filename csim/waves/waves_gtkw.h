@@ -2,8 +2,9 @@
  *
  * One group per dumped tile, named after its scope (the layout instance,
  * or tile_X_Y): the firmware's state as a word and its results, then per
- * link port valid, data (headers decoded), credit, occupancy and wormhole
- * owner, then the PE's queues and error flags. Translate filter files,
+ * link port valid, data (headers decoded), the header of its message
+ * (<port>_msg, held until the next: it reads zoomed out), credit,
+ * occupancy and wormhole owner, then the PE's queues and error flags. Translate filter files,
  * written next to the save file, turn the kernel states and the owners
  * into words and the headers seen in the dump into "(col,row) len".
  *
@@ -38,8 +39,8 @@ typedef struct {
 /* How much of each group a save file shows. */
 typedef enum {
     WM_GTKW_FULL = 0, /* every signal */
-    WM_GTKW_OVERVIEW, /* the firmware's signals, and valid with data of the ramp and the four links */
-    WM_GTKW_COMPACT   /* one line a signal, no group lines: the state and the data of the ports used */
+    WM_GTKW_OVERVIEW, /* the firmware's signals, and valid, data and msg of the ramp and the four links */
+    WM_GTKW_COMPACT   /* one line a signal, no group lines: the state, the msg of the ports used, the ramp's data */
 } wm_gtkw_style;
 
 /* What a run of the layout tells the save file: named markers A and B at

@@ -29,21 +29,30 @@
 
 /* The signals of rtl/wm_waves.v, in its order. */
 enum {
-    SIG_VALID, SIG_DATA, SIG_CREDIT, SIG_OWNER, SIG_COUNT, /* per link port, N..W: 5 each */
-    SIG_LINK_END = 5 * 4,
-    SIG_RAMP_VALID = SIG_LINK_END, SIG_RAMP_DATA, SIG_RAMP_OWNER,
+    SIG_VALID, SIG_DATA, SIG_MSG, SIG_CREDIT, SIG_OWNER, SIG_COUNT, /* per link port, N..W: 6 each */
+    LINK_SIGNALS,
+    SIG_LINK_END = LINK_SIGNALS * 4,
+    SIG_RAMP_VALID = SIG_LINK_END, SIG_RAMP_DATA, SIG_RAMP_MSG, SIG_RAMP_OWNER,
     SIG_TX_COUNT, SIG_RX_COUNT, SIG_BUSY, SIG_ERR_TX_FULL, SIG_ERR_RX_EMPTY, SIG_ERR_OFFMESH,
     SIG_ERR_HDR, SIG_EN,
     TILE_SIGNALS
 };
 
 static const char *const port_words[4] = {"north", "east", "south", "west"};
-static const char *const link_names[5] = {"valid", "data", "credit", "owner", "count"};
-static const unsigned link_bits[5] = {1, 32, 1, 3, 3};
+static const char *const link_names[LINK_SIGNALS] = {"valid", "data", "msg", "credit", "owner", "count"};
+static const unsigned link_bits[LINK_SIGNALS] = {1, 32, 32, 1, 3, 3};
 static const char *const tile_names[TILE_SIGNALS - SIG_LINK_END] = {
-    "ramp_valid", "ramp_data", "ramp_owner", "tx_count", "rx_count", "busy",
+    "ramp_valid", "ramp_data", "ramp_msg", "ramp_owner", "tx_count", "rx_count", "busy",
     "err_tx_full", "err_rx_empty", "err_offmesh", "err_hdr", "en"};
-static const unsigned tile_bits[TILE_SIGNALS - SIG_LINK_END] = {1, 32, 3, 4, 4, 1, 1, 1, 1, 32, 1};
+static const unsigned tile_bits[TILE_SIGNALS - SIG_LINK_END] = {1, 32, 32, 3, 4, 4, 1, 1, 1, 1, 32, 1};
+
+/* What wm_waves.v keeps to show <port>_msg, per output register (N..W, L):
+ * the data wavelets still to come of its message, and that message's
+ * header, held until the next one. */
+typedef struct {
+    uint8_t rem[WM_NPORTS];
+    uint32_t msg[WM_NPORTS];
+} framing;
 
 /* The signals of rtl/core/wm_core_waves.v, after a tile's when it has a core. */
 enum {
@@ -82,6 +91,10 @@ struct wm_sw_dump {
     uint64_t *held_value;
     bool *held_known;     /* per extra: its value is known (else x) */
     bool *extra_written;  /* per extra: a value was written, it is no longer x */
+    /* Each traced tile's output framing, followed every cycle from cycle 0
+     * (inside the window or not) as the RTL's registers follow it. */
+    framing *frames;
+    uint64_t followed;    /* the cycle followed last, +1; 0: none yet */
 };
 
 static void vcd_code(size_t n, char *out)
@@ -158,9 +171,10 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
     d->held_value = calloc(d->ntiles * d->per_tile + d->nextra + 1, sizeof *d->held_value);
     d->held_known = calloc(d->nextra + 1, sizeof *d->held_known);
     d->extra_written = calloc(d->nextra + 1, sizeof *d->extra_written);
+    d->frames = calloc(d->ntiles, sizeof *d->frames);
     if (trace->vcd) d->vcd = fopen(trace->path, "w");
     else d->fst = fstWriterCreate(trace->path, 1);
-    if (!d->tile_vars || !d->extra_vars || !d->held_value || !d->held_known || !d->extra_written ||
+    if (!d->tile_vars || !d->extra_vars || !d->held_value || !d->held_known || !d->extra_written || !d->frames ||
         (!d->vcd && !d->fst)) {
         fprintf(stderr, "wavemesh: cannot write the dump %s\n", trace->path);
         if (d->vcd) fclose(d->vcd);
@@ -170,6 +184,7 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
         free(d->held_value);
         free(d->held_known);
         free(d->extra_written);
+        free(d->frames);
         free(d);
         return NULL;
     }
@@ -189,7 +204,7 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
             snprintf(scope, sizeof scope, d->cores ? "%s.wm_tile_core.u_tile.u_waves" : "%s.wm_tile.u_waves", top);
             unsigned depth = enter(d, scope);
             for (unsigned p = 0; p < 4; p++) {
-                for (unsigned k = 0; k < 5; k++) {
+                for (unsigned k = 0; k < LINK_SIGNALS; k++) {
                     char name[32];
                     snprintf(name, sizeof name, "%s_%s", port_words[p], link_names[k]);
                     declare(d, v++, name, link_bits[k]);
@@ -210,6 +225,9 @@ wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *
         leave(d, depth);
     }
     if (d->vcd) fputs("$enddefinitions $end\n", d->vcd);
+    /* A write that failed here keeps its errno only until the next call
+     * that sets one (the run's isatty, say): take it now. */
+    if (d->vcd && ferror(d->vcd)) d->error = errno ? errno : EIO;
     return d;
 }
 
@@ -266,23 +284,56 @@ static void write_held(wm_sw_dump *d)
     if (d->vcd && !d->error && ferror(d->vcd)) d->error = errno ? errno : EIO;
 }
 
+/* The header on output p of a tile at this cycle, and its framing moved on
+ * past this cycle's wavelet, as wm_waves.v computes msg_d and rem_d. */
+static uint32_t follow_port(framing *fr, const wm_sw_tile_view *t, unsigned p)
+{
+    if ((t->out_valid >> p) & 1u) {
+        if (fr->rem[p] == 0) {
+            fr->msg[p] = t->out_data[p];
+            fr->rem[p] = (uint8_t)wm_header_len(t->out_data[p]);
+        } else {
+            fr->rem[p]--;
+        }
+    }
+    return fr->msg[p];
+}
+
+void wm_sw_dump_follow(wm_sw_dump *d, uint64_t cycle)
+{
+    if (d->followed == cycle + 1) return;
+    d->followed = cycle + 1;
+    framing *fr = d->frames;
+    for (unsigned y = d->y0; y <= d->y1; y++) {
+        for (unsigned x = d->x0; x <= d->x1; x++, fr++) {
+            wm_sw_tile_view t;
+            wm_fabric_sw_view(d->f, x, y, &t);
+            for (unsigned p = 0; p < WM_NPORTS; p++) follow_port(fr, &t, p);
+        }
+    }
+}
+
 void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle)
 {
     write_held(d);
+    wm_sw_dump_follow(d, cycle);
     uint64_t *v = d->held_value;
+    const framing *fr = d->frames;
     for (unsigned y = d->y0; y <= d->y1; y++) {
-        for (unsigned x = d->x0; x <= d->x1; x++) {
+        for (unsigned x = d->x0; x <= d->x1; x++, fr++) {
             wm_sw_tile_view t;
             wm_fabric_sw_view(d->f, x, y, &t);
             for (unsigned p = 0; p < 4; p++) {
                 *v++ = (t.out_valid >> p) & 1u;
                 *v++ = t.out_data[p];
+                *v++ = fr->msg[p];
                 *v++ = (t.credit >> p) & 1u;
                 *v++ = t.owner[p];
                 *v++ = t.in_count[p];
             }
             *v++ = (t.out_valid >> WM_PORT_L) & 1u;
             *v++ = t.out_data[WM_PORT_L];
+            *v++ = fr->msg[WM_PORT_L];
             *v++ = t.owner[WM_PORT_L];
             *v++ = t.tx_count;
             *v++ = t.rx_count;
@@ -330,6 +381,7 @@ bool wm_sw_dump_close(wm_sw_dump *d)
     free(d->held_value);
     free(d->held_known);
     free(d->extra_written);
+    free(d->frames);
     free(d);
     return ok;
 }

@@ -22,7 +22,12 @@ typedef struct wm_sw_dump wm_sw_dump;
 /* trace says what to dump, exactly as for the rtl backend. NULL with a
  * message on stderr naming the path if it cannot be written. */
 wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *trace);
-/* Take the fabric's values at this cycle (the fabric's current one). */
+/* Follow the output registers' framing through this cycle (the fabric's
+ * current one), for the <port>_msg signals: called every cycle from cycle
+ * 0, inside the window or not; again for the same cycle, nothing. */
+void wm_sw_dump_follow(wm_sw_dump *d, uint64_t cycle);
+/* Take the fabric's values at this cycle (the fabric's current one),
+ * following it first. */
 void wm_sw_dump_sample(wm_sw_dump *d, uint64_t cycle);
 /* After the step that follows the last cycle sampled (the end of a
  * window): write that cycle, with what the cores did in it. */
