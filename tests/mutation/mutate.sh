@@ -3,7 +3,7 @@
 # "Mutation").
 #
 #   sh tests/mutation/mutate.sh [--checks LIST] [--only NAMES] [--jobs J]
-#                               [--with-core] [--list] [OUT]
+#                               [--with-core] [--table] [--list] [OUT]
 #
 # Each mutant of tests/mutation/mutants (one realistic bug in one line of
 # rtl/) is applied alone to a copy of the sources in a folder of its own,
