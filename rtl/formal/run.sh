@@ -57,7 +57,7 @@ router-credits-2 wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=1,IN_DEPTH=2,
 router-credits wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:10  abc:12  -
 router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:8  abc:12  -
-router-msgs-2-deep wm_router_props  COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:11  abc:12  -
+router-msgs-2-deep wm_router_props  COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:12  abc:12  -
 EOT
 }
 
