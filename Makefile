@@ -780,7 +780,7 @@ formal-quick: check-tools
 # through the formal checks: one must be killed, the equivalent one must
 # survive.
 MUTATE_ARGS ?=
-# the formal jobs of about a minute each (router-msgs-2-deep takes ten)
+# the formal jobs of about a minute each (the -deep ones take minutes)
 MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2 router-msgs-5
 .PHONY: mutate mutate-check
 test: mutate-check
