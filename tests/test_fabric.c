@@ -260,6 +260,26 @@ static void test_header_latency_two_cycles_per_hop(void **state)
     }
 }
 
+/* Every PE's tsc is the cycle count, at every cycle, on every backend: a
+ * counter that skips or stalls once, anywhere in a long run, is caught
+ * at that cycle. */
+static void test_tsc_counts_every_cycle(void **state)
+{
+    (void)state;
+    FOR_EACH_BACKEND(ops)
+    {
+        wm_fabric *f = ops->create(2, 2);
+        for (int c = 0; c < 300; c++) {
+            ops->step(f);
+            for (unsigned y = 0; y < 2; y++)
+                for (unsigned x = 0; x < 2; x++)
+                    assert_int_equal(ops->pe_status(f, x, y).tsc, ops->cycle(f));
+        }
+        assert_int_equal(ops->cycle(f), 300);
+        ops->destroy(f);
+    }
+}
+
 static void test_wormhole_never_interleaves(void **state)
 {
     (void)state;
@@ -522,6 +542,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_header_latency_two_cycles_per_hop),
+        cmocka_unit_test(test_tsc_counts_every_cycle),
         cmocka_unit_test(test_every_source_to_every_destination),
         cmocka_unit_test(test_wormhole_never_interleaves),
         cmocka_unit_test(test_round_robin_is_fair),

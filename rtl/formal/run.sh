@@ -43,7 +43,8 @@ root=$here/../..
 # comparators and counters keep their widths), its credits and invariants
 # proved at depths of 2 and at its own, its messages checked for a bounded
 # number of cycles at depths of 2, from two contending inputs and from all
-# five.
+# five; the -deep jobs are the same checks as far as a few minutes of
+# solver time reach (docs/verification.md; make mutate leaves them out).
 jobs() {
     cat <<'EOT'
 fifo4          wm_fifo_props        DEPTH=4                  prim/wm_fifo.v     pdr     smt:12  quick
@@ -56,6 +57,8 @@ router-credits-2 wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=1,IN_DEPTH=2,
 router-credits wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:10  abc:12  -
 router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:8  abc:12  -
+router-msgs-2-deep wm_router_props  COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:12  abc:12  -
+router-msgs-5-deep wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:9  abc:12  -
 EOT
 }
 

@@ -2,140 +2,213 @@
 # mutate.sh: the mutation score of the RTL (make mutate; docs/verification.md,
 # "Mutation").
 #
-#   sh tests/mutation/mutate.sh [--checks LIST] [--only NAMES] [--list] [OUT]
+#   sh tests/mutation/mutate.sh [--checks LIST] [--only NAMES] [--jobs J]
+#                               [--with-core] [--table] [--list] [OUT]
 #
-# Each mutant of tests/mutation/mutants (one realistic bug in one file of
-# rtl/) is applied alone to a scratch copy of the tree, OUT/tree (default
-# OUT: build/mutate), never to the tree itself; the copy keeps its own
-# build/, seeded from this tree's build/ so that a mutant rebuilds only what
-# depends on the RTL. The checks run in this order, and the first that
-# fails kills the mutant:
-#   lint     make lint (verilator -Wall at every depth set, iverilog)
-#   test     make all and test-depths, then every test binary in turn
-#   regress  wavemesh regress --quick, then, where wavemesh has it,
-#            wavemesh regress --random $MUTATE_RANDOM (default 200) --seed 1
+# Each mutant of tests/mutation/mutants (one realistic bug in one line of
+# rtl/) is applied alone to a copy of the sources in a folder of its own,
+# OUT/NAME (default OUT: build/mutate), and built and checked there: the
+# tree's own files are never touched, so an interrupted run leaves the
+# tree as it was. A mutant's build/ is seeded with the tree's objects that
+# do not depend on the RTL (make mutate builds them first), so only what
+# the mutated file feeds is built again. The checks a developer runs, in
+# this order; the first that fails kills the mutant and the rest are not
+# run:
+#   lint     make lint: verilator -Wall on every module, every top and
+#            depth set, iverilog -g2005
 #   formal   rtl/formal/run.sh --stop: the jobs of make formal that read
 #            the mutated file (of those, only the ones named in
 #            $MUTATE_FORMAL_JOBS if it is set); none for a file that no
 #            harness reads
-# A mutant no check kills has survived; one in a file that none of the
-# checks run reads (a core file with --checks formal) is "not checked",
-# and left out of the score. One progress line a mutant, then
-# the table (mutant, bug, first check that killed it, or "survived") and
-# the score, also written to OUT/table.md; each check's log is
-# OUT/logs/MUTANT.CHECK.log.
-#   --checks LIST  a comma-separated subset of lint,test,regress,formal (in
-#                  that order whatever LIST's)
+#   icarus   the Icarus benches: tb_fifo at depths 2, 4 and 8 (its model
+#            and the FIFO's assertions, test_fifo), tests/depths.sh
+#            (tb_fifo_depths at depths 1..9, tb_mesh_depths at three depth
+#            sets), and tb_mesh, whose link events must be the unmutated
+#            RTL's line for line (test_icarus holds those to the Verilated
+#            tiles and the sw model)
+#   cmocka   make all, then every cmocka test that runs the Verilated
+#            models (those whose source names the rtl or rtl-mesh backend)
+#   regress  wavemesh regress --quick: the corpus on the rtl backend
+#            against the sw model, cycle by cycle
+# A mutant that no check kills has SURVIVED, unless tests/mutation/equivalent
+# names it with the argument that it cannot change behaviour: then it is
+# "equivalent" and out of the score. The mutants of rtl/core/ wait for the
+# core's rewrite and are listed as not run, unless --with-core.
+# One progress line a mutant, then the table (mutant, file:line, the
+# change, the check that killed it and how, or SURVIVED) and the score, in
+# OUT/table.md: every mutant of the list, each as its last run in OUT
+# left it (runs of a few with --only complete one table); each check's
+# log is OUT/NAME/CHECK.log.
+#   --checks LIST  a comma-separated subset of lint,formal,icarus,cmocka,
+#                  regress (run in that order whatever LIST's)
 #   --only NAMES   only these mutants (comma-separated)
+#   --jobs J       J mutants at a time, 1..2 (default 1); each builds with
+#                  make -j1 then, so that J stays the number of processes
+#   --with-core    run the mutants of rtl/core/ too
+#   --table        run nothing: write OUT/table.md again from the runs in OUT
 #   --list         print the mutants and stop
-# Exit status: 0 when every mutant run was killed, 1 when one survived or
-# did not apply, 2 on bad usage.
+# Exit status: 0 when every mutant run was killed or is equivalent, 1 when
+# one survived, did not apply or got no verdict, 2 on bad usage.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 list=$here/mutants
-checks="lint,test,regress,formal"
-only=""
-out=""
+equiv=$here/equivalent
+all_checks="lint formal icarus cmocka regress"
+checks="lint,formal,icarus,cmocka,regress"
+only="" out="" jobs=1 with_core=0 table_only=0
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
-        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,test,regress,formal" >&2; exit 2; }
+        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,formal,icarus,cmocka,regress" >&2; exit 2; }
                   checks=$2; shift 2 ;;
         --only)   [ $# -ge 2 ] || { echo "mutate: --only needs mutant names (--list shows them)" >&2; exit 2; }
                   only=$2; shift 2 ;;
+        --jobs)   [ $# -ge 2 ] || { echo "mutate: --jobs needs a number, 1..2" >&2; exit 2; }
+                  case "$2" in 1|2) jobs=$2 ;; *) echo "mutate: --jobs: '$2' is not in 1..2" >&2; exit 2 ;; esac
+                  shift 2 ;;
+        --with-core) with_core=1; shift ;;
+        --table)  table_only=1; shift ;;
         --list)   grep -v '^#' "$list" | awk -F' [|] ' 'NF { printf "%-20s %-24s %s\n", $1, $2, $3 }'; exit 0 ;;
         -*)       echo "mutate: unknown option '$1' (see --help)" >&2; exit 2 ;;
         *)        out=$1; shift ;;
     esac
 done
 for c in $(echo "$checks" | tr ',' ' '); do
-    case "$c" in lint|test|regress|formal) ;; *)
-        echo "mutate: --checks: '$c' is not one of lint, test, regress, formal" >&2; exit 2 ;; esac
+    case " $all_checks " in *" $c "*) ;; *)
+        echo "mutate: --checks: '$c' is not one of lint, formal, icarus, cmocka, regress" >&2; exit 2 ;; esac
 done
 names=$(grep -v '^#' "$list" | awk -F' [|] ' 'NF { gsub(/ /, "", $1); print $1 }')
 for n in $(echo "$only" | tr ',' ' '); do
     echo "$names" | grep -qx "$n" || { echo "mutate: --only: no mutant named '$n' (--list shows them)" >&2; exit 2; }
 done
 out=${out:-$root/build/mutate}
-mkdir -p "$out/logs"
-case "$out" in /*) ;; *) out=$(pwd)/$out ;; esac
-tree=$out/tree
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+case "$out/" in "$root/rtl/"*|"$root/tests/"*|"$root/csim/"*|"$root/sw/"*)
+    echo "mutate: OUT must not be inside the sources ($out)" >&2; exit 2 ;; esac
+mflags=-j2; [ "$jobs" -eq 2 ] && mflags=-j1
 
-# The scratch tree: the sources (no .git, no build), and a build/ seeded
-# once from this tree's, timestamps kept, so that make rebuilds only what a
-# mutant touches.
-echo "mutate: scratch tree $tree"
-mkdir -p "$tree"
-(cd "$root" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$tree" && tar xpf -)
-case ",$checks," in *,test,*|*,regress,*)
-    if [ ! -d "$tree/build" ] && [ -d "$root/build" ]; then
-        mkdir -p "$tree/build"
-        (cd "$root/build" && tar cf - --exclude='./mutate*' .) | (cd "$tree/build" && tar xpf -)
-    fi ;;
-esac
+# The cmocka tests that run the Verilated models.
+vl_tests=$(cd "$root" && grep -l 'wm_fabric_rtl\|"rtl"\|rtl-mesh\|core_rtl' tests/test_*.c | sed 's|tests/\(.*\)\.c|\1|')
 
-run_check() {   # $1 check, $2 log: 0 when the check passes
+# tb_mesh's link events on the unmutated RTL, once a run.
+want_icarus=0
+case ",$checks," in *,icarus,*) [ $table_only -eq 1 ] || want_icarus=1 ;; esac
+if [ $want_icarus -eq 1 ]; then
+    (cd "$root" && iverilog -g2005 -Irtl -y rtl -y rtl/prim -o "$out/tb_mesh.vvp" tests/icarus/tb_mesh.v rtl/mesh.v &&
+        vvp -n "$out/tb_mesh.vvp" | grep '^[0-9]' > "$out/tb_mesh.want") ||
+        { echo "mutate: tb_mesh does not run on the unmutated RTL" >&2; exit 1; }
+fi
+
+# $1 check, $2 mutant's tree, $3 log, $4 mutated file: 0 when the check
+# passes, 1 when it fails, 3 when it cannot see the file, 4 no verdict
+run_check() {
+    t=$2
     case "$1" in
     lint)
-        make -C "$tree" --no-print-directory lint > "$2" 2>&1 ;;
-    test)
-        make -C "$tree" --no-print-directory -j2 all test-depths > "$2" 2>&1 || return 1
-        for t in "$tree"/build/tests/test_*; do
-            echo "== $t" >> "$2"
-            (cd "$tree" && "$t") >> "$2" 2>&1 || { echo "FAILED: $t" >> "$2"; return 1; }
-        done ;;
-    regress)
-        (cd "$tree" && build/wavemesh regress --quick) > "$2" 2>&1 || return 1
-        if (cd "$tree" && build/wavemesh regress --help 2>&1 | grep -q -- --random); then
-            (cd "$tree" && build/wavemesh regress --random "${MUTATE_RANDOM:-200}" --seed 1) >> "$2" 2>&1 || return 1
-        fi ;;
+        make -C "$t" --no-print-directory lint > "$3" 2>&1 ;;
     formal)
-        fjobs=$(sh "$tree/rtl/formal/run.sh" --help | awk -v f="${file#rtl/}" \
+        fjobs=$(sh "$t/rtl/formal/run.sh" --help | awk -v f="${4#rtl/}" \
             '/^jobs:/ { on = 1; next } on && index("," $4 ",", "," f ",") { print $1 }')
         if [ -n "${MUTATE_FORMAL_JOBS:-}" ]; then
             fjobs=$(for j in $fjobs; do case " $MUTATE_FORMAL_JOBS " in *" $j "*) echo "$j" ;; esac; done)
         fi
-        if [ -z "$fjobs" ]; then echo "no formal job reads $file" > "$2"; return 3; fi
-        (cd "$tree" && sh rtl/formal/run.sh "$out/formal" --stop $fjobs) > "$2" 2>&1
-        case $? in 0) return 0 ;; 1) return 1 ;; *) return 4 ;; esac ;;   # 4: no verdict
+        if [ -z "$fjobs" ]; then echo "no formal job reads $4" > "$3"; return 3; fi
+        (cd "$t" && sh rtl/formal/run.sh build/formal --stop $fjobs) > "$3" 2>&1
+        case $? in 0) return 0 ;; 1) return 1 ;; *) return 4 ;; esac ;;
+    icarus)
+        (
+            cd "$t" || exit 1
+            mkdir -p build
+            echo "== test_fifo (tb_fifo at depths 2, 4, 8)"
+            "$root/build/tests/test_fifo" 2>&1 || { echo "FAILED: test_fifo"; exit 1; }
+            echo "== tests/depths.sh"
+            sh tests/depths.sh build 2>&1 || { echo "FAILED: depths.sh"; exit 1; }
+            echo "== tb_mesh against the unmutated RTL's link events"
+            iverilog -g2005 -Irtl -y rtl -y rtl/prim -o build/tb_mesh.vvp tests/icarus/tb_mesh.v rtl/mesh.v 2>&1 ||
+                { echo "FAILED: tb_mesh does not build"; exit 1; }
+            vvp -n build/tb_mesh.vvp | grep '^[0-9]' > build/tb_mesh.got
+            if ! cmp -s build/tb_mesh.got "$out/tb_mesh.want"; then
+                echo "FAILED: tb_mesh: link events differ from the unmutated RTL's:"
+                diff "$out/tb_mesh.want" build/tb_mesh.got | head -5
+                exit 1
+            fi
+            echo "tb_mesh: $(wc -l < build/tb_mesh.got) link events, as the unmutated RTL's"
+        ) > "$3" 2>&1 ;;
+    cmocka)
+        make -C "$t" --no-print-directory $mflags all > "$3" 2>&1 || { echo "FAILED: make all" >> "$3"; return 1; }
+        for b in $vl_tests; do
+            echo "== $b" >> "$3"
+            (cd "$t" && "build/tests/$b") >> "$3" 2>&1 || { echo "FAILED: $b" >> "$3"; return 1; }
+        done ;;
+    regress)
+        (cd "$t" && build/wavemesh regress --quick) > "$3" 2>&1 || { echo "FAILED: regress --quick" >> "$3"; return 1; } ;;
     esac
 }
 
-now() { date +%s; }
-table=$out/table.md
-: > "$out/rows"
-total=$(echo "$names" | wc -l)
-[ -n "$only" ] && total=$(echo "$only" | tr ',' '\n' | grep -c .)
-k=0 killed=0 survived=0 broken=0 unchecked=0
-while IFS= read -r line; do
-    case "$line" in '#'*|'') continue ;; esac
+# How a check killed its mutant, for the table: the first line of its log
+# that names the failure (for the tests, after the build's own output,
+# with the test's name). $1 the check, $2 its log.
+how_died() {
+    case "$1" in
+    cmocka|icarus)
+        awk '/^== / { t = $2; on = 1; next }
+             on && /ASSERTION FAILED|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / && !/: checked$|PASS$/ {
+                 sub(/^.*\//, "", t); print t ": " $0; exit }
+             !on && /%Error|error:|FAILED: make/ { print; exit }' "$2" ;;
+    *)
+        grep -m1 'FAILED\|%Error\|%Warning\|error:\|FAIL ' "$2" ;;
+    esac 2>/dev/null |
+        sed -e 's/, see .*//' -e 's/^formal: //' -e 's/|/\\|/g' -e 's/`/'"'"'/g' -e "s|$out/[^/]*/||g" |
+        sed -E 's/^([^:]+): FAILED: not proved \(Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/; s/^([^:]+): FAILED: (holds|proved).*, but ([0-9]+ of [0-9]+ covers) reached.*/\1: only \3 reached/; s/^([^:]+): FAILED: Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/' |
+        cut -c1-140
+}
+
+# One mutant, start to end: its row in OUT/NAME/row, its verdict in
+# OUT/NAME/verdict. $1 index, $2 its line of the list.
+run_mutant() {
+    k=$1 line=$2
     name=$(echo "$line" | awk -F' [|] ' '{ gsub(/ /, "", $1); print $1 }')
     file=$(echo "$line" | awk -F' [|] ' '{ gsub(/ /, "", $2); print $2 }')
     desc=$(echo "$line" | awk -F' [|] ' '{ print $3 }')
     expr=$(echo "$line" | sed 's/^[^|]*|[^|]*|[^|]*| //')
-    if [ -n "$only" ]; then
-        case ",$only," in *",$name,"*) ;; *) continue ;; esac
-    fi
-    k=$((k + 1))
-    t0=$(now)
-    # the file as it is in the tree, then the mutant, newer than every
-    # product of the last run
-    cp "$root/$file" "$tree/$file"
-    sed -e "$expr" "$root/$file" > "$tree/$file.mut"
-    changed=$(diff "$root/$file" "$tree/$file.mut" | grep -c '^>')
+    m=$out/$name
+    t0=$(date +%s)
+    sed -e "$expr" "$root/$file" > "$out/$name.mut"
+    changed=$(diff "$root/$file" "$out/$name.mut" | grep -c '^>')
+    lineno=$(diff "$root/$file" "$out/$name.mut" | sed -n 's/^\([0-9]*\)c[0-9]*$/\1/p' | head -1)
+    where="$file:${lineno:-?}"
     if [ "$changed" -ne 1 ]; then
+        rm -f "$out/$name.mut"; mkdir -p "$m"
+        echo "does not apply" > "$m/verdict"
+        echo "| $name | $file | $desc | does not apply ($changed lines changed) | |" > "$m/row"
         echo "mutate: [$k/$total] $name: does not apply to $file ($changed lines changed)"
-        echo "| $name | $desc | does not apply | |" >> "$out/rows"
-        broken=$((broken + 1)); rm -f "$tree/$file.mut"; touch "$tree/$file"; continue
+        return
     fi
-    mv "$tree/$file.mut" "$tree/$file"
-    touch "$tree/$file"
-    by=survived applied=0
-    for c in lint test regress formal; do
+    case "$file" in rtl/core/*) if [ $with_core -eq 0 ]; then
+        rm -f "$out/$name.mut"; mkdir -p "$m"
+        echo "not run" > "$m/verdict"
+        echo "| $name | $where | $desc | not run: the core's mutants wait for its rewrite (--with-core) | |" > "$m/row"
+        echo "mutate: [$k/$total] $name: not run (rtl/core/; --with-core runs it)"
+        return
+    fi ;; esac
+    # The sources, then the mutant over its file, then a build/ seeded with
+    # what does not depend on the RTL (timestamps kept).
+    rm -rf "$m" && mkdir -p "$m"
+    (cd "$root" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$m" && tar xpf -)
+    mv "$out/$name.mut" "$m/$file"
+    touch "$m/$file"
+    case ",$checks," in *,cmocka,*|*,regress,*)
+        mkdir -p "$m/build"
+        (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a) | (cd "$m/build" && tar xpf -) ;;
+    esac
+    by=survived applied=0 how=""
+    for c in $all_checks; do
         case ",$checks," in *",$c,"*) ;; *) continue ;; esac
-        run_check "$c" "$out/logs/$name.$c.log"
+        echo "mutate: [$k/$total] $name: $c" > "$m/progress"
+        run_check "$c" "$m" "$m/$c.log" "$file"
         case $? in
             0) applied=1 ;;
             3) ;;                       # the check cannot see this file
@@ -144,31 +217,72 @@ while IFS= read -r line; do
         esac
     done
     [ "$by" = survived ] && [ $applied -eq 0 ] && by="not checked"
-    # back to the tree's own file, newer than the mutant's products
-    cp "$root/$file" "$tree/$file"; touch "$tree/$file"
+    secs=$(( $(date +%s) - t0 ))
     case "$by" in
-        survived)      survived=$((survived + 1)); verdict=SURVIVED ;;
-        "not checked") unchecked=$((unchecked + 1)); verdict="not checked: no check of $checks reads $file" ;;
-        error*)        broken=$((broken + 1)); verdict="$by: no verdict (see the log)" ;;
-        *)             killed=$((killed + 1)); verdict="killed by $by" ;;
+        survived)
+            arg=$(awk -F' [|] ' -v n="$name" '$1 == n { print $2 }' "$equiv" 2>/dev/null)
+            if [ -n "$arg" ]; then verdict="equivalent"; shown="equivalent (no check run killed it): $arg"
+            else verdict="SURVIVED"; shown="SURVIVED"; fi ;;
+        "not checked") verdict="not checked"; shown="not checked: none of $checks reads $file" ;;
+        error*)        verdict="no verdict"; shown="$by: no verdict (see $name/${by#error in }.log)"
+                       how=$(how_died "${by#error in }" "$m/${by#error in }.log") ;;
+        *)             verdict="killed"; shown="killed by $by"; how=$(how_died "$by" "$m/$by.log") ;;
     esac
-    echo "mutate: [$k/$total] $name: $verdict ($(( $(now) - t0 )) s)"
-    # how it died: the killing check's first failure line
-    how=""
-    case "$by" in survived|"not checked") ;; *)
-        how=$(grep -m1 'FAILED\|error\|Error' "$out/logs/$name.${by#error in }.log" 2>/dev/null |
-              sed -e 's/, see .*//' -e 's/^formal: //' -e 's/|/\\|/g' | sed -E 's/^([^:]+): FAILED: not proved \(Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/; s/^([^:]+): FAILED: (holds|proved).*, but ([0-9]+ of [0-9]+ covers) reached.*/\1: only \3 reached/; s/^([^:]+): FAILED: Output [0-9]+ of miter "[^"]*" was asserted in frame ([0-9]+).*/\1: an assertion fails at cycle \2/' | cut -c1-120) ;;
-    esac
-    echo "| $name | $desc | $by | $how |" >> "$out/rows"
-done < "$list"
+    echo "$verdict" > "$m/verdict"
+    echo "| $name | $where | $desc | $shown | $how |" > "$m/row"
+    echo "mutate: [$k/$total] $name: $shown ($secs s)"
+}
 
+# The mutants to run, numbered, one a line: "K|LINE".
+sel=$(grep -v '^#' "$list" | awk 'NF' | while IFS= read -r line; do
+    name=$(echo "$line" | awk -F' [|] ' '{ gsub(/ /, "", $1); print $1 }')
+    if [ -n "$only" ]; then case ",$only," in *",$name,"*) ;; *) continue ;; esac; fi
+    echo "$line"
+done)
+total=$(echo "$sel" | grep -c .)
+start=$(date +%s)
+if [ $table_only -eq 0 ]; then
+    echo "mutate: $total mutants, checks $checks, $jobs at a time, each in $out/NAME"
+    w=0
+    while [ $w -lt "$jobs" ]; do
+        echo "$sel" | awk -v w=$w -v j="$jobs" '(NR - 1) % j == w { print NR "|" $0 }' | while IFS= read -r l; do
+            run_mutant "${l%%|*}" "${l#*|}"
+        done &
+        w=$((w + 1))
+    done
+    wait
+fi
+
+# The table: every mutant of the list, each from its last run in OUT (so
+# that runs of a few mutants with --only complete one table).
+killed=0 survived=0 equivalent=0 broken=0 skipped=0
+table=$out/table.md
+{
+    echo "| mutant | file:line | the change | first check that killed it | how |"
+    echo "|---|---|---|---|---|"
+    for n in $names; do
+        if [ ! -f "$out/$n/row" ]; then echo "| $n | | | not run in $out | |"; continue; fi
+        row=$(awk -F' [|] ' '{ print $1 " | " $2 " | " $3 " | " $4 }' "$out/$n/row")
+        by=$(echo "$row" | sed -n 's/.* | killed by \([a-z]*\)$/\1/p')
+        if [ -n "$by" ]; then echo "$row | $(how_died "$by" "$out/$n/$by.log") |"
+        else cat "$out/$n/row"; fi
+    done
+} > "$table.rows"
+for n in $names; do
+    case "$(cat "$out/$n/verdict" 2>/dev/null)" in
+        killed) killed=$((killed + 1)) ;;
+        SURVIVED) survived=$((survived + 1)) ;;
+        equivalent) equivalent=$((equivalent + 1)) ;;
+        "not run"|"not checked"|"") skipped=$((skipped + 1)) ;;
+        *) broken=$((broken + 1)) ;;
+    esac
+done
 run=$((killed + survived))
 {
-    echo "| mutant | bug | first check that killed it | how |"
-    echo "|---|---|---|---|"
-    cat "$out/rows"
+    cat "$table.rows"
     echo
-    echo "Score: $killed of $run mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %), checks: $checks$( [ $unchecked -gt 0 ] && echo "; $unchecked in files these checks do not read")$( [ $broken -gt 0 ] && echo "; $broken did not apply or got no verdict")."
+    echo "Score: $killed of $run non-equivalent mutants killed ($(echo "$killed $run" | awk '{ printf "%.0f", $2 ? 100 * $1 / $2 : 0 }') %); $equivalent equivalent; $skipped not run; $broken did not apply or got no verdict. $( [ $table_only -eq 0 ] && echo "This run: $total mutants, checks $checks, wall time $(( $(date +%s) - start )) s.")"
 } > "$table"
+rm -f "$table.rows"
 cat "$table"
 [ $survived -eq 0 ] && [ $broken -eq 0 ]
