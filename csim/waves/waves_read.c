@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,16 +107,35 @@ static void fst_change(void *user, uint64_t time, fstHandle h, const unsigned ch
  * some damaged files (a hierarchy cut inside a name: it reads the name
  * until a zero byte, and fgetc gives EOF, not zero, at the end). It runs in
  * a child process (load_fst_isolated) with a limit on its CPU time:
- * READ_SECONDS, plus one a MiB of file, or $WM_FST_READ_SECONDS. */
-enum { READ_SECONDS = 30 };
+ * READ_SECONDS, plus one a MiB of file, or $WM_FST_READ_SECONDS (a number
+ * of seconds, fractions allowed: the fuzzer stops a reader after 0.1 s). */
+enum { READ_SECONDS = 5 };
 
-static unsigned read_seconds(const char *path)
+static double read_seconds(const char *path)
 {
     const char *env = getenv("WM_FST_READ_SECONDS");
-    if (env && atoi(env) > 0) return (unsigned)atoi(env);
+    if (env) {
+        char *end;
+        const double s = strtod(env, &end);
+        if (end != env && *end == '\0' && s >= 0.001 && s <= 86400) return s;
+    }
     struct stat st;
     const unsigned long mib = stat(path, &st) == 0 ? (unsigned long)st.st_size >> 20 : 0;
-    return READ_SECONDS + (unsigned)(mib > 3600 ? 3600 : mib);
+    return READ_SECONDS + (double)(mib > 3600 ? 3600 : mib);
+}
+
+/* The CPU-time limit of the reader's child, to the millisecond: a profiling
+ * timer (SIGPROF ends the child), and RLIMIT_CPU a second later in case the
+ * timer's signal is blocked. */
+static void limit_cpu(double seconds)
+{
+    const long us = (long)(seconds * 1e6);
+    const struct itimerval t = {{0, 0}, {us / 1000000, us % 1000000}};
+    signal(SIGPROF, SIG_DFL);
+    setitimer(ITIMER_PROF, &t, NULL);
+    const rlim_t cpu = (rlim_t)seconds + 2;
+    const struct rlimit limit = {cpu, cpu};
+    setrlimit(RLIMIT_CPU, &limit);
 }
 
 /* GTKWave's FST reader trusts the file's lengths and sizes (it allocates
@@ -308,9 +328,7 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
         /* The FST reader calls exit() on some errors: the child then ends
          * at once, without running its parent's exit handlers. */
         atexit(child_exit);
-        const rlim_t cpu = read_seconds(path);
-        const struct rlimit limit = {cpu, cpu};
-        setrlimit(RLIMIT_CPU, &limit);
+        limit_cpu(read_seconds(path));
         const int quiet = open("/dev/null", O_WRONLY);
         if (quiet >= 0) dup2(quiet, 2);
         FILE *out = fdopen(fds[1], "wb");
@@ -338,7 +356,7 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
         snprintf(err, err_size, "%s", text);
     } else {
         snprintf(err, err_size, "%s is not a readable FST file (the FST reader failed on it%s)", path,
-                 WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? ": it did not end"
+                 WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGPROF) ? ": it did not end"
                  : WIFSIGNALED(status)                            ? ", killed by a signal"
                                                                   : "");
     }
