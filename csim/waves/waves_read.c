@@ -256,8 +256,10 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
  * sound. It runs in a child process that sends the dump back through a
  * pipe; a child that dies is a file that cannot be read, never a crash of
  * the tool. */
-static bool put(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n; }
-static bool get(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n; }
+/* A signal without changes has no array (NULL, 0): fwrite and fread must
+ * not be given that NULL, even for no byte. */
+static bool put(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n; }
+static bool get(FILE *f, void *p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
 
 static bool send_dump(FILE *f, const wm_dump *d)
 {
