@@ -144,6 +144,11 @@ static const hostile table[] = {
     {"$W wavediff $D/garbage.fst $D/garbage.fst", 2, HDIR "/garbage.fst is not a readable FST file", NULL, 0},
     {"head -c 600 tests/fuzz/corpus/dump/seed.fst > $D/cut.fst && $W wavediff $D/cut.fst $D/cut.fst", 2,
      HDIR "/cut.fst is not a readable FST file (block 3 at byte 592 is cut short)", NULL, 0},
+    /* a hierarchy cut inside a name: GTKWave's FST reader would loop for
+     * ever; its child is stopped at its CPU-time limit */
+    {"WM_FST_READ_SECONDS=0.25 $W wavediff tests/fuzz/crashes/dump-fst-hier-cut-in-name.fst "
+     "tests/fuzz/crashes/dump-fst-hier-cut-in-name.fst",
+     2, "dump-fst-hier-cut-in-name.fst is not a readable FST file (the FST reader failed on it: it did not end)", NULL, 0},
     {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --dump $D/garbage.fst", 1,
      "--dump " HDIR "/garbage.fst: " HDIR "/garbage.fst is not a readable FST file", HDIR "/g.gtkw", 0},
     {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --dump $D", 1, "--dump " HDIR ": cannot read " HDIR ":",

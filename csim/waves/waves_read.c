@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,16 +107,35 @@ static void fst_change(void *user, uint64_t time, fstHandle h, const unsigned ch
  * some damaged files (a hierarchy cut inside a name: it reads the name
  * until a zero byte, and fgetc gives EOF, not zero, at the end). It runs in
  * a child process (load_fst_isolated) with a limit on its CPU time:
- * READ_SECONDS, plus one a MiB of file, or $WM_FST_READ_SECONDS. */
-enum { READ_SECONDS = 30 };
+ * READ_SECONDS, plus one a MiB of file, or $WM_FST_READ_SECONDS (a number
+ * of seconds, fractions allowed: the fuzzer stops a reader after 0.1 s). */
+enum { READ_SECONDS = 5 };
 
-static unsigned read_seconds(const char *path)
+static double read_seconds(const char *path)
 {
     const char *env = getenv("WM_FST_READ_SECONDS");
-    if (env && atoi(env) > 0) return (unsigned)atoi(env);
+    if (env) {
+        char *end;
+        const double s = strtod(env, &end);
+        if (end != env && *end == '\0' && s >= 0.001 && s <= 86400) return s;
+    }
     struct stat st;
     const unsigned long mib = stat(path, &st) == 0 ? (unsigned long)st.st_size >> 20 : 0;
-    return READ_SECONDS + (unsigned)(mib > 3600 ? 3600 : mib);
+    return READ_SECONDS + (double)(mib > 3600 ? 3600 : mib);
+}
+
+/* The CPU-time limit of the reader's child, to the millisecond: a profiling
+ * timer (SIGPROF ends the child), and RLIMIT_CPU a second later in case the
+ * timer's signal is blocked. */
+static void limit_cpu(double seconds)
+{
+    const long us = (long)(seconds * 1e6);
+    const struct itimerval t = {{0, 0}, {us / 1000000, us % 1000000}};
+    signal(SIGPROF, SIG_DFL);
+    setitimer(ITIMER_PROF, &t, NULL);
+    const rlim_t cpu = (rlim_t)seconds + 2;
+    const struct rlimit limit = {cpu, cpu};
+    setrlimit(RLIMIT_CPU, &limit);
 }
 
 /* GTKWave's FST reader trusts the file's lengths and sizes (it allocates
@@ -236,8 +256,10 @@ static bool load_fst(wm_dump *d, const char *path, char *err, size_t err_size)
  * sound. It runs in a child process that sends the dump back through a
  * pipe; a child that dies is a file that cannot be read, never a crash of
  * the tool. */
-static bool put(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n; }
-static bool get(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n; }
+/* A signal without changes has no array (NULL, 0): fwrite and fread must
+ * not be given that NULL, even for no byte. */
+static bool put(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n; }
+static bool get(FILE *f, void *p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
 
 static bool send_dump(FILE *f, const wm_dump *d)
 {
@@ -308,9 +330,7 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
         /* The FST reader calls exit() on some errors: the child then ends
          * at once, without running its parent's exit handlers. */
         atexit(child_exit);
-        const rlim_t cpu = read_seconds(path);
-        const struct rlimit limit = {cpu, cpu};
-        setrlimit(RLIMIT_CPU, &limit);
+        limit_cpu(read_seconds(path));
         const int quiet = open("/dev/null", O_WRONLY);
         if (quiet >= 0) dup2(quiet, 2);
         FILE *out = fdopen(fds[1], "wb");
@@ -338,7 +358,7 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
         snprintf(err, err_size, "%s", text);
     } else {
         snprintf(err, err_size, "%s is not a readable FST file (the FST reader failed on it%s)", path,
-                 WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? ": it did not end"
+                 WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGPROF) ? ": it did not end"
                  : WIFSIGNALED(status)                            ? ", killed by a signal"
                                                                   : "");
     }

@@ -12,21 +12,34 @@
 int wm_cmd_rows(int argc, char **argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char dir[64], path[96], layout[96];
+
+/* libFuzzer ends with exit(): the folder goes with it */
+static void remove_dir(void)
+{
+    remove(path);
+    remove(layout);
+    rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], path[96];
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/wm_fuzz_rows.%ld", (long)getpid());
+        /* in memory where there is a tmpfs: on a disk mounted with discard,
+         * rewriting the file each input waits for the disk */
+        struct stat st;
+        const char *tmp = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+        snprintf(dir, sizeof dir, "%s/wm_fuzz_rows.%ld", tmp, (long)getpid());
         mkdir(dir, 0755);
         /* the one layout a row may name: one PE that returns at once, so
          * that the time goes to the parser */
-        char lp[96];
-        snprintf(lp, sizeof lp, "%s/c.layout", dir);
-        FILE *l = fopen(lp, "w");
+        snprintf(layout, sizeof layout, "%s/c.layout", dir);
+        snprintf(path, sizeof path, "%s/f.rows", dir);
+        atexit(remove_dir);
+        FILE *l = fopen(layout, "w");
         if (!l) return 0;
         fputs("param V0 1\nparam V1 2\nmesh 1 1\nregion all\nat a 0 0\npe a chain VAL=$V0 FIRST=1 LAST=1\n", l);
         fclose(l);
-        snprintf(path, sizeof path, "%s/f.rows", dir);
     }
     FILE *f = fopen(path, "wb");
     if (!f) return 0;
