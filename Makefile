@@ -775,7 +775,7 @@ formal-quick: check-tools
 # tests on the Verilated models, regress --quick, stopping at the first
 # that kills it; the table goes to build/mutate/table.md. An hour or more
 # on this machine: not part of make test. MUTATE_ARGS passes options
-# (--checks, --only, --jobs 2, --with-core), MUTATE_FORMAL_JOBS names the
+# (--checks, --only, --jobs 2, --no-core), MUTATE_FORMAL_JOBS names the
 # formal jobs. mutate-check (make test) runs two known mutants
 # through the formal checks: one must be killed, the equivalent one must
 # survive.

@@ -3,7 +3,7 @@
 # "Mutation").
 #
 #   sh tests/mutation/mutate.sh [--checks LIST] [--only NAMES] [--jobs J]
-#                               [--with-core] [--table] [--list] [OUT]
+#                               [--no-core] [--table] [--list] [OUT]
 #
 # Each mutant of tests/mutation/mutants (one realistic bug in one line of
 # rtl/) is applied alone to a copy of the sources in a folder of its own,
@@ -32,8 +32,7 @@
 #            against the sw model, cycle by cycle
 # A mutant that no check kills has SURVIVED, unless tests/mutation/equivalent
 # names it with the argument that it cannot change behaviour: then it is
-# "equivalent" and out of the score. The mutants of rtl/core/ wait for the
-# core's rewrite and are listed as not run, unless --with-core.
+# "equivalent" and out of the score.
 # One progress line a mutant, then the table (mutant, file:line, the
 # change, the check that killed it and how, or SURVIVED) and the score, in
 # OUT/table.md: every mutant of the list, each as its last run in OUT
@@ -44,7 +43,8 @@
 #   --only NAMES   only these mutants (comma-separated)
 #   --jobs J       J mutants at a time, 1..2 (default 1); each builds with
 #                  make -j1 then, so that J stays the number of processes
-#   --with-core    run the mutants of rtl/core/ too
+#   --no-core      leave the mutants of rtl/core/ out (listed as not run):
+#                  they rebuild the Verilated core and its tiles
 #   --table        run nothing: write OUT/table.md again from the runs in OUT
 #   --list         print the mutants and stop
 # Exit status: 0 when every mutant run was killed or is equivalent, 1 when
@@ -56,7 +56,7 @@ list=$here/mutants
 equiv=$here/equivalent
 all_checks="lint formal icarus cmocka regress"
 checks="lint,formal,icarus,cmocka,regress"
-only="" out="" jobs=1 with_core=0 table_only=0
+only="" out="" jobs=1 with_core=1 table_only=0
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -68,7 +68,7 @@ while [ $# -gt 0 ]; do
         --jobs)   [ $# -ge 2 ] || { echo "mutate: --jobs needs a number, 1..2" >&2; exit 2; }
                   case "$2" in 1|2) jobs=$2 ;; *) echo "mutate: --jobs: '$2' is not in 1..2" >&2; exit 2 ;; esac
                   shift 2 ;;
-        --with-core) with_core=1; shift ;;
+        --no-core) with_core=0; shift ;;
         --table)  table_only=1; shift ;;
         --list)   grep -v '^#' "$list" | awk -F' [|] ' 'NF { printf "%-20s %-24s %s\n", $1, $2, $3 }'; exit 0 ;;
         -*)       echo "mutate: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -190,8 +190,8 @@ run_mutant() {
     case "$file" in rtl/core/*) if [ $with_core -eq 0 ]; then
         rm -f "$out/$name.mut"; mkdir -p "$m"
         echo "not run" > "$m/verdict"
-        echo "| $name | $where | $desc | not run: the core's mutants wait for its rewrite (--with-core) | |" > "$m/row"
-        echo "mutate: [$k/$total] $name: not run (rtl/core/; --with-core runs it)"
+        echo "| $name | $where | $desc | not run (--no-core) | |" > "$m/row"
+        echo "mutate: [$k/$total] $name: not run (rtl/core/, --no-core)"
         return
     fi ;; esac
     # The sources, then the mutant over its file, then a build/ seeded with
