@@ -16,7 +16,8 @@ module wm_core_cover (
     input wire        rst_ni,
     input wire        done,
     input wire [31:0] insn,
-    input wire        go,
+    input wire        x_active,
+    input wire        first,
     input wire        jump,
     input wire        stall,
     input wire        tx_st,
@@ -25,6 +26,8 @@ module wm_core_cover (
     input wire [2:0]  cause,
     input wire        rf_we
 );
+    // an instruction's first cycle, and it does not fault
+    wire go = x_active && first && !fault;
     wire [6:0] opc = insn[6:0];
     wire [2:0] f3  = insn[14:12];
     wire [6:0] f7  = insn[31:25];
