@@ -250,15 +250,21 @@ static int run(const hostile *h, const char *err_path)
     return WEXITSTATUS(status);
 }
 
-static void test_every_bad_invocation_is_refused_well(void **state)
+/* $W and $D of the table's commands. */
+static void set_table_variables(void)
 {
-    (void)state;
     char cwd[4096];
     assert_non_null(getcwd(cwd, sizeof cwd));
     char w[4200];
     snprintf(w, sizeof w, BUILD_DIR[0] == '/' ? "%.0s%s" : "%s/%s", cwd, BUILD_DIR "/wavemesh");
     setenv("W", w, 1);
     setenv("D", HDIR, 1);
+}
+
+static void test_every_bad_invocation_is_refused_well(void **state)
+{
+    (void)state;
+    set_table_variables();
     const size_t n = sizeof table / sizeof table[0];
     assert_true(n >= 40);
     size_t bad = 0;
@@ -283,6 +289,37 @@ static void test_every_bad_invocation_is_refused_well(void **state)
     printf("hostile: %zu bad invocations refused, each with its message, nothing left behind\n", n);
 }
 
+/* A caller that blocks SIGPROF (a mask is inherited through exec; the
+ * shell of the table's rows clears it, so wavemesh is started directly)
+ * must not turn the FST reader's CPU-time limit into a bare "killed by a
+ * signal": its child unblocks the timer's signals, and a child killed once
+ * its CPU time is spent did not end, whichever signal ended it. */
+static void test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked(void **state)
+{
+    (void)state;
+    static const char cut[] = "tests/fuzz/crashes/dump-fst-hier-cut-in-name.fst";
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        const int e = open(HDIR "/stderr-blocked.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (e < 0 || dup2(e, 2) < 0) _exit(99);
+        sigset_t prof;
+        sigemptyset(&prof);
+        sigaddset(&prof, SIGPROF);
+        sigaddset(&prof, SIGXCPU);
+        sigprocmask(SIG_BLOCK, &prof, NULL);
+        setenv("WM_FST_READ_SECONDS", "0.25", 1);
+        execl(BUILD_DIR "/wavemesh", "wavemesh", "wavediff", cut, cut, (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    const char *err = slurp(HDIR "/stderr-blocked.txt");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+        !strstr(err, "dump-fst-hier-cut-in-name.fst is not a readable FST file (the FST reader failed on it: it did not end)"))
+        fail_msg("status %#x, stderr:\n%s", status, err);
+}
+
 int main(void)
 {
     /* The rows that run make start one of their own: not a job of a
@@ -293,6 +330,7 @@ int main(void)
     unsetenv("MAKELEVEL");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_bad_invocation_is_refused_well),
+        cmocka_unit_test(test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

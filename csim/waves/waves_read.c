@@ -125,13 +125,21 @@ static double read_seconds(const char *path)
 }
 
 /* The CPU-time limit of the reader's child, to the millisecond: a profiling
- * timer (SIGPROF ends the child), and RLIMIT_CPU a second later in case the
- * timer's signal is blocked. */
+ * timer (SIGPROF ends the child), and RLIMIT_CPU two seconds later in case
+ * the timer's signal still cannot end it (its SIGKILL). A signal mask is
+ * inherited through exec: a caller that blocks SIGPROF would otherwise
+ * leave only the SIGKILL. */
 static void limit_cpu(double seconds)
 {
     const long us = (long)(seconds * 1e6);
     const struct itimerval t = {{0, 0}, {us / 1000000, us % 1000000}};
     signal(SIGPROF, SIG_DFL);
+    signal(SIGXCPU, SIG_DFL);
+    sigset_t timer_signals;
+    sigemptyset(&timer_signals);
+    sigaddset(&timer_signals, SIGPROF);
+    sigaddset(&timer_signals, SIGXCPU);
+    sigprocmask(SIG_UNBLOCK, &timer_signals, NULL);
     setitimer(ITIMER_PROF, &t, NULL);
     const rlim_t cpu = (rlim_t)seconds + 2;
     const struct rlimit limit = {cpu, cpu};
@@ -350,17 +358,25 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
     if (in) fclose(in);
     else close(fds[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    struct rusage used = {0};
+    while (wait4(pid, &status, 0, &used) < 0 && errno == EINTR) {}
     const bool exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    /* Ended by a signal after its whole CPU time: whichever limit ended it
+     * (SIGPROF, SIGXCPU or RLIMIT_CPU's SIGKILL), the reader did not end. */
+    const double cpu = (double)used.ru_utime.tv_sec + (double)used.ru_stime.tv_sec +
+                       ((double)used.ru_utime.tv_usec + (double)used.ru_stime.tv_usec) * 1e-6;
+    const bool out_of_time = WIFSIGNALED(status) &&
+                             (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGPROF ||
+                              (WTERMSIG(status) == SIGKILL && cpu >= read_seconds(path)));
     if (got && exited && tag) return true;
     if (got && exited) {
         text[sizeof text - 1] = '\0';
         snprintf(err, err_size, "%s", text);
     } else {
         snprintf(err, err_size, "%s is not a readable FST file (the FST reader failed on it%s)", path,
-                 WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGPROF) ? ": it did not end"
-                 : WIFSIGNALED(status)                            ? ", killed by a signal"
-                                                                  : "");
+                 out_of_time           ? ": it did not end"
+                 : WIFSIGNALED(status) ? ", killed by a signal"
+                                       : "");
     }
     return false;
 }
