@@ -13,6 +13,9 @@ CXX       ?= g++
 VERILATOR ?= verilator
 IVERILOG  ?= iverilog
 BUILD     ?= build
+# Where the Verilated models and Verilator's runtime are built: $(BUILD),
+# except for make sanitize-undefined, which links the plain ones.
+VBUILD    ?= $(BUILD)
 
 # C: strict C11 for everything we write; GNU extensions only for ucontext.
 CSTD      := -std=c11 -D_GNU_SOURCE
@@ -58,18 +61,18 @@ SHIM_O    := $(SHIM_CPP:%.cpp=$(BUILD)/obj/%.o)
 TEST_C    := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
 
-VTILE_DIR := $(BUILD)/vtile
+VTILE_DIR := $(VBUILD)/vtile
 VTILE_LIB := $(VTILE_DIR)/Vwm_tile__ALL.a
 # Traced tile variants, picked at run time: a model built with tracing is
 # slower even when it dumps nothing, and FST and VCD need two models.
-VTILE_TRACED := $(BUILD)/vtile_fst/Vwm_tile_fst__ALL.a $(BUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a
-VMESH_DIR := $(BUILD)/vmesh
+VTILE_TRACED := $(VBUILD)/vtile_fst/Vwm_tile_fst__ALL.a $(VBUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a
+VMESH_DIR := $(VBUILD)/vmesh
 VMESH_LIB := $(VMESH_DIR)/Vwm_mesh__ALL.a
 # The Verilated mesh is for the cross-check only: one small, non-square size.
 VMESH_W   := 4
 VMESH_H   := 3
 VRT_SRC   := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp verilated_vcd_c.cpp
-VRT_O     := $(VRT_SRC:%.cpp=$(BUILD)/vrt/%.o)
+VRT_O     := $(VRT_SRC:%.cpp=$(VBUILD)/vrt/%.o)
 
 WAVEMESH  := $(BUILD)/wavemesh
 LIBWM     := $(BUILD)/libwavemesh.a
@@ -112,8 +115,8 @@ $(VTILE_LIB): $(RTL_SRC)
 	$(MAKE) --no-print-directory -C $(VTILE_DIR) -f Vwm_tile.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
 	    CXX="$(CXX)" Vwm_tile__ALL.a >/dev/null
 
-$(BUILD)/vtile_fst/Vwm_tile_fst__ALL.a: TRACE_FLAG := --trace-fst
-$(BUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a: TRACE_FLAG := --trace
+$(VBUILD)/vtile_fst/Vwm_tile_fst__ALL.a: TRACE_FLAG := --trace-fst
+$(VBUILD)/vtile_vcd/Vwm_tile_vcd__ALL.a: TRACE_FLAG := --trace
 $(VTILE_TRACED): $(RTL_SRC)
 	@mkdir -p $(@D)
 	$(VERILATOR) $(VFLAGS) $(TRACE_FLAG) --Mdir $(@D) --prefix $(subst vtile,Vwm_tile,$(notdir $(@D))) \
@@ -128,7 +131,7 @@ $(VMESH_LIB): $(RTL_SRC)
 	$(MAKE) --no-print-directory -C $(VMESH_DIR) -f Vwm_mesh.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
 	    CXX="$(CXX)" Vwm_mesh__ALL.a >/dev/null
 
-$(BUILD)/vrt/%.o: $(VINC)/%.cpp
+$(VBUILD)/vrt/%.o: $(VINC)/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -I$(VINC) -I$(VINC)/vltstd -c $< -o $@
 
@@ -140,7 +143,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/csim/fabric/%.o: csim/fabric/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
-	    -isystem $(VTILE_DIR) -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
+	    -isystem $(VTILE_DIR) -isystem $(VBUILD)/vtile_fst -isystem $(VBUILD)/vtile_vcd \
 	    -isystem $(VMESH_DIR) $(VTILECORE_INC) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
 
 $(LIBWM): $(LIB_O) $(SHIM_O)
@@ -348,7 +351,7 @@ clean:
 
 # ---------------------------------------------------------------- the PE core
 # rtl/core/ Verilated alone (the reference of the ISS) and its C++ shim.
-VCORE_DIR := $(BUILD)/vcore
+VCORE_DIR := $(VBUILD)/vcore
 VCORE_LIB := $(VCORE_DIR)/Vwm_core_top__ALL.a
 CORE_RTL  := $(wildcard rtl/core/*.v) rtl/lint.vlt
 CORE_O    := $(BUILD)/obj/csim/core/core_rtl.o
@@ -457,11 +460,11 @@ check-calibration: $(WAVEMESH) firmware
 # made by create_cores. Verilated three times like the bare tile (no trace,
 # FST, VCD), each a model of its own, so a fabric of bare tiles links them
 # but never runs them.
-VTILECORE_DIR    := $(BUILD)/vtilecore
+VTILECORE_DIR    := $(VBUILD)/vtilecore
 VTILECORE_LIB    := $(VTILECORE_DIR)/Vwm_tile_core__ALL.a
-VTILECORE_TRACED := $(BUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a $(BUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a
+VTILECORE_TRACED := $(VBUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a $(VBUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a
 VTILECORE_LIBS   := $(VTILECORE_LIB) $(VTILECORE_TRACED)
-VTILECORE_INC    := -isystem $(VTILECORE_DIR) -isystem $(BUILD)/vtilecore_fst -isystem $(BUILD)/vtilecore_vcd
+VTILECORE_INC    := -isystem $(VTILECORE_DIR) -isystem $(VBUILD)/vtilecore_fst -isystem $(VBUILD)/vtilecore_vcd
 VTILECORE_SRC    := $(RTL_SRC) $(CORE_RTL)
 
 $(VTILECORE_LIB): $(VTILECORE_SRC)
@@ -471,8 +474,8 @@ $(VTILECORE_LIB): $(VTILECORE_SRC)
 	$(MAKE) --no-print-directory -C $(VTILECORE_DIR) -f Vwm_tile_core.mk OPT_FAST="$(VOPT)" OPT_SLOW="$(VOPT)" \
 	    CXX="$(CXX)" Vwm_tile_core__ALL.a >/dev/null
 
-$(BUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a: TRACE_FLAG := --trace-fst
-$(BUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a: TRACE_FLAG := --trace
+$(VBUILD)/vtilecore_fst/Vwm_tile_core_fst__ALL.a: TRACE_FLAG := --trace-fst
+$(VBUILD)/vtilecore_vcd/Vwm_tile_core_vcd__ALL.a: TRACE_FLAG := --trace
 $(VTILECORE_TRACED): $(VTILECORE_SRC)
 	@mkdir -p $(@D)
 	$(VERILATOR) $(VFLAGS) $(TRACE_FLAG) --Mdir $(@D) --prefix $(subst vtilecore,Vwm_tile_core,$(notdir $(@D))) \
@@ -493,7 +496,7 @@ $(WAVEMESH) $(TEST_BIN): $(VTILECORE_LIBS)
 # (csim/fabric/fabric_vmesh.cpp), at its own fixed size, the 4x2 of the
 # seed's tworow placement; Icarus runs the same mesh from $readmemh images.
 # `lint` checks it both ways, with and without INIT_PREFIX's file names.
-VMESHCORE_DIR := $(BUILD)/vmeshcore
+VMESHCORE_DIR := $(VBUILD)/vmeshcore
 VMESHCORE_LIB := $(VMESHCORE_DIR)/Vwm_mesh_core__ALL.a
 VMESH_CORE_W  := 4
 VMESH_CORE_H  := 2
@@ -702,8 +705,8 @@ $(COV)/vrt/verilated_cov.o: $(VINC)/verilated_cov.cpp
 $(COV)/obj/fabric_rtl.o: csim/fabric/fabric_rtl.cpp $(COV_VTILE) $(COV_VTC) $(VTILE_TRACED) $(VTILECORE_TRACED)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(COV_SHIMDEF) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd \
-	    -isystem $(COV)/vtile -isystem $(COV)/vtilecore -isystem $(BUILD)/vtile_fst -isystem $(BUILD)/vtile_vcd \
-	    -isystem $(BUILD)/vtilecore_fst -isystem $(BUILD)/vtilecore_vcd -c $< -o $@
+	    -isystem $(COV)/vtile -isystem $(COV)/vtilecore -isystem $(VBUILD)/vtile_fst -isystem $(VBUILD)/vtile_vcd \
+	    -isystem $(VBUILD)/vtilecore_fst -isystem $(VBUILD)/vtilecore_vcd -c $< -o $@
 
 $(COV)/obj/core_rtl.o: csim/core/core_rtl.cpp $(COV_VCORE)
 	@mkdir -p $(@D)
@@ -817,6 +820,30 @@ SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_afte
 sanitize: check-tools
 	@$(SAN_MAKE) all
 	@$(SAN_ENV) $(SAN_MAKE) run-tests
+
+# make sanitize-undefined (make test, so CI): UndefinedBehaviorSanitizer
+# alone, on what we compile (csim/, sw/, tests/ and the C++ shims) under
+# build/ubsan, linked with the plain Verilated models and runtime of
+# $(BUILD) (VBUILD): those take most of make sanitize's hour to rebuild.
+# They are built first, plain, so that nothing of $(BUILD) is rebuilt with
+# the sanitizer. Then the same suite as make sanitize, and the check that
+# fires: tests/sanitize/ub_fault.c, built and run the same way, must stop
+# with UBSan's report.
+UBSAN_BUILD := $(BUILD)/ubsan
+UBSAN_MAKE  := $(MAKE) --no-print-directory BUILD=$(UBSAN_BUILD) VBUILD=$(BUILD) \
+               CC="$(CC) -fsanitize=undefined" CXX="$(CXX) -fsanitize=undefined" OPT="-O2 -g"
+UBSAN_ENV   := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(abspath tests/ubsan.supp)
+.PHONY: sanitize-undefined
+test: sanitize-undefined
+sanitize-undefined: check-tools
+	@$(MAKE) --no-print-directory all
+	@$(UBSAN_MAKE) all
+	@$(UBSAN_ENV) $(UBSAN_MAKE) run-tests
+	@$(CC) -fsanitize=undefined $(CSTD) $(WARN) -O0 -g tests/sanitize/ub_fault.c -o $(UBSAN_BUILD)/ub_fault
+	@if $(UBSAN_ENV) $(UBSAN_BUILD)/ub_fault > $(UBSAN_BUILD)/ub_fault.log 2>&1 || \
+	    ! grep -q 'runtime error: signed integer overflow' $(UBSAN_BUILD)/ub_fault.log; then \
+	    cat $(UBSAN_BUILD)/ub_fault.log; echo "sanitize-undefined: a signed overflow went unreported"; exit 1; fi
+	@echo "sanitize-undefined: the suite is clean, and a known signed overflow is reported and stops its program"
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/), built with Debian's clang, AddressSanitizer
