@@ -72,7 +72,7 @@ static const hostile table[] = {
     {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-window 100000:200000", 1,
      "--trace-window 100000:200000: the run ended at cycle 941, before the window opens (0..941)", HDIR "/w.fst", 0},
     {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-window 9:2", 2,
-     "--trace-window 9:2: expected FROM:TO cycles with FROM<=TO", HDIR "/w.fst", 0},
+     "--trace-window 9:2: expected FROM:TO, cycles in 0..18446744073709551615, with FROM<=TO", HDIR "/w.fst", 0},
     {"$W run sw/collectives/bench.layout --trace $D/no/such/dir/w.fst", 1,
      "cannot write " HDIR "/no/such/dir/w.fst: No such file or directory", NULL, 0},
     {"$W run sw/collectives/bench.layout --trace $D/w.txt", 2, "--trace " HDIR "/w.txt: the file must end in .fst or .vcd",
@@ -320,6 +320,99 @@ static void test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked(void 
         fail_msg("status %#x, stderr:\n%s", status, err);
 }
 
+/* Every numeric option of every command, found in its --help, refuses
+ * values that are not numbers of its range, and says which option and what
+ * range: a number written with blanks, a sign or a trailing letter, an
+ * empty one, one past 64 bits, a negative one. Each command gets the
+ * arguments that let it reach its options; a value taken by mistake would
+ * run the command, so each invocation has 60 s. */
+static const struct {
+    const char *name, *base;
+} sweep_commands[] = {
+    {"selftest", ""},
+    {"traffic", "--mesh 2x2 --cycles 10 --warmup 0 --drain 10"},
+    {"run", "sw/collectives/bench.layout --backend sw"},
+    {"rows", "sw/collectives/test.rows --backend sw"},
+    {"tree", "--leaves 4 --placement row -o $D/sweep.layout"},
+    {"regress", "--random 1"},
+    {"gs", "--ranks 2x2 --backend sw"},
+    {"heatmap", "sw/collectives/bench.layout -o $D/sweep"},
+    {"waves", "sw/collectives/bench.layout -o $D/sweep.gtkw"},
+    {"calibrate", "--write $D/sweep.h"},
+    {"cpi", ""},
+    {"wavediff", ""},
+};
+
+/* The metavariables of numeric values in the commands' --help. */
+static bool numeric_meta(const char *m)
+{
+    static const char *const metas[] = {"N", "P", "S", "K", "J", "L", "R", "F", "WxH", "X,Y", "X0,Y0:X1,Y1", "FROM:TO"};
+    for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++)
+        if (!strcmp(m, metas[i])) return true;
+    return false;
+}
+
+/* The numeric options of one command's --help: "--name META" pairs. */
+static size_t numeric_options(const char *help, char names[][40], size_t max)
+{
+    size_t n = 0;
+    for (const char *p = strstr(help, "--"); p && n < max; p = strstr(p + 2, "--")) {
+        size_t len = 0;
+        while (p[2 + len] == '-' || (p[2 + len] >= 'a' && p[2 + len] <= 'z')) len++;
+        if (!len || p[2 + len] != ' ' || len + 3 > sizeof names[0]) continue;
+        const char *m = p + 3 + len;
+        size_t mlen = strcspn(m, " ]|\n");
+        char meta[32];
+        if (mlen >= sizeof meta) continue;
+        memcpy(meta, m, mlen);
+        meta[mlen] = '\0';
+        if (!numeric_meta(meta)) continue;
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", (int)len + 2, p);
+        bool seen = false;
+        for (size_t k = 0; k < n; k++) seen |= !strcmp(names[k], name);
+        if (!seen) snprintf(names[n++], sizeof names[0], "%s", name);
+    }
+    return n;
+}
+
+static void test_every_numeric_option_refuses_bad_values(void **state)
+{
+    (void)state;
+    set_table_variables();
+    static const char *const bad[] = {"abc", "", " 5", "5x", "+5", "99999999999999999999999", "-1"};
+    size_t options = 0, runs = 0, wrong = 0;
+    for (size_t c = 0; c < sizeof sweep_commands / sizeof sweep_commands[0]; c++) {
+        char cmd[4096];
+        /* --help goes to stdout: sent to the file run() keeps for stderr */
+        snprintf(cmd, sizeof cmd, "$W %s --help >&2", sweep_commands[c].name);
+        const hostile show = {cmd, 0, "", NULL, 0};
+        assert_int_equal(run(&show, HDIR "/help.txt"), 0);
+        char names[64][40];
+        const size_t n = numeric_options(slurp(HDIR "/help.txt"), names, 64);
+        options += n;
+        for (size_t o = 0; o < n; o++)
+            for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+                snprintf(cmd, sizeof cmd, "ulimit -t 60; $W %s %s %s '%s'", sweep_commands[c].name,
+                         sweep_commands[c].base, names[o], bad[b]);
+                const hostile h = {cmd, 0, "", NULL, 0};
+                const int status = run(&h, HDIR "/stderr-sweep.txt");
+                const char *err = slurp(HDIR "/stderr-sweep.txt");
+                runs++;
+                const bool named = strstr(err, names[o]) != NULL, ranged = strstr(err, "..") != NULL;
+                const bool left = exists(HDIR "/sweep.layout") || exists(HDIR "/sweep.gtkw") || exists(HDIR "/sweep.h");
+                if (status != 0 && named && ranged && !left) continue;
+                wrong++;
+                print_error("%s: exit %d%s%s%s\n  stderr: %s\n", cmd, status, named ? "" : ", the option not named",
+                            ranged ? "" : ", no range", left ? ", an output left" : "", err);
+            }
+    }
+    assert_true(options >= 25);
+    assert_int_equal(wrong, 0);
+    printf("sweep: %zu numeric options of %zu commands, %zu bad values, each refused with the option and its range\n",
+           options, sizeof sweep_commands / sizeof sweep_commands[0], runs);
+}
+
 int main(void)
 {
     /* The rows that run make start one of their own: not a job of a
@@ -331,6 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_bad_invocation_is_refused_well),
         cmocka_unit_test(test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked),
+        cmocka_unit_test(test_every_numeric_option_refuses_bad_values),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -266,6 +266,16 @@ static void test_setting_parse(void **state)
     assert_int_equal(s.value, -40);
     assert_false(wm_setting_parse(bad, &s));
     assert_false(wm_setting_parse(worse, &s));
+    /* decimal, or hex after 0x; a leading zero is not octal */
+    char ten[] = "V=010", hex[] = "V=0x1f", negative_hex[] = "V=-0x10", not_octal[] = "V=09";
+    assert_true(wm_setting_parse(ten, &s));
+    assert_int_equal(s.value, 10);
+    assert_true(wm_setting_parse(hex, &s));
+    assert_int_equal(s.value, 31);
+    assert_true(wm_setting_parse(negative_hex, &s));
+    assert_int_equal(s.value, -16);
+    assert_true(wm_setting_parse(not_octal, &s));
+    assert_int_equal(s.value, 9);
 }
 
 int main(void)

@@ -112,18 +112,12 @@ typedef struct {
     const char *scenario, *log, *perturb;
 } random_options;
 
-/* "--name VALUE": VALUE a whole number in lo..hi, else a message naming
- * the option and its range. */
+/* "--name VALUE": VALUE an integer in lo..hi (wm_arg_u64), else a message
+ * naming the option and its range. */
 static bool option_number(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    const unsigned long long x = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || *end || errno || x < lo || x > hi) {
-        fprintf(stderr, "wavemesh regress: %s %s: expected a whole number in %" PRIu64 "..%" PRIu64 "\n", name, v,
-                lo, hi);
-        return false;
-    }
+    unsigned long long x;
+    if (!wm_arg_u64("regress", name, v, lo, hi, &x)) return false;
     *out = x;
     return true;
 }

@@ -9,6 +9,7 @@
  * checked before the first row runs. */
 #include "cli/commands.h"
 #include "run/runner.h"
+#include "run/layout.h"
 #include "waves/waves.h"
 #include "run/scan_check.h"
 #include "waves/interrupt.h"
@@ -100,7 +101,7 @@ static bool parse_expect(const char *text, row_expect *e)
     snprintf(e->name, sizeof e->name, "%.*s", (int)(eq - dot - 1), dot + 1);
     char *end;
     errno = 0;
-    e->value = strtoll(eq + 1, &end, 0);
+    e->value = strtoll(eq + 1, &end, wm_int_base(eq + 1));
     return !*end && errno == 0;
 }
 

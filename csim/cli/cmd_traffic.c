@@ -19,7 +19,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: wavemesh traffic [--backend rtl|sw] [--mesh WxH] [--pattern P] [--rate R] [--len L]\n"
+            "usage: wavemesh traffic [--backend rtl|sw] [--mesh WxH] [--pattern NAME] [--rate R] [--len L]\n"
             "                        [--cycles N] [--warmup N] [--drain N] [--seed S] [--pop-interval K]\n"
             "                        [--hotspot X,Y] [--hotspot-fraction F] [--pe native|core] [--csv]\n"
             "Runs synthetic traffic and prints the average message latency and the\n"

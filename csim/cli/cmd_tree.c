@@ -1,5 +1,6 @@
 /* cmd_tree.c: `wavemesh tree`, the layout of a tree collective over P leaves. */
 #include "cli/commands.h"
+#include "run/layout.h"
 #include "run/tree.h"
 #include "waves/outfile.h"
 
@@ -26,7 +27,7 @@ static bool parse_values(char *text, size_t leaves, int64_t *values)
     for (char *save = NULL, *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         char *end;
         errno = 0;
-        long long v = strtoll(t, &end, 0);
+        long long v = strtoll(t, &end, wm_int_base(t));
         /* a leaf's value is a 32-bit word (sw/collectives/leaf.c) */
         if (errno || *end || end == t || n == leaves || v < INT32_MIN || v > (long long)UINT32_MAX) return false;
         values[n++] = v;

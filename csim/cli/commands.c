@@ -1,5 +1,6 @@
 /* commands.c: the subcommand table. One line per subcommand. */
 #include "cli/commands.h"
+#include "run/layout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,16 +40,18 @@ const wm_command wm_commands[] = {
     {NULL, NULL, NULL},
 };
 
-/* One integer, the whole of s, that fits its type. */
+/* One integer, the whole of s, that fits its type: digits (decimal, or hex
+ * after 0x: wm_int_base, so 010 is ten), after a '-' when signed. Blanks
+ * and a '+', which strtoull would take, are refused. */
 static bool whole_int(const char *s, bool is_signed, long long *v, unsigned long long *u)
 {
     char *end;
     errno = 0;
-    if (!*s || isspace((unsigned char)*s)) return false;
-    if (is_signed) *v = strtoll(s, &end, 0);
-    else if (*s == '-') return false;
-    else *u = strtoull(s, &end, 0);
-    return end != s && !*end && errno != ERANGE;
+    const char *digits = is_signed && *s == '-' ? s + 1 : s;
+    if (*digits < '0' || *digits > '9') return false;
+    if (is_signed) *v = strtoll(s, &end, wm_int_base(s));
+    else *u = strtoull(s, &end, wm_int_base(s));
+    return !*end && errno != ERANGE;
 }
 
 bool wm_arg_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)

@@ -2,6 +2,7 @@
  * random_scenario.h). */
 #include "regress/random_scenario.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -189,7 +190,8 @@ static bool number(const char *key, const char *v, uint64_t lo, uint64_t hi, uin
     char *end;
     errno = 0;
     const unsigned long long x = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || *end || errno || x < lo || x > hi) {
+    /* digits only: strtoull would also take leading blanks and a sign */
+    if (*v < '0' || *v > '9' || *end || errno || x < lo || x > hi) {
         snprintf(err, err_size, "%s=%s: expected a whole number in %" PRIu64 "..%" PRIu64, key, v, lo, hi);
         return false;
     }
@@ -201,7 +203,7 @@ static bool fraction(const char *key, const char *v, double *out, char *err, siz
 {
     char *end;
     const double x = strtod(v, &end);
-    if (!*v || *end || !(x >= 0.0 && x <= 1.0)) {
+    if (!*v || isspace((unsigned char)*v) || *end || !(x >= 0.0 && x <= 1.0)) {
         snprintf(err, err_size, "%s=%s: expected a number in 0..1", key, v);
         return false;
     }
@@ -217,7 +219,9 @@ static bool parse_off(const char *v, wm_random_scenario *s, char *err, size_t er
     for (;;) {
         unsigned x, y;
         int used = 0;
-        if (s->ndisabled == WM_RANDOM_MAX_DISABLED || sscanf(p, "%u.%u%n", &x, &y, &used) != 2 || x > 255 ||
+        const char *dot = strchr(p, '.');
+        if (s->ndisabled == WM_RANDOM_MAX_DISABLED || !isdigit((unsigned char)*p) || !dot ||
+            !isdigit((unsigned char)dot[1]) || sscanf(p, "%u.%u%n", &x, &y, &used) != 2 || x > 255 ||
             y > 255)
             goto bad;
         s->disabled[s->ndisabled][0] = (uint8_t)x;
@@ -281,7 +285,10 @@ bool wm_random_parse(const char *text, wm_random_scenario *out, char *err, size_
         } else if (!strcmp(k, "mesh")) {
             unsigned w, h;
             int used = 0;
-            if (sscanf(v, "%ux%u%n", &w, &h, &used) != 2 || v[used] || w < 1 || h < 1 || w > WM_MESH_MAX ||
+            const char *x = strchr(v, 'x');
+            /* digits on both sides: %u would also take blanks and a sign */
+            if (!isdigit((unsigned char)v[0]) || !x || !isdigit((unsigned char)x[1]) ||
+                sscanf(v, "%ux%u%n", &w, &h, &used) != 2 || v[used] || w < 1 || h < 1 || w > WM_MESH_MAX ||
                 h > WM_MESH_MAX) {
                 snprintf(err, err_size, "mesh=%s: expected WxH, each 1..%d", v, WM_MESH_MAX);
                 return false;

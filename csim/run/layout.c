@@ -139,12 +139,18 @@ static void *push_back(void *arrp, size_t *n, size_t sz)
 
 typedef enum { INT_OK, INT_NOT_A_NUMBER, INT_OUT_OF_RANGE } int_parse;
 
+int wm_int_base(const char *s)
+{
+    if (*s == '-') s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 static int_parse parse_int_why(const char *s, int64_t *v)
 {
     if (!*s) return INT_NOT_A_NUMBER;
     char *end;
     errno = 0;
-    long long x = strtoll(s, &end, 0);
+    long long x = strtoll(s, &end, wm_int_base(s));
     if (*end || end == s) return INT_NOT_A_NUMBER;
     if (errno == ERANGE) return INT_OUT_OF_RANGE;
     *v = x;

@@ -29,6 +29,11 @@ typedef struct {
 /* Parse NAME=VALUE (text is kept: name points into it). False if malformed. */
 bool wm_setting_parse(char *text, wm_setting *out);
 
+/* The base an integer is written in, in a layout, a rows file or on the
+ * command line: 16 after an optional '-' and 0x, else 10. Never octal: 010
+ * is ten, as whoever wrote it meant. For strtoll and strtoull. */
+int wm_int_base(const char *s);
+
 /* One resolved kernel parameter. */
 typedef struct {
     const char *name;

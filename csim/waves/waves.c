@@ -79,6 +79,24 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* A decimal number at *p, digits only (no blank or sign), at most max;
+ * *p moves past it. */
+static bool take_number(const char **p, unsigned long long max, unsigned long long *out)
+{
+    if (**p < '0' || **p > '9') return false;
+    unsigned long long v = 0;
+    for (; **p >= '0' && **p <= '9'; (*p)++) {
+        const unsigned d = (unsigned)(**p - '0');
+        if (v > (max - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+/* The character c at *p, which moves past it. */
+static bool take_char(const char **p, char c) { return **p == c && (++*p, true); }
+
 int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd)
 {
     const char *opt = argv[*i];
@@ -88,7 +106,6 @@ int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const ch
         return -1;
     }
     const char *val = argv[++*i];
-    char extra;
     if (!strcmp(opt, "--trace")) {
         spec->path = val;
         spec->format = ends_with(val, ".vcd") ? WM_WAVES_VCD : WM_WAVES_FST;
@@ -97,16 +114,29 @@ int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const ch
             return -1;
         }
     } else if (!strcmp(opt, "--trace-tiles")) {
-        if (sscanf(val, "%u,%u:%u,%u%c", &spec->x0, &spec->y0, &spec->x1, &spec->y1, &extra) != 4 ||
-            spec->x0 > spec->x1 || spec->y0 > spec->y1) {
-            fprintf(stderr, "wavemesh %s: --trace-tiles %s: expected X0,Y0:X1,Y1 with X0<=X1, Y0<=Y1\n", cmd, val);
+        const char *p = val;
+        unsigned long long x0, y0, x1, y1;
+        const unsigned long long top = WM_MESH_MAX - 1;
+        if (!take_number(&p, top, &x0) || !take_char(&p, ',') || !take_number(&p, top, &y0) || !take_char(&p, ':') ||
+            !take_number(&p, top, &x1) || !take_char(&p, ',') || !take_number(&p, top, &y1) || *p || x0 > x1 ||
+            y0 > y1) {
+            fprintf(stderr, "wavemesh %s: --trace-tiles %s: expected X0,Y0:X1,Y1, each in 0..%llu, with X0<=X1, Y0<=Y1\n",
+                    cmd, val, top);
             return -1;
         }
+        spec->x0 = (unsigned)x0;
+        spec->y0 = (unsigned)y0;
+        spec->x1 = (unsigned)x1;
+        spec->y1 = (unsigned)y1;
         spec->tiles_given = true;
     } else {
+        const char *p = val;
         unsigned long long from, to;
-        if (sscanf(val, "%llu:%llu%c", &from, &to, &extra) != 2 || from > to || val[0] == '-') {
-            fprintf(stderr, "wavemesh %s: --trace-window %s: expected FROM:TO cycles with FROM<=TO\n", cmd, val);
+        if (!take_number(&p, UINT64_MAX, &from) || !take_char(&p, ':') || !take_number(&p, UINT64_MAX, &to) || *p ||
+            from > to) {
+            fprintf(stderr,
+                    "wavemesh %s: --trace-window %s: expected FROM:TO, cycles in 0..%" PRIu64 ", with FROM<=TO\n",
+                    cmd, val, UINT64_MAX);
             return -1;
         }
         spec->from = from;
