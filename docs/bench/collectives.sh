@@ -2,6 +2,8 @@
 # collectives.sh: cycles to the last prefix, tree versus chain, and the seed
 # placements' per-leaf tables. Prints markdown; $WAVEMESH is the CLI.
 set -e
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 W=${WAVEMESH:-build/wavemesh}
 BACKEND=${BACKEND:-sw}
 tmp=$(mktemp -d)

@@ -3,6 +3,8 @@
 # speed of the rtl backend under uniform random traffic.
 # Run by `make bench`; $WAVEMESH is the built command line.
 set -eu
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 WAVEMESH=${WAVEMESH:-build/wavemesh}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,6 +5,8 @@
 # $WAVEMESH is the CLI, $BACKEND the fabric (sw; the tests assert the rtl
 # backend gives the same cycles).
 set -e
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 W=${WAVEMESH:-build/wavemesh}
 BACKEND=${BACKEND:-sw}
 

@@ -5,6 +5,8 @@
 # docs/img/latency-throughput.png, the table printed as markdown.
 # Run by `make bench`; $WAVEMESH is the built command line.
 set -eu
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 WAVEMESH=${WAVEMESH:-build/wavemesh}
 OUT=${LATENCY_PNG:-docs/img/latency-throughput.png}
 tmp=$(mktemp -d)

@@ -6,6 +6,8 @@
 # two threads (a thread waiting for the other spins, and CPU time would
 # count that twice).
 set -e
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 W=${WAVEMESH:-build/wavemesh}
 
 # One run as CSV; the row without its header.

@@ -4,6 +4,8 @@
 # no dump, a full FST, a full VCD and a 3x3-tile FST, on a 32x32 mesh of
 # uniform random traffic, both backends. Prints markdown; $WAVEMESH is the CLI.
 set -e
+echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
+echo
 W=${WAVEMESH:-build/wavemesh}
 MESH=${MESH:-32x32}
 ARGS="--mesh $MESH --pattern uniform --rate 0.1 --len 4 --warmup 200 --cycles 500 --seed 1"

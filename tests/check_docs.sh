@@ -1,0 +1,147 @@
+#!/bin/bash
+# check_docs.sh [DOCS]: the docs say what the tools do today.
+#
+# Run from the repository root with build/wavemesh built ($WAVEMESH names
+# another). DOCS is the docs folder (default docs; tests/check_docs_fires.sh
+# points it at a copy with planted faults). Fails, naming file:line, on:
+#
+# - a commit hash anywhere under DOCS: a word of 7 to 40 hex digits with a
+#   letter and a digit, not after 0x. A word of exactly 8 digits is how the
+#   tools print a 32-bit value (an instruction word in a disassembly), so it
+#   counts only when git knows it as a commit;
+# - "load average" outside a `Machine:` line (the line the benchmark
+#   scripts of docs/bench print);
+# - a checked block whose lines the tool no longer prints: a fenced block
+#   right after a `<!-- check -->` line, whose first line is `$ COMMAND`
+#   (`wavemesh` is $WAVEMESH) and whose other lines must each be a line of
+#   the command's output, in order (other output lines may come between;
+#   a line `...` is only a reader's ellipsis). Each command runs once;
+# - a table row "| `WM_NAME` | N |" that sw/cost_model.h does not define so;
+# - a relative link, in DOCS or README.md, to a file that does not exist.
+set -u
+DOCS=${1:-docs}
+WAVEMESH=${WAVEMESH:-build/wavemesh}
+if [ ! -d "$DOCS" ] || [ ! -x "$WAVEMESH" ] || [ ! -f sw/cost_model.h ]; then
+    echo "check_docs: run from the repository root with $WAVEMESH built (docs folder: $DOCS)" >&2
+    exit 2
+fi
+git_ok=0
+git rev-parse --git-dir >/dev/null 2>&1 && git_ok=1
+export DOCS WAVEMESH git_ok
+
+exec perl -e '
+use strict; use warnings;
+my ($docs, $w, $git) = @ENV{qw(DOCS WAVEMESH git_ok)};
+my $fail = 0;
+sub report { my ($where, $what) = @_; print STDERR "$where: $what\n"; $fail = 1; }
+
+my @files = sort split /\n/, `find "$docs" -type f \\( -name "*.md" -o -name "*.sh" \\)`;
+my @md = grep { /\.md$/ } @files;
+
+# The constants of the cost model, by name.
+my %cost;
+open my $h, "<", "sw/cost_model.h" or die "sw/cost_model.h: $!";
+while (<$h>) { $cost{$1} = $2 if /^\s*(WM_\w+)\s*=\s*(\d+)/; }
+close $h;
+
+my %is_commit;
+sub commit { my $word = shift;
+    return 0 unless $git;
+    $is_commit{$word} //= system("git cat-file -e \Q$word\E^{commit} 2>/dev/null") == 0;
+    return $is_commit{$word};
+}
+
+my %output;
+sub run { my $cmd = shift;
+    return $output{$cmd} if exists $output{$cmd};
+    (my $sh = $cmd) =~ s/^wavemesh\b/$w/;
+    my $out = `$sh 2>&1`;
+    my $rc = $?;
+    $output{$cmd} = [ $rc, [ map { s/\s+$//r } split /\n/, $out ] ];
+    return $output{$cmd};
+}
+
+for my $f (@files) {
+    open my $fh, "<", $f or die "$f: $!";
+    my @lines = <$fh>;
+    close $fh;
+    chomp @lines;
+    for my $i (0 .. $#lines) {
+        my $l = $lines[$i];
+        my $at = "$f:" . ($i + 1);
+        next if $l =~ /Machine:/;
+        report($at, "load average outside a Machine: line") if $l =~ /load average/i;
+        while ($l =~ /(?<![0-9A-Za-z_])(?<!0x)([0-9a-f]{7,40})(?![0-9A-Za-z_])/g) {
+            my $word = $1;
+            next unless $word =~ /[a-f]/ && $word =~ /[0-9]/;
+            next if length($word) == 8 && !commit($word);
+            report($at, "a commit hash ($word)");
+        }
+    }
+    next unless $f =~ /\.md$/;
+    for (my $i = 0; $i <= $#lines; $i++) {
+        my $l = $lines[$i];
+        if ($l =~ /^\|\s*`(WM_\w+)`\s*\|\s*(\d+)\s*\|/) {
+            my ($name, $n) = ($1, $2);
+            if (!exists $cost{$name}) {
+                report("$f:" . ($i + 1), "$name is not in sw/cost_model.h");
+            } elsif ($cost{$name} != $n) {
+                report("$f:" . ($i + 1), "$name is $n here, $cost{$name} in sw/cost_model.h");
+            }
+        }
+        next unless $l =~ /^<!--\s*check\s*-->\s*$/;
+        my $open = $i + 1;
+        if ($open > $#lines || $lines[$open] !~ /^```/ || $open + 1 > $#lines
+            || $lines[$open + 1] !~ /^\$ (.+?)\s*$/) {
+            report("$f:" . ($i + 1), "a check mark not followed by a fenced block opening with \$ COMMAND");
+            next;
+        }
+        my $cmd = $1;
+        my ($rc, $out) = @{ run($cmd) };
+        report("$f:" . ($open + 2), "`$cmd` exits with status " . ($rc >> 8)) if $rc;
+        my $k = 0;
+        my $j;
+        for ($j = $open + 2; $j <= $#lines && $lines[$j] !~ /^```/; $j++) {
+            (my $want = $lines[$j]) =~ s/\s+$//;
+            next if $want eq "" || $want eq "...";
+            my $found = 0;
+            while ($k < @$out) { if ($out->[$k++] eq $want) { $found = 1; last; } }
+            if (!$found) {
+                report("$f:" . ($j + 1), "`$want` is not what `$cmd` prints (or not in that order)");
+                $k = 0;
+            }
+        }
+        $i = $j;
+    }
+}
+
+# Relative links. A page of the copy under test links as docs/ would.
+sub norm { my @p; for (split m{/}, shift) { next if $_ eq "" || $_ eq ".";
+    if ($_ eq "..") { pop @p } else { push @p, $_ } } join "/", @p; }
+for my $f (@md, "README.md") {
+    open my $fh, "<", $f or die "$f: $!";
+    my $n = 0;
+    my $fence = 0;
+    (my $dir = $f) =~ s{/?[^/]*$}{};
+    my $rel = $f eq "README.md" ? "" : "docs" . substr($dir, length $docs);
+    while (my $l = <$fh>) {
+        $n++;
+        $fence = !$fence if $l =~ /^```/;
+        next if $fence;
+        $l =~ s/`[^`]*`//g;
+        while ($l =~ /\]\(([^)\s]+)\)/g) {
+            my $t = $1;
+            next if $t =~ m{^(https?|mailto):} || $t =~ /^#/;
+            $t =~ s/#.*//;
+            my $p = norm(($rel eq "" ? "" : "$rel/") . $t);
+            my $real = $p =~ m{^docs(/|$)} ? $docs . substr($p, 4) : $p;
+            report("$f:$n", "a link to $t, which does not exist") unless -e $real;
+        }
+    }
+    close $fh;
+}
+
+print STDERR "check_docs: every figure checked is what the tools print; no commit hash, no load average, no broken link\n"
+    unless $fail;
+exit $fail;
+'
