@@ -112,12 +112,17 @@ awk -v c="$c_sw" -v cr="$c_rtl" -v n="$tiles" -v r="$t_rtl" -v s="$t_sw" -v sz="
              if (c != cr) { printf "| htree P = 1024: rtl and sw disagree (%s, %s) | | | | |\n", cr, c; exit }
              printf "| tree collectives, htree P = 1024 (%sx%s), `run --pe core` | %s | %.2f M | %.2f M | %.1f |\n",
                     d[1], d[2], c, n * c / r / 1e6, n * c / s / 1e6, r / s }'
+# A column of a `traffic --csv` run, by its name in the header.
+field() {
+    printf '%s\n' "$1" | awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
+                                               { print $c }'
+}
 for b in rtl sw; do
-    eval "l_$b=\"\$(\"\$W\" traffic --csv --backend $b --pe core --mesh 32x32 --rate 0.02 --len 4 --cycles 4000 | tail -n 1)\""
+    eval "l_$b=\"\$(\"\$W\" traffic --csv --backend $b --pe core --mesh 32x32 --rate 0.02 --len 4 --cycles 4000)\""
 done
-awk -F, -v a="$l_rtl" -v b="$l_sw" 'BEGIN { split(a, r, ","); split(b, s, ",");
+awk -v c="$(field "$l_rtl" cycles)" -v r="$(field "$l_rtl" router_cycles_per_s)" -v s="$(field "$l_sw" router_cycles_per_s)" 'BEGIN {
     printf "| firmware traffic 32x32, `traffic --pe core --rate 0.02 --len 4 --cycles 4000` | %s | %.2f M | %.2f M | %.1f |\n",
-           r[10], r[15] / 1e6, s[15] / 1e6, s[15] / r[15] }'
+           c, r / 1e6, s / 1e6, s / r }'
 echo
 echo "(For the tree, cycles are to the last prefix's arrival, and the time is that of the whole"
 echo "\`run\` process, start-up and image loading included.)"

@@ -20,17 +20,31 @@ col() {
     echo "$1" | cut -d, -f"$2"
 }
 
+# The CSV's columns by name, from its header.
+HEADER=$("$W" traffic --csv --backend sw --mesh 1x1 --rate 0 --cycles 1 | head -n 1)
+colnum() {
+    echo "$HEADER" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1
+}
+C_MESH=$(colnum mesh)
+C_CYCLES=$(colnum cycles)
+C_LAT=$(colnum avg_latency)
+C_ACC=$(colnum accepted)
+C_SAT=$(colnum saturated)
+C_WALL=$(colnum wall_s)
+C_SPEED=$(colnum router_cycles_per_s)
+
 # The best of three sw runs in router-cycles per second: "cpu" is the
-# CLI's own figure (column 18), "wall" the same per wall second (column
-# 16, printed to 0.1 ms: runs under 10 ms, too short for that, keep the
+# CLI's own figure (router_cycles_per_s), "wall" the same per wall second
+# (wall_s, printed to 0.1 ms: runs under 10 ms, too short for that, keep the
 # CPU figure; they are small or idle meshes, on one thread anyway).
 # WM_SW_THREADS as the caller sets it.
 best_sw() {
     clock=$1
     shift
     for k in 1 2 3; do run --backend sw "$@"; done |
-        awk -F, -v clock="$clock" '{ split($2, m, "x"); v = $18;
-                                     if (clock == "wall" && $16 >= 0.01) v = m[1] * m[2] * $9 / $16;
+        awk -F, -v clock="$clock" -v cm=$C_MESH -v cs=$C_SPEED -v cw=$C_WALL -v cc=$C_CYCLES '{
+                                     split($cm, m, "x"); v = $cs;
+                                     if (clock == "wall" && $cw >= 0.01) v = m[1] * m[2] * $cc / $cw;
                                      if (v > best) best = v }
                                    END { printf "%.0f\n", best }'
 }
@@ -49,7 +63,7 @@ for mesh in 8x8 16x16 32x32 64x64; do
         one=$(WM_SW_THREADS=1 best_sw cpu --mesh $mesh --rate $rate $SPEED_RUN)
         auto=$(WM_SW_THREADS=0 best_sw wall --mesh $mesh --rate $rate $SPEED_RUN)
         rtl=$(run --backend rtl --mesh $mesh --rate $rate $SPEED_RUN)
-        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" -v t="$(col "$rtl" 18)" -v acc="$(col "$rtl" 14)" \
+        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" -v t="$(col "$rtl" $C_SPEED)" -v acc="$(col "$rtl" $C_ACC)" \
             'BEGIN { b = o > a ? o : a;
                      printf "| %s | %s | %.1f | %.1f | %.2f | %.0f | %s |\n", m, r, o / 1e6, a / 1e6, t / 1e6, b / t, acc }'
     done
@@ -75,8 +89,8 @@ for mesh in 8x8 16x16; do
     if [ $mesh = 8x8 ]; then rates="0.02 0.1 0.2 0.25 0.3 0.35 0.4"; else rates="0.02 0.05 0.1 0.12 0.14 0.16 0.18"; fi
     for rate in $rates; do
         r=$(run --backend sw --mesh $mesh --rate $rate $CURVE_RUN)
-        lat=$(col "$r" 12)
-        [ "$(col "$r" 15)" = yes ] && lat="saturated"
-        echo "| $mesh | $rate | $lat | $(col "$r" 14) |"
+        lat=$(col "$r" $C_LAT)
+        [ "$(col "$r" $C_SAT)" = yes ] && lat="saturated"
+        echo "| $mesh | $rate | $lat | $(col "$r" $C_ACC) |"
     done
 done
