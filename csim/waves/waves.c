@@ -1,6 +1,7 @@
 /* waves.c: a run's dump, whichever backend makes it (see waves.h). */
 #include "waves/waves.h"
 
+#include "core/xalloc.h"
 #include "fabric/fabric_rtl.h"
 #include "waves/waves_fw.h"
 #include "waves/waves_gtkw.h"
@@ -207,8 +208,7 @@ const char *wm_waves_tile_scope(const wm_waves *wv, unsigned x, unsigned y) { re
 
 size_t wm_waves_add_pe(wm_waves *wv, unsigned x, unsigned y)
 {
-    pe_signals *p = realloc(wv->pes, (wv->npes + 1) * sizeof *p);
-    if (!p) abort(); /* a few bytes per PE: nothing sensible to do without them */
+    pe_signals *p = wm_xrealloc(wv->pes, (wv->npes + 1) * sizeof *p);
     wv->pes = p;
     memset(&p[wv->npes], 0, sizeof *p);
     p[wv->npes].x = x;
@@ -227,8 +227,7 @@ void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name)
 {
     pe_signals *p = &wv->pes[pe];
     if (find_export(p, name)) return;
-    pe_export *e = realloc(p->exports, (p->nexports + 1) * sizeof *e);
-    if (!e) abort();
+    pe_export *e = wm_xrealloc(p->exports, (p->nexports + 1) * sizeof *e);
     p->exports = e;
     memset(&e[p->nexports], 0, sizeof *e);
     snprintf(e[p->nexports].name, NAME_MAX_LEN, "%s", name);
