@@ -1,5 +1,4 @@
-/* xalloc.h: allocation that cannot fail, and the mark of a result that
- * must not be ignored.
+/* xalloc.h: allocation that cannot fail.
  *
  * Library code (csim/ but cli/) never ends the process on a user's input:
  * a bad layout, option or file is a false or NULL result with a message
@@ -18,10 +17,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A result the caller must look at: a creation, a load, a parse, a write
- * that can fail. Ignoring it is a bug the compiler reports. */
-#define WM_MUST_USE __attribute__((warn_unused_result))
 
 /* malloc, calloc, realloc and strdup that return only on success. A zero
  * size asks for one byte, so a NULL result always means failure. */

@@ -2,6 +2,7 @@
 #include "run/runner.h"
 
 #include "run/run_notes.h"
+#include "waves/interrupt.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
         }
         r->f = wm_waves_open(r->waves, ops);
     } else {
-        r->f = mode == WM_PE_CORE ? ops->create_cores(w, h) : ops->create(w, h);
+        r->f = wm_interrupt_fabric_create(ops, w, h, mode == WM_PE_CORE);
     }
     if (!r->f) {
         wm_runner_destroy(r);

@@ -219,7 +219,7 @@ wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops 
     t->w = w;
     t->h = h;
     t->n = (size_t)w * h;
-    if (ops == &wm_fabric_sw) t->queues = wm_fabric_sw_queues(f);
+    if (wm_fabric_is(ops, "sw")) t->queues = wm_fabric_sw_queues(f);
     uint64_t seed = cfg->seed;
     for (int i = 0; i < 4; i++) t->rng[i] = splitmix64(&seed);
     t->heap_time = malloc(t->n * sizeof *t->heap_time);

@@ -264,10 +264,11 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
     wm_rtl_trace tr = {wm_outfile_temp(wv->out), wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
     wv->ops = ops;
-    if (ops == &wm_fabric_rtl) {
-        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr);
-    } else if (ops == &wm_fabric_sw) {
-        wv->f = wv->spec.cores ? ops->create_cores(wv->w, wv->h) : ops->create(wv->w, wv->h);
+    if (wm_fabric_is(ops, "rtl")) {
+        const wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
+        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr, &cfg);
+    } else if (wm_fabric_is(ops, "sw")) {
+        wv->f = wm_interrupt_fabric_create(ops, wv->w, wv->h, wv->spec.cores);
         if (wv->f && !(wv->sw = wm_sw_dump_open(wv->f, wv->w, &tr))) {
             ops->destroy(wv->f);
             wv->f = NULL;
