@@ -150,7 +150,9 @@ void wm_runner_destroy(wm_runner *r)
     if (r->waves) {
         if (r->f) {
             note_markers(r);
-            wm_waves_finish(r->waves);
+            /* A runner destroyed unfinished: the run's own error is the
+             * one to report, the dump is kept as far as it goes. */
+            (void)!wm_waves_finish(r->waves);
         }
         wm_waves_destroy(r->waves);
     }

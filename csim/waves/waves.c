@@ -461,7 +461,8 @@ bool wm_waves_finish(wm_waves *wv)
 void wm_waves_destroy(wm_waves *wv)
 {
     if (!wv) return;
-    if (wv->open) wm_waves_finish(wv);
+    /* Unfinished: the caller is on an error path and reports its own. */
+    if (wv->open) (void)!wm_waves_finish(wv);
     wm_outfile_discard(wv->out);
     for (size_t i = 0; i < wv->npes; i++) free(wv->pes[i].exports);
     free(wv->extra);
