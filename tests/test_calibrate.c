@@ -67,9 +67,10 @@ static void test_a_different_core_gives_a_different_table(void **state)
     wm_cost_entry built[WM_COST_ENTRIES], now[WM_COST_ENTRIES];
     wm_cost_model_current(built);
     /* the calibration's sender is PE (0,0) */
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_CORE, 0, 0, WM_ISS_PERTURB_RAM_LOAD_3});
-    const bool ok = wm_calibrate(&wm_fabric_sw, now, stderr);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    const wm_fabric_config slow_load = {.perturbation = {WM_SW_CORE, 0, 0, WM_ISS_PERTURB_RAM_LOAD_3}};
+    wm_fabric_ops sw = wm_fabric_sw;
+    sw.config = &slow_load;
+    const bool ok = wm_calibrate(&sw, now, stderr);
     if (!ok) return; /* a calibration that cannot run fails `make calibrate` just as well */
     int differ = 0;
     for (int i = 0; i < WM_COST_ENTRIES; i++) differ += now[i].value != built[i].value;

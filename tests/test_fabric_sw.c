@@ -188,9 +188,9 @@ static void test_perturbation_specs_parse(void **state)
 
 /* Two headers contend for (1,0)'s L output in cycle 3. Exact: E (port 1)
  * wins, RR[L] = 0. Reversed arbitration at (1,0): W (port 3) wins. */
-static uint32_t first_at_ramp(void)
+static uint32_t first_at_ramp(const wm_fabric_config *cfg)
 {
-    wm_fabric *f = wm_fabric_sw.create(3, 1);
+    wm_fabric *f = wm_fabric_create(&wm_fabric_sw, 3, 1, false, cfg);
     assert_non_null(f);
     event_log log = {0};
     wm_fabric_sw.set_link_hook(f, log_event, &log);
@@ -206,12 +206,10 @@ static uint32_t first_at_ramp(void)
 static void test_reversed_arbitration_changes_the_winner(void **state)
 {
     (void)state;
-    assert_int_equal(first_at_ramp(), wm_header(1, 0, 0, 0xb0));
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_RR_REVERSE, 1, 0, 0});
-    const uint32_t perturbed = first_at_ramp();
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
-    assert_int_equal(perturbed, wm_header(1, 0, 0, 0xa0));
-    assert_int_equal(first_at_ramp(), wm_header(1, 0, 0, 0xb0));
+    assert_int_equal(first_at_ramp(NULL), wm_header(1, 0, 0, 0xb0));
+    const wm_fabric_config reversed = {.perturbation = {WM_SW_RR_REVERSE, 1, 0, 0}};
+    assert_int_equal(first_at_ramp(&reversed), wm_header(1, 0, 0, 0xa0));
+    assert_int_equal(first_at_ramp(NULL), wm_header(1, 0, 0, 0xb0));
 }
 
 typedef struct {
@@ -228,9 +226,8 @@ typedef struct {
 static void run_busy_mesh(wm_sw_threads mode, busy_run *run)
 {
     enum { W = 37, H = 29 };
-    wm_fabric_sw_set_threads(mode);
-    wm_fabric *f = wm_fabric_sw.create(W, H);
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    const wm_fabric_config threads = {.threads = mode};
+    wm_fabric *f = wm_fabric_create(&wm_fabric_sw, W, H, false, &threads);
     assert_non_null(f);
     run->trace = wm_trace_create();
     assert_non_null(run->trace);
@@ -299,11 +296,11 @@ static void test_automatic_threads_follow_the_load(void **state)
 {
     (void)state;
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2) skip();
-    wm_fabric_sw_set_threads(WM_SW_THREADS_AUTO);
+    const wm_fabric_config automatic = {.threads = WM_SW_THREADS_AUTO};
     const unsigned sizes[2] = {16, 32};
     uint64_t parallel[2];
     for (unsigned k = 0; k < 2; k++) {
-        wm_fabric *f = wm_fabric_sw.create(sizes[k], sizes[k]);
+        wm_fabric *f = wm_fabric_create(&wm_fabric_sw, sizes[k], sizes[k], false, &automatic);
         assert_non_null(f);
         wm_traffic_config cfg = wm_traffic_config_default();
         cfg.rate = 0.3;
@@ -317,7 +314,6 @@ static void test_automatic_threads_follow_the_load(void **state)
         parallel[k] = wm_fabric_sw_parallel_steps(f);
         wm_fabric_sw.destroy(f);
     }
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
     assert_int_equal(parallel[0], 0);
     assert_true(parallel[1] > 0);
 }
@@ -327,9 +323,8 @@ static void test_automatic_threads_follow_the_load(void **state)
 static void test_link_hook_off_and_on_again(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_TWO);
-    wm_fabric *f = wm_fabric_sw.create(3, 1);
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
+    const wm_fabric_config two = {.threads = WM_SW_THREADS_TWO};
+    wm_fabric *f = wm_fabric_create(&wm_fabric_sw, 3, 1, false, &two);
     assert_non_null(f);
     event_log log = {0};
     wm_fabric_sw.set_link_hook(f, log_event, &log);
@@ -391,7 +386,6 @@ static void test_latency_percentiles(void **state)
 static void test_bad_thread_setting_is_refused(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ENV);
     setenv("WM_SW_THREADS", "3", 1);
     assert_null(wm_fabric_sw.create(4, 4));
     setenv("WM_SW_THREADS", "2", 1);

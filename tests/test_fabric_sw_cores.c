@@ -31,6 +31,8 @@
 #include "fabric/fabric_sw.h"
 
 static const wm_fabric_ops *const ops = &wm_fabric_sw;
+/* One thread: these tests look at single cycles, not at the threads. */
+static const wm_fabric_config one_thread = {.threads = WM_SW_THREADS_ONE};
 
 enum { RB = 0x80000000u, MEM = WM_TILE_MEM_BYTES };
 
@@ -216,8 +218,7 @@ static void receiver(prog *p)
 static void test_one_message_2x1(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric *f = ops->create_cores(2, 1);
+    wm_fabric *f = wm_fabric_create(ops, 2, 1, true, &one_thread);
     assert_non_null(f);
     link_log links = {0};
     core_log cores = {0};
@@ -310,8 +311,7 @@ static void test_one_message_2x1(void **state)
 static void test_core_view_shows_the_last_cycle(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric *f = ops->create_cores(2, 1);
+    wm_fabric *f = wm_fabric_create(ops, 2, 1, true, &one_thread);
     assert_non_null(f);
     prog p;
     sender_10(&p);
@@ -401,8 +401,7 @@ static void corner_swap(prog *p)
 static void test_corner_swap_2x2(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric *f = ops->create_cores(2, 2);
+    wm_fabric *f = wm_fabric_create(ops, 2, 2, true, &one_thread);
     assert_non_null(f);
     link_log links = {0};
     core_log cores = {0};
@@ -486,8 +485,7 @@ static void test_corner_swap_2x2(void **state)
 static void test_fault_halts_with_cause_pc_and_word(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric *f = ops->create_cores(2, 1);
+    wm_fabric *f = wm_fabric_create(ops, 2, 1, true, &one_thread);
     assert_non_null(f);
     core_log cores = {0};
     ops->set_core_hook(f, log_core, &cores);
@@ -536,8 +534,7 @@ static void test_fault_halts_with_cause_pc_and_word(void **state)
 static void test_unstarted_core_never_retires(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric *f = ops->create_cores(2, 1);
+    wm_fabric *f = wm_fabric_create(ops, 2, 1, true, &one_thread);
     assert_non_null(f);
     core_log cores = {0};
     ops->set_core_hook(f, log_core, &cores);
@@ -566,7 +563,7 @@ static void test_unstarted_core_never_retires(void **state)
     assert_int_equal(pe.rx_head, D10);
     assert_int_equal(read_word(f, 1, 0, 0x104), 0);
     /* A tile never loaded nor started reads as a zeroed RAM. */
-    wm_fabric *g = ops->create_cores(3, 1);
+    wm_fabric *g = wm_fabric_create(ops, 3, 1, true, &one_thread);
     assert_non_null(g);
     assert_int_equal(read_word(g, 2, 0, MEM - 4), 0);
     assert_false(ops->core_status(g, 2, 0).started);
@@ -581,10 +578,8 @@ static void test_unstarted_core_never_retires(void **state)
 static void test_perturbation_applies_to_core_fabrics(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_LATE_GRANT, 0, 0, WM_PORT_E});
-    wm_fabric *f = ops->create_cores(2, 1);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    const wm_fabric_config late = {.threads = WM_SW_THREADS_ONE, .perturbation = {WM_SW_LATE_GRANT, 0, 0, WM_PORT_E}};
+    wm_fabric *f = wm_fabric_create(ops, 2, 1, true, &late);
     assert_non_null(f);
     link_log links = {0};
     ops->set_link_hook(f, log_link, &links);
@@ -646,8 +641,7 @@ static void test_computing_core_matches_the_iss(void **state)
         }
         assert_true(wm_iss_halted(&iss));
 
-        wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
-        wm_fabric *f = ops->create_cores(3, 2);
+        wm_fabric *f = wm_fabric_create(ops, 3, 2, true, &one_thread);
         assert_non_null(f);
         core_log cores = {0};
         ops->set_core_hook(f, log_core, &cores);
@@ -723,8 +717,8 @@ static void run(const scenario *sc, run_mode mode, run_result *r)
     r->mem = calloc(n, MEM);
     assert_non_null(r->st);
     assert_non_null(r->mem);
-    wm_fabric_sw_set_threads(mode == CORES_TWO ? WM_SW_THREADS_TWO : WM_SW_THREADS_ONE);
-    wm_fabric *f = mode == BY_HOST ? ops->create(sc->w, sc->h) : ops->create_cores(sc->w, sc->h);
+    const wm_fabric_config threads = {.threads = mode == CORES_TWO ? WM_SW_THREADS_TWO : WM_SW_THREADS_ONE};
+    wm_fabric *f = wm_fabric_create(ops, sc->w, sc->h, mode != BY_HOST, &threads);
     assert_non_null(f);
     ops->set_link_hook(f, log_link, &r->links);
     wm_iss *iss = calloc(n, sizeof *iss);
@@ -783,7 +777,6 @@ static void run(const scenario *sc, run_mode mode, run_result *r)
     if (mode == CORES_TWO) r->parallel_steps = wm_fabric_sw_parallel_steps(f);
     free(iss);
     ops->destroy(f);
-    wm_fabric_sw_set_threads(WM_SW_THREADS_ONE);
 }
 
 static void free_result(run_result *r)

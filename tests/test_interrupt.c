@@ -268,7 +268,6 @@ static void test_an_rtl_assertion_stops_a_traced_run_at_its_cycle(void **state)
                        "pe p node ROOT=1 SIDE=0 UPX=2 UPY=0 LX=0 LY=0 CHILDREN=1\n";
     wm_layout *l = wm_layout_parse(text, "t.layout", NULL, 0, stderr);
     assert_non_null(l);
-    wm_interrupt_catch_assertions();
     wm_trace_spec spec = wm_trace_spec_default();
     spec.path = DIR "/assert.vcd";
     spec.format = WM_WAVES_VCD;

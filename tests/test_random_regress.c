@@ -146,15 +146,26 @@ static void test_random_scenarios_agree(void **state)
     }
 }
 
+/* The sw model with tile (0,0) granting its L output a cycle late, as
+ * `regress --perturb late-grant:0,0,L` makes it. */
+static const wm_fabric_config late_grant = {.perturbation = {WM_SW_LATE_GRANT, 0, 0, WM_PORT_L}};
+
+static wm_fabric_ops late_sw(void)
+{
+    wm_fabric_ops ops = wm_fabric_sw;
+    ops.config = &late_grant;
+    return ops;
+}
+
 /* The first scenario of seed 2 (at most 6x6, bare tiles) whose lockstep
  * run fails with the sw model's tile (0,0) granting its L output a cycle
  * late. */
-static void first_failing(wm_random_scenario *s, wm_regress_report *rep, uint64_t *index)
+static void first_failing(const wm_fabric_ops *late, wm_random_scenario *s, wm_regress_report *rep, uint64_t *index)
 {
     const wm_random_limits lim = {6, 3, 0};
     for (uint64_t i = 0; i < 200; i++) {
         wm_random_generate(2, i, &lim, s);
-        wm_random_regress_run(s, "t", &wm_fabric_rtl, &wm_fabric_sw, rep);
+        wm_random_regress_run(s, "t", &wm_fabric_rtl, late, rep);
         if (!rep->passed) {
             *index = i;
             return;
@@ -170,16 +181,16 @@ static void first_failing(wm_random_scenario *s, wm_regress_report *rep, uint64_
 static void test_a_planted_fault_is_caught_shrunk_and_reproduced(void **state)
 {
     (void)state;
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_LATE_GRANT, 0, 0, WM_PORT_L});
+    const wm_fabric_ops late = late_sw();
     wm_random_scenario s, smallest;
     wm_regress_report rep, small_rep;
     uint64_t index;
-    first_failing(&s, &rep, &index);
+    first_failing(&late, &s, &rep, &index);
     assert_int_equal(index, 0);
     assert_true(rep.diverged);
     assert_int_equal(rep.first.cycle, 34);
     wm_random_shrink_stats st;
-    wm_random_shrink(&s, &rep, &wm_fabric_rtl, &wm_fabric_sw, 300, NULL, &smallest, &small_rep, &st);
+    wm_random_shrink(&s, &rep, &wm_fabric_rtl, &late, 300, NULL, &smallest, &small_rep, &st);
     assert_true(small_rep.diverged);
     assert_true(st.steps > 0);
     assert_string_equal(small_rep.line, "FAIL shrunk 1x1: first divergence at cycle 2 tile (0,0) port L: expected "
@@ -190,10 +201,9 @@ static void test_a_planted_fault_is_caught_shrunk_and_reproduced(void **state)
     wm_random_scenario back;
     assert_true(wm_random_parse(text, &back, err, sizeof err));
     wm_regress_report again;
-    wm_random_regress_run(&back, "shrunk", &wm_fabric_rtl, &wm_fabric_sw, &again);
+    wm_random_regress_run(&back, "shrunk", &wm_fabric_rtl, &late, &again);
     assert_string_equal(again.line, small_rep.line);
     /* the fault is the cause: the exact model passes the shrunk scenario */
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
     wm_random_regress_run(&back, "shrunk", &wm_fabric_rtl, &wm_fabric_sw, &again);
     assert_true(again.passed);
 }
@@ -207,14 +217,13 @@ static void test_a_campaign_in_processes_reports_each_scenario(void **state)
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
     assert_non_null(out);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_LATE_GRANT, 0, 0, WM_PORT_L});
+    const wm_fabric_ops late = late_sw();
     const wm_random_campaign c = {.count = 8, .seed = 2, .first = 0, .jobs = 2, .limits = {6, 3, 0},
-                                  .expected = &wm_fabric_rtl, .got = &wm_fabric_sw,
+                                  .expected = &wm_fabric_rtl, .got = &late,
                                   .command = "build/wavemesh regress", .extra_args = " --perturb late-grant:0,0,L",
                                   .shrink_runs = 40, .out = out, .failures = NULL, .progress = false};
     wm_random_summary sum;
     const int status = wm_random_campaign_run(&c, &sum);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
     fclose(out);
     assert_int_equal(sum.run, 8);
     assert_int_equal(sum.passed + sum.failed, 8);

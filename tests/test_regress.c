@@ -44,11 +44,20 @@ static void test_small_scenarios_agree(void **state)
     }
 }
 
+/* The sw backend with a deliberate bug, as `regress --perturb` makes it:
+ * a copy of its table whose fabrics are made with the perturbation. */
+static wm_fabric_ops perturbed_sw(const wm_fabric_config *cfg)
+{
+    wm_fabric_ops ops = wm_fabric_sw;
+    ops.config = cfg;
+    return ops;
+}
+
 static void run_perturbed(wm_sw_perturbation p, wm_regress_report *rep)
 {
-    wm_fabric_sw_set_perturbation(p);
-    wm_regress_run(scenario("contention-3x1"), &wm_fabric_rtl, &wm_fabric_sw, rep);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    const wm_fabric_config cfg = {.perturbation = p};
+    const wm_fabric_ops sw = perturbed_sw(&cfg);
+    wm_regress_run(scenario("contention-3x1"), &wm_fabric_rtl, &sw, rep);
 }
 
 /* contention-3x1: both headers reach (1,0) in cycle 3 and contend for L.
@@ -110,9 +119,9 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
 {
     (void)state;
     wm_regress_report rep;
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_CORE, 1, 0, WM_ISS_PERTURB_RX_POP_LATE});
-    wm_regress_run(scenario("core-tutorial"), &wm_fabric_rtl, &wm_fabric_sw, &rep);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    const wm_fabric_config cfg = {.perturbation = {WM_SW_CORE, 1, 0, WM_ISS_PERTURB_RX_POP_LATE}};
+    const wm_fabric_ops sw = perturbed_sw(&cfg);
+    wm_regress_run(scenario("core-tutorial"), &wm_fabric_rtl, &sw, &rep);
     assert_false(rep.passed);
     assert_false(rep.diverged);
     assert_true(rep.core_diverged);
@@ -148,9 +157,9 @@ static void test_a_users_layout_in_lockstep(void **state)
     }
     const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, WM_PE_NATIVE, 1000000};
     wm_regress_report rep;
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_RR_REVERSE, 1, 1, 0});
-    assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    const wm_fabric_config cfg = {.perturbation = {WM_SW_RR_REVERSE, 1, 1, 0}};
+    const wm_fabric_ops sw = perturbed_sw(&cfg);
+    assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &sw, &rep));
     assert_false(rep.passed);
     assert_true(rep.diverged);
     assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 208 "

@@ -339,7 +339,7 @@ static void test_traced_fabric_with_cores(void **state)
     const char *const scopes[] = {"t0", "t1"};
     const wm_rtl_trace tr = {.path = path, .vcd = true, .x0 = 0, .y0 = 0, .x1 = 1, .y1 = 0, .tile_scope = scopes,
                              .cores = true};
-    wm_fabric *f = wm_fabric_rtl_create_traced(2, 1, &tr);
+    wm_fabric *f = wm_fabric_rtl_create_traced(2, 1, &tr, NULL);
     assert_non_null(f);
     wm_fabric_rtl_dump(f);
     run_message(f, dump_now);

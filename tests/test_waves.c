@@ -225,9 +225,12 @@ static void test_every_wavelet_is_on_its_link_at_the_cycle_of_the_event_trace(vo
 }
 
 /* Traffic on a 4x4 mesh with a dump; its link events in *ev. */
-static void run_traffic(const char *backend, const wm_trace_spec *spec, events *ev)
+/* Traffic on backend, its fabric made with fabric_cfg (NULL: the default). */
+static void run_traffic_with(const char *backend, const wm_fabric_config *fabric_cfg, const wm_trace_spec *spec, events *ev)
 {
-    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    wm_fabric_ops configured = *wm_fabric_backend(backend);
+    configured.config = fabric_cfg;
+    const wm_fabric_ops *ops = &configured;
     char err[256];
     wm_waves *wv = wm_waves_create(spec, 4, 4, err, sizeof err);
     assert_non_null(wv);
@@ -250,6 +253,11 @@ static void run_traffic(const char *backend, const wm_trace_spec *spec, events *
     ops->destroy(f);
 }
 
+static void run_traffic(const char *backend, const wm_trace_spec *spec, events *ev)
+{
+    run_traffic_with(backend, NULL, spec, ev);
+}
+
 static bool same_event(const wm_link_event *a, const wm_link_event *b)
 {
     return a->cycle == b->cycle && a->x == b->x && a->y == b->y && a->port == b->port && a->data == b->data;
@@ -262,11 +270,9 @@ static void test_wavediff_reports_the_first_difference_of_a_perturbed_sw_model(v
     events ref = {NULL, 0, 0}, bad = {NULL, 0, 0};
     spec.path = tmp_path("traffic_rtl.fst");
     run_traffic("rtl", &spec, &ref);
-    const wm_sw_perturbation p = {WM_SW_RR_REVERSE, 1, 1, 0};
-    wm_fabric_sw_set_perturbation(p);
+    const wm_fabric_config reversed = {.perturbation = {WM_SW_RR_REVERSE, 1, 1, 0}};
     spec.path = tmp_path("traffic_bad.fst");
-    run_traffic("sw", &spec, &bad);
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
+    run_traffic_with("sw", &reversed, &spec, &bad);
     /* where the link events first diverge */
     size_t i = 0;
     while (i < ref.n && i < bad.n && same_event(&ref.ev[i], &bad.ev[i])) i++;

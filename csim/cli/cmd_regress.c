@@ -227,6 +227,13 @@ int wm_cmd_regress(int argc, char **argv)
         fprintf(stderr, "wavemesh regress: unknown backend '%s' (rtl or sw)\n", !expected ? expected_name : got_name);
         return 2;
     }
+    /* The perturbation goes with the backends, given to every sw fabric
+     * they make (the rtl ones ignore it). */
+    const wm_fabric_config fabric_cfg = {.perturbation = perturbation};
+    wm_fabric_ops expected_ops = *expected, got_ops = *got;
+    expected_ops.config = got_ops.config = &fabric_cfg;
+    expected = &expected_ops;
+    got = &got_ops;
     if (!layout && nsettings) {
         fprintf(stderr, "wavemesh regress: --set needs a LAYOUT (see --help)\n");
         return 2;
@@ -237,9 +244,7 @@ int wm_cmd_regress(int argc, char **argv)
                             "random scenarios, not a LAYOUT\n");
             return 2;
         }
-        wm_fabric_sw_set_perturbation(perturbation);
         const int rc = regress_layout(layout, settings, nsettings, cores_only, max_cycles, expected, got);
-        wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
         return rc;
     }
     if (ro.have_random || ro.scenario) {
@@ -252,15 +257,12 @@ int wm_cmd_regress(int argc, char **argv)
                     ro.scenario ? "--scenario" : "--random");
             return 2;
         }
-        wm_fabric_sw_set_perturbation(perturbation);
         const int status = run_random(&ro, cores_only, expected_name, got_name, expected, got);
-        wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
         return status;
     }
     if (perturbation.kind != WM_SW_EXACT && !list && !perturbation_lands(&perturbation, quick, only, cores_only))
         return 2;
     unsigned passed = 0, failed = 0;
-    wm_fabric_sw_set_perturbation(perturbation);
     for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) {
         if (quick && !s->quick) continue;
         if (only && !strstr(s->name, only)) continue;
@@ -279,7 +281,6 @@ int wm_cmd_regress(int argc, char **argv)
          * stops the regression. */
         if (rep.interrupted) break;
     }
-    wm_fabric_sw_set_perturbation((wm_sw_perturbation){WM_SW_EXACT, 0, 0, 0});
     if (list) return 0;
     if (passed + failed == 0) {
         fprintf(stderr, "wavemesh regress: no scenario matches (see --list)\n");

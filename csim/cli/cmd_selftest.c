@@ -2,6 +2,7 @@
  * on a backend and prints every link event, a quick look at the fabric. */
 #include "cli/commands.h"
 #include "fabric/fabric.h"
+#include "waves/interrupt.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ int wm_cmd_selftest(int argc, char **argv)
         fprintf(stderr, "wavemesh selftest: unknown backend '%s' (rtl or sw)\n", backend);
         return 2;
     }
-    wm_fabric *f = ops->create(3, 2);
+    wm_fabric *f = wm_interrupt_fabric_create(ops, 3, 2, false);
     if (!f) return 1;
     ops->set_link_hook(f, print_event, NULL);
     const uint32_t msg[3] = {wm_header(2, 1, 2, 0), 0xdeadbeefu, 0x12345678u};

@@ -271,7 +271,7 @@ int wm_cmd_traffic(int argc, char **argv)
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
-    wm_fabric *f = waves ? wm_waves_open(waves, ops) : ops->create(w, h);
+    wm_fabric *f = waves ? wm_waves_open(waves, ops) : wm_interrupt_fabric_create(ops, w, h, false);
     if (!f) {
         wm_waves_destroy(waves);
         return 1;

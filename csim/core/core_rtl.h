@@ -5,6 +5,7 @@
 #define WM_CORE_RTL_H
 
 #include "core/core_port.h"
+#include "core/must_use.h"
 
 #include <stddef.h>
 
@@ -15,7 +16,7 @@ extern "C" {
 typedef struct wm_core_rtl wm_core_rtl;
 
 /* A core held in reset with a zeroed RAM of WM_CORE_MEM_BYTES. */
-wm_core_rtl *wm_core_rtl_create(void);
+WM_MUST_USE wm_core_rtl *wm_core_rtl_create(void);
 void wm_core_rtl_destroy(wm_core_rtl *c);
 /* Write bytes at addr of the RAM (while in reset, before the first step). */
 void wm_core_rtl_load(wm_core_rtl *c, uint32_t addr, const void *bytes, size_t n);

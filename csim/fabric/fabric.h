@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/core_port.h" /* the PE core's cycle record and halt */
+#include "core/must_use.h"
 #include "wavelet.h"          /* the header format, shared with the firmware */
 
 #ifdef __cplusplus
@@ -116,6 +117,49 @@ typedef struct {
     wm_core_halt halt;     /* RUNNING, or why it stopped */
 } wm_core_status;
 
+/* The sw backend's deliberate bugs (fabric_sw.h): a test instrument that
+ * proves the regression can fail, never a mode of use. */
+typedef enum {
+    WM_SW_EXACT = 0,     /* the model as specified */
+    WM_SW_RR_REVERSE,    /* tile (x, y): every arbiter scans RR, RR-1, ... instead of RR, RR+1, ... */
+    WM_SW_LATE_GRANT,    /* tile (x, y), output port: a header is granted one cycle after it could be */
+    WM_SW_CORE           /* tile (x, y)'s core: its instruction-set simulator has bug `port` (wm_iss_perturb) */
+} wm_sw_perturbation_kind;
+
+typedef struct {
+    wm_sw_perturbation_kind kind;
+    unsigned x, y;
+    unsigned port; /* wm_port, for WM_SW_LATE_GRANT; wm_iss_perturb, for WM_SW_CORE */
+} wm_sw_perturbation;
+
+/* How the sw backend spreads a step over threads (fabric_sw.h). */
+typedef enum {
+    WM_SW_THREADS_ENV = 0,  /* the default: as the environment variable WM_SW_THREADS says (0: automatic,
+                               1: one, 2: two; automatic when unset); creation fails with a message on any
+                               other value */
+    WM_SW_THREADS_AUTO = 1, /* automatic */
+    WM_SW_THREADS_ONE = 2,  /* every step on the calling thread */
+    WM_SW_THREADS_TWO = 3   /* every step on two threads, whatever the load (to test the threaded path) */
+} wm_sw_threads;
+
+/* An RTL assertion failed in the edge that led to cycle. */
+typedef void (*wm_fabric_assertion_fn)(void *ctx, uint64_t cycle);
+
+/* How a backend makes a fabric, beyond its size: passed to create_with,
+ * kept by the fabric for its life. Zeroed (or NULL) is the default, what
+ * create and create_cores make. Each backend reads its own fields. */
+typedef struct wm_fabric_config {
+    wm_sw_threads threads;              /* sw */
+    wm_sw_perturbation perturbation;    /* sw; WM_SW_EXACT: none */
+    /* rtl: called once per fabric, after the edge in which an RTL
+     * assertion failed (the simulator's message is on stdout). NULL: a
+     * line on stderr. Either way the fabric remembers the cycle
+     * (wm_fabric_rtl_assertion) and goes on stepping: stopping the run is
+     * the caller's choice (csim/waves/interrupt.h). */
+    wm_fabric_assertion_fn on_assertion;
+    void *on_assertion_ctx;
+} wm_fabric_config;
+
 typedef struct wm_fabric_ops {
     const char *name; /* "rtl" or "sw" */
     /* A W x H mesh (1..WM_MESH_MAX each), every router enabled, at cycle 0.
@@ -166,6 +210,16 @@ typedef struct wm_fabric_ops {
     /* The core hook set last and its context (NULL: none), so that a second
      * observer can set its own and pass every event on to the first. */
     wm_core_hook (*get_core_hook)(const wm_fabric *f, void **ctx);
+
+    /* create (cores false) or create_cores (cores true) with a config;
+     * NULL config: the default. */
+    wm_fabric *(*create_with)(unsigned w, unsigned h, bool cores, const wm_fabric_config *cfg);
+    /* The config wm_fabric_create passes: NULL in the backends' own tables.
+     * A caller that hands a configured backend down to code that creates
+     * fabrics (a perturbed sw model to the regression) passes a copy of
+     * the table with this set: the setting travels with the backend, and
+     * nothing in the process changes for anyone else. */
+    const wm_fabric_config *config;
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;
@@ -176,6 +230,16 @@ extern const wm_fabric_ops wm_fabric_rtl_mesh;
 
 /* The backend called name ("rtl", "sw" or "rtl-mesh"), or NULL. */
 const wm_fabric_ops *wm_fabric_backend(const char *name);
+
+/* A W x H fabric of backend ops, with cores or without, made with cfg, or
+ * with ops->config when cfg is NULL. NULL with a message on stderr if it
+ * cannot be made. */
+WM_MUST_USE wm_fabric *wm_fabric_create(const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores,
+                                                    const wm_fabric_config *cfg);
+
+/* ops is the backend called name, configured or not (a copy of the
+ * table compares unequal to the table). */
+bool wm_fabric_is(const wm_fabric_ops *ops, const char *name);
 
 #ifdef __cplusplus
 }

@@ -11,3 +11,10 @@ const wm_fabric_ops *wm_fabric_backend(const char *name)
         if (!strcmp(backends[i]->name, name)) return backends[i];
     return NULL;
 }
+
+wm_fabric *wm_fabric_create(const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores, const wm_fabric_config *cfg)
+{
+    return ops->create_with(w, h, cores, cfg ? cfg : ops->config);
+}
+
+bool wm_fabric_is(const wm_fabric_ops *ops, const char *name) { return !strcmp(ops->name, name); }

@@ -299,6 +299,8 @@ struct RtlFabric {
     ExtraSignals extra;
     bool asserted;                    // an RTL assertion failed ...
     uint64_t asserted_at;             // ... in the edge to this cycle
+    wm_fabric_assertion_fn on_assertion; // the config's: who hears of it
+    void *on_assertion_ctx;
     struct Injected {
         size_t tile;
         unsigned port;
@@ -306,9 +308,6 @@ struct RtlFabric {
     };
     std::vector<Injected> injected;   // test-only wavelets for the next step
 };
-
-wm_rtl_assertion_fn on_assertion = nullptr;
-void *on_assertion_ctx = nullptr;
 
 RtlFabric *as_rtl(wm_fabric *f) { return reinterpret_cast<RtlFabric *>(f); }
 const RtlFabric *as_rtl(const wm_fabric *f) { return reinterpret_cast<const RtlFabric *>(f); }
@@ -389,7 +388,7 @@ Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
     return bind_tile(m);
 }
 
-wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
+wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, const wm_fabric_config *cfg)
 {
     if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
@@ -407,6 +406,8 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
     r->core_hook_ctx = nullptr;
     r->asserted = false;
     r->asserted_at = 0;
+    r->on_assertion = cfg ? cfg->on_assertion : nullptr;
+    r->on_assertion_ctx = cfg ? cfg->on_assertion_ctx : nullptr;
     // A failed assertion is the caller's to report (check_assertion), not
     // a reason for Verilator to abort the process: vl_stop then only sets
     // gotError.
@@ -444,8 +445,12 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores)
     return reinterpret_cast<wm_fabric *>(r);
 }
 
-wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr, false); }
-wm_fabric *rtl_create_cores(unsigned w, unsigned h) { return create(w, h, nullptr, true); }
+wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr, false, nullptr); }
+wm_fabric *rtl_create_cores(unsigned w, unsigned h) { return create(w, h, nullptr, true, nullptr); }
+wm_fabric *rtl_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_config *cfg)
+{
+    return create(w, h, nullptr, cores, cfg);
+}
 
 void trace_close(RtlFabric *r)
 {
@@ -510,20 +515,21 @@ void apply_injected(RtlFabric *r, bool on)
     if (!on) r->injected.clear();
 }
 
-// After an edge: an assertion that failed in it is reported once.
+// After an edge: an assertion that failed in it is reported once, to the
+// config's handler or on stderr; the fabric goes on, and the caller that
+// asks wm_fabric_rtl_assertion (or set a handler) stops the run.
 void check_assertion(RtlFabric *r)
 {
     if (VL_LIKELY(!r->ctx.gotError()) || r->asserted) return;
     r->asserted = true;
     r->asserted_at = r->cycle;
     std::fflush(stdout);
-    if (on_assertion) {
-        on_assertion(on_assertion_ctx, r->cycle);
+    if (r->on_assertion) {
+        r->on_assertion(r->on_assertion_ctx, r->cycle);
         return;
     }
     std::fprintf(stderr, "wavemesh: an RTL assertion failed in the edge to cycle %llu (the simulator's message is on "
                          "stdout)\n", (unsigned long long)r->cycle);
-    std::abort();
 }
 
 // One edge of a fabric of tiles with cores. Each tile's clock-low
@@ -793,14 +799,15 @@ wm_core_hook rtl_get_core_hook(const wm_fabric *f, void **ctx)
 
 } // namespace
 
-extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace)
+extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace,
+                                                  const wm_fabric_config *cfg)
 {
     if (trace->x0 > trace->x1 || trace->y0 > trace->y1 || trace->x1 >= w || trace->y1 >= h) {
         fprintf(stderr, "wavemesh: traced tiles %u,%u:%u,%u are not inside the %ux%u mesh\n", trace->x0, trace->y0,
                 trace->x1, trace->y1, w, h);
         return nullptr;
     }
-    wm_fabric *f = create(w, h, trace, trace->cores);
+    wm_fabric *f = create(w, h, trace, trace->cores, cfg);
     if (!f) return nullptr;
     RtlFabric *r = as_rtl(f);
     ExtraSignals &x = r->extra;
@@ -853,12 +860,6 @@ extern "C" int wm_fabric_rtl_trace_error(const wm_fabric *f)
     return r->vcd_file ? r->vcd_file->error : 0;
 }
 
-extern "C" void wm_fabric_rtl_on_assertion(wm_rtl_assertion_fn fn, void *ctx)
-{
-    on_assertion = fn;
-    on_assertion_ctx = ctx;
-}
-
 extern "C" bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle)
 {
     const RtlFabric *r = as_rtl(f);
@@ -877,4 +878,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_cycle,        rtl_pe_push,       rtl_pe_pop,      rtl_pe_status,  rtl_quiescent,
     rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
     rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
+    rtl_create_with,  nullptr,
 };

@@ -49,8 +49,10 @@ typedef struct {
  * a dumped tile shows <scope>.wm_tile_core.u_tile.u_waves (rtl/wm_waves.v)
  * and <scope>.wm_tile_core.u_core_waves (rtl/core/wm_core_waves.v), where a
  * bare tile shows <scope>.wm_tile.u_waves.
+ * cfg as create_with's (NULL: the default).
  * NULL with a message on stderr naming the path if it cannot be made. */
-wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace);
+WM_MUST_USE wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace,
+                                                               const wm_fabric_config *cfg);
 /* Write the current cycle's values into the dump. */
 void wm_fabric_rtl_dump(wm_fabric *f);
 /* Finish the dump file now; destroy() also does it. */
@@ -64,11 +66,8 @@ int wm_fabric_rtl_trace_error(const wm_fabric *f);
  * assertion of the RTL ($stop under WM_ASSERTIONS) would by Verilator's
  * default end the process. The backend catches it instead: the simulator's
  * message goes to stdout as before, the fabric remembers the first cycle it
- * happened at, and the handler given here is called once per fabric, after
- * the edge (NULL, the default: a line on stderr and abort(), as before).
- * The handler is global: one run at a time asks the question. */
-typedef void (*wm_rtl_assertion_fn)(void *ctx, uint64_t cycle);
-void wm_fabric_rtl_on_assertion(wm_rtl_assertion_fn fn, void *ctx);
+ * happened at, and calls the on_assertion of its config once, after the
+ * edge (without one, a line on stderr); it goes on stepping. */
 /* An assertion failed in the edge that led to *cycle. */
 bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle);
 

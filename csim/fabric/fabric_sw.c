@@ -259,19 +259,11 @@ struct sw_fabric {
     sw_choice choice;    /* WM_SW_THREADS_AUTO: which way busy steps go */
 };
 
-static wm_sw_perturbation current_perturbation = {WM_SW_EXACT, 0, 0, 0};
-static wm_sw_threads current_threads = WM_SW_THREADS_ENV;
-
-void wm_fabric_sw_set_perturbation(wm_sw_perturbation p) { current_perturbation = p; }
-wm_sw_perturbation wm_fabric_sw_perturbation(void) { return current_perturbation; }
-
-void wm_fabric_sw_set_threads(wm_sw_threads mode) { current_threads = mode; }
-
 /* The mode for a new fabric; automatic means one thread on one CPU. */
-static bool threads_for_new_fabric(wm_sw_threads *out)
+static bool threads_for_new_fabric(wm_sw_threads asked, wm_sw_threads *out)
 {
-    *out = current_threads;
-    if (current_threads == WM_SW_THREADS_ENV) {
+    *out = asked;
+    if (asked == WM_SW_THREADS_ENV) {
         const char *env = getenv("WM_SW_THREADS");
         if (!env || !*env || !strcmp(env, "0")) *out = WM_SW_THREADS_AUTO;
         else if (!strcmp(env, "1")) *out = WM_SW_THREADS_ONE;
@@ -333,14 +325,16 @@ static void sw_free(sw_fabric *s)
     free(s);
 }
 
-static wm_fabric *sw_create(unsigned w, unsigned h)
+static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_config *cfg)
 {
+    static const wm_fabric_config defaults;
+    if (!cfg) cfg = &defaults;
     if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
         return NULL;
     }
     wm_sw_threads threads;
-    if (!threads_for_new_fabric(&threads)) return NULL;
+    if (!threads_for_new_fabric(cfg->threads, &threads)) return NULL;
     /* Aligned, so that the lanes' lines hold nothing the other thread reads. */
     sw_fabric *s = aligned_alloc(CACHE_LINE, sizeof *s);
     const size_t n = (size_t)w * h;
@@ -402,27 +396,23 @@ static wm_fabric *sw_create(unsigned w, unsigned h)
             t->en_q = t->enable_i = 1;
         }
     }
-    s->perturb = current_perturbation;
+    s->perturb = cfg->perturbation;
     s->perturb_tile = UINT32_MAX;
     if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y < h)
         s->perturb_tile = (uint32_t)(s->perturb.y * w + s->perturb.x);
-    return (wm_fabric *)s;
-}
-
-/* A fabric with a core per tile, each in reset until core_start. */
-static wm_fabric *sw_create_cores(unsigned w, unsigned h)
-{
-    wm_fabric *f = sw_create(w, h);
-    if (!f) return NULL;
-    sw_fabric *s = as_sw(f);
+    if (!cores) return (wm_fabric *)s;
+    /* A core per tile, each in reset until core_start. */
     s->cores = wm_sw_cores_new((size_t)w * h);
     if (!s->cores) {
         fprintf(stderr, "wavemesh: out of memory for the cores of a %ux%u sw fabric\n", w, h);
         sw_free(s);
         return NULL;
     }
-    return f;
+    return (wm_fabric *)s;
 }
+
+static wm_fabric *sw_create(unsigned w, unsigned h) { return sw_create_with(w, h, false, NULL); }
+static wm_fabric *sw_create_cores(unsigned w, unsigned h) { return sw_create_with(w, h, true, NULL); }
 
 static void worker_stop(sw_worker *wk);
 
@@ -1278,6 +1268,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .set_core_hook = sw_set_core_hook,
     .core_census = sw_core_census,
     .get_core_hook = sw_get_core_hook,
+    .create_with = sw_create_with,
 };
 
 static int port_from_letter(char c)

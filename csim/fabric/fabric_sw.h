@@ -3,9 +3,9 @@
  * The sw backend (wm_fabric_sw, declared in fabric.h) is a pure-C model of
  * the tile written from docs/fabric.md. The regression compares it with the
  * rtl backend wavelet for wavelet; to prove that comparison can fail, the
- * model can be made deliberately wrong in one tile. A perturbation applies
- * to the sw fabrics created after it is set, until it is set back to
- * WM_SW_EXACT. It is a test instrument, never a mode of use.
+ * model can be made deliberately wrong in one tile: the perturbation of
+ * the fabric's config (wm_fabric_config, fabric.h), given at creation. It
+ * is a test instrument, never a mode of use.
  */
 #ifndef WM_FABRIC_SW_H
 #define WM_FABRIC_SW_H
@@ -16,28 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum {
-    WM_SW_EXACT = 0,     /* the model as specified */
-    WM_SW_RR_REVERSE,    /* tile (x, y): every arbiter scans RR, RR-1, ... instead of RR, RR+1, ... */
-    WM_SW_LATE_GRANT,    /* tile (x, y), output port: a header is granted one cycle after it could be */
-    WM_SW_CORE           /* tile (x, y)'s core: its instruction-set simulator has bug `port` (wm_iss_perturb) */
-} wm_sw_perturbation_kind;
-
-typedef struct {
-    wm_sw_perturbation_kind kind;
-    unsigned x, y;
-    unsigned port; /* wm_port, for WM_SW_LATE_GRANT; wm_iss_perturb, for WM_SW_CORE */
-} wm_sw_perturbation;
-
-void wm_fabric_sw_set_perturbation(wm_sw_perturbation p);
-wm_sw_perturbation wm_fabric_sw_perturbation(void);
-
 /* Parses "rr-reverse:X,Y", "late-grant:X,Y,PORT" (PORT is N, E, S, W or
  * L), or "core-sltu:X,Y", "core-div33:X,Y", "core-rx-late:X,Y" (the ISS
  * bugs of core/iss.h: SLTU compares signed; DIV/REM take 33 cycles; an RX
  * load pops a cycle late) into *out. On a malformed text, false with the
  * reason in err. */
-bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *err, size_t err_size);
+WM_MUST_USE bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *err, size_t err_size);
 
 /* A tile as rtl/wm_waves.v shows it, for dumps from the sw backend
  * (csim/waves/waves_sw.c): the same values the rtl tile dumps. */
@@ -65,20 +49,9 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
  * meshes stay on the calling thread and never start the worker; such busy
  * steps then time short trial windows on two threads and on one, now and
  * then, and take the faster way in between (a job on the other CPU makes
- * two threads slower than one). */
-typedef enum {
-    WM_SW_THREADS_AUTO = 0, /* automatic */
-    WM_SW_THREADS_ONE = 1,  /* every step on the calling thread */
-    WM_SW_THREADS_TWO = 2,  /* every step on two threads, whatever the load (to test the threaded path) */
-    WM_SW_THREADS_ENV = 3   /* the default: as the environment variable WM_SW_THREADS says (0, 1 or 2,
-                               the values above; automatic when unset); creation fails with a message
-                               on any other value */
-} wm_sw_threads;
-
+ * two threads slower than one). The mode is the config's threads
+ * (wm_sw_threads, fabric.h), given at creation. */
 enum { WM_SW_PARALLEL_MIN = 256 };
-
-/* The mode of the sw fabrics created after the call, until the next. */
-void wm_fabric_sw_set_threads(wm_sw_threads mode);
 
 /* How many steps of f went parallel so far. */
 uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f);

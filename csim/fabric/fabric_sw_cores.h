@@ -21,6 +21,7 @@
 #include "core/iss.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ typedef struct {
     sw_core **tile;
 } sw_cores;
 
-sw_cores *wm_sw_cores_new(size_t ntiles);
+WM_MUST_USE sw_cores *wm_sw_cores_new(size_t ntiles);
 void wm_sw_cores_free(sw_cores *cs);
 /* Tile idx's core, made (reset, zeroed RAM) on first use; NULL with a
  * message on stderr when out of memory. */

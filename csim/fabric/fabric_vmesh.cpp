@@ -322,6 +322,13 @@ wm_fabric *mesh_create_cores(unsigned w, unsigned h)
     return make_mesh<Vwm_mesh_core>(w, h, WM_VMESH_CORE_W, WM_VMESH_CORE_H, true);
 }
 
+// The cross-check's mesh has no setting of its own: the config's fields are
+// the sw and rtl backends'.
+wm_fabric *mesh_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_config *)
+{
+    return cores ? mesh_create_cores(w, h) : mesh_create(w, h);
+}
+
 void mesh_destroy(wm_fabric *f) { delete as_mesh(f); }
 
 void mesh_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
@@ -439,4 +446,6 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     mesh_core_start,   mesh_core_status,   mesh_set_core_hook,
     nullptr, // no census: the cross-check is small, its driver asks every core
     mesh_get_core_hook,
+    mesh_create_with,
+    nullptr,
 };

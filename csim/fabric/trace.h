@@ -12,6 +12,7 @@
 #define WM_TRACE_H
 
 #include "fabric/fabric.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,7 +21,7 @@
 typedef struct wm_trace wm_trace;
 
 /* NULL when out of memory. */
-wm_trace *wm_trace_create(void);
+WM_MUST_USE wm_trace *wm_trace_create(void);
 void wm_trace_destroy(wm_trace *t);
 
 /* Keep every event of this cycle as well (UINT64_MAX: none, the default). */

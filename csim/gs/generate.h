@@ -8,32 +8,33 @@
 
 #include "gs/rank_grid.h"
 #include "gs/schedule.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
 typedef enum { WM_GS_CHAIN = 0, WM_GS_GRID = 1, WM_GS_RANDOM = 2 } wm_gs_kind;
 
-bool wm_gs_kind_parse(const char *name, wm_gs_kind *kind);
+WM_MUST_USE bool wm_gs_kind_parse(const char *name, wm_gs_kind *kind);
 const char *wm_gs_kind_name(wm_gs_kind kind);
 
 /* A 1-D chain partition: rank r owns dofs interior dofs and shares dofs
  * dofs with rank r - 1 and with rank r + 1 (by rank number). */
-wm_gs_schedule *wm_gs_generate_chain(unsigned nranks, unsigned dofs);
+WM_MUST_USE wm_gs_schedule *wm_gs_generate_chain(unsigned nranks, unsigned dofs);
 
 /* A 2-D grid of square elements, one per PE of the w x h rank grid, each
  * with (dofs + 2)^2 nodes: a face shares dofs nodes plus its two corners
  * with the neighbour across it, and a corner node is shared by up to four
  * ranks. The rank owning the element at PE (x, y) is wm_rank_at(order...). */
-wm_gs_schedule *wm_gs_generate_grid(unsigned w, unsigned h, wm_rank_order order, unsigned dofs);
+WM_MUST_USE wm_gs_schedule *wm_gs_generate_grid(unsigned w, unsigned h, wm_rank_order order, unsigned dofs);
 
 /* A random sparse schedule: every rank owns dofs private dofs, shares
  * 1..dofs dofs with each of two random peers, and one dof with a random
  * pair of others (multiplicity 3). Deterministic for a seed. */
-wm_gs_schedule *wm_gs_generate_random(unsigned nranks, unsigned dofs, uint64_t seed);
+WM_MUST_USE wm_gs_schedule *wm_gs_generate_random(unsigned nranks, unsigned dofs, uint64_t seed);
 
 /* The kind named, on the rank grid w x h (chain and random use w*h ranks). */
-wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_order order, unsigned dofs,
-                               uint64_t seed);
+WM_MUST_USE wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_order order, unsigned dofs,
+                                           uint64_t seed);
 
 #endif

@@ -13,6 +13,7 @@
 #include "gs/gs_image.h"
 #include "gs/schedule.h"
 #include "crystal/pairing.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,8 +28,8 @@ typedef struct {
  * places[nranks] may be NULL (no place table: a run without a fabric).
  * *used: the words the image takes before the heap. False, with a message
  * naming the rank and both sizes to err, when it does not fit. */
-bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method method, wm_pairing pairing,
-                       const wm_gs_place *places, uint32_t *mem, uint32_t *used, FILE *err);
+WM_MUST_USE bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method method, wm_pairing pairing,
+                                   const wm_gs_place *places, uint32_t *mem, uint32_t *used, FILE *err);
 
 /* The dofs of the image, as floats, in and out. */
 void wm_gs_image_set_values(uint32_t *mem, const float *u);

@@ -6,6 +6,7 @@
 #include "gs/reference.h"
 #include "run/layout.h"
 #include "run/scheduler.h"
+#include "waves/interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +179,7 @@ bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
         fprintf(err, "gs: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
         return false;
     }
-    wm_fabric *f = j->cfg.pe == WM_PE_CORE ? ops->create_cores(j->cfg.w, j->cfg.h) : ops->create(j->cfg.w, j->cfg.h);
+    wm_fabric *f = wm_interrupt_fabric_create(ops, j->cfg.w, j->cfg.h, j->cfg.pe == WM_PE_CORE);
     if (!f) return false;
     const bool ok = wm_gs_job_run_on(j, ops, f, true, out, err);
     ops->destroy(f);

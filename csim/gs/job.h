@@ -25,16 +25,17 @@
 #include "gs/plan_host.h"
 #include "gs/rank_grid.h"
 #include "gs/schedule.h"
+#include "core/must_use.h"
 #include "run/scheduler.h" /* wm_pe_mode */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-bool wm_gs_method_parse(const char *name, wm_gs_method *method);
+WM_MUST_USE bool wm_gs_method_parse(const char *name, wm_gs_method *method);
 const char *wm_gs_method_name(wm_gs_method method);
 /* "neko" or "gslib". */
-bool wm_pairing_parse(const char *name, wm_pairing *rule);
+WM_MUST_USE bool wm_pairing_parse(const char *name, wm_pairing *rule);
 const char *wm_pairing_name(wm_pairing rule);
 
 typedef struct {
@@ -66,15 +67,16 @@ typedef struct wm_gs_job wm_gs_job;
 /* A job over schedule s (which must outlive it and have w*h ranks). NULL,
  * with a message to err, if the schedule fails its check, the grid does
  * not fit a mesh or a rank's image does not fit its PE's memory. */
-wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FILE *err);
+WM_MUST_USE wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FILE *err);
 void wm_gs_job_destroy(wm_gs_job *j);
 
 /* Setup and one gs_op. False, with the scheduler's diagnosis or the
  * mismatch to err, if a run does not finish. */
-bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
+WM_MUST_USE bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
 /* The same on a fabric the caller made (of the grid's size, at any cycle,
  * quiescent; made by create_cores for cfg.pe == WM_PE_CORE). count_hops sets the fabric's link hook for the run; without
  * it wavelet_hops stays 0 and a hook the caller set is left alone. */
+WM_MUST_USE
 bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,
                       FILE *err);
 

@@ -12,6 +12,7 @@
 #include "crystal/pairing.h"
 #include "gs/reduction.h"
 #include "gs/schedule.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,7 +45,7 @@ bool wm_cr_plan_equal(const wm_cr_plan *a, const wm_cr_plan *b);
 
 /* The plan the firmware left in a PE's data memory (mem holds a gs image
  * whose setup has run). False if there is none or out of memory. */
-bool wm_cr_plan_read(const uint32_t *mem, wm_cr_plan *plan);
+WM_MUST_USE bool wm_cr_plan_read(const uint32_t *mem, wm_cr_plan *plan);
 
 /* Every rank's plan, the pass run without the fabric. plans[nranks]. */
 bool wm_cr_plan_all(const wm_gs_schedule *s, wm_pairing rule, wm_cr_plan *plans, FILE *err);

@@ -8,12 +8,14 @@
 #ifndef WM_GS_RANK_GRID_H
 #define WM_GS_RANK_GRID_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 
 typedef enum { WM_RANK_ROWMAJOR = 0, WM_RANK_SNAKE = 1 } wm_rank_order;
 
 /* "rowmajor" or "snake"; false for anything else. */
-bool wm_rank_order_parse(const char *name, wm_rank_order *order);
+WM_MUST_USE bool wm_rank_order_parse(const char *name, wm_rank_order *order);
 const char *wm_rank_order_name(wm_rank_order order);
 
 /* The PE of rank (0 <= rank < w*h). */

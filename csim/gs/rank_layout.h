@@ -9,11 +9,12 @@
 #define WM_GS_RANK_LAYOUT_H
 
 #include "gs/rank_grid.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 /* Write it; false if the grid does not fit a mesh (a side above 256). */
-bool wm_rank_layout_write(FILE *out, unsigned w, unsigned h, wm_rank_order order);
+WM_MUST_USE bool wm_rank_layout_write(FILE *out, unsigned w, unsigned h, wm_rank_order order);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "gs/reduce.h" /* wm_gs_delivered, WM_GS_OWN: the firmware's */
 #include "gs/schedule.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@ typedef struct {
  * Checks what the reference summary's cr_final_dofs checks: one record
  * per peer rank receives from, each as long as the receive list; prints
  * the first problem (naming rank and origin) to err and returns false. */
+WM_MUST_USE
 bool wm_gs_reduction_build(const wm_gs_schedule *s, unsigned rank, const wm_gs_delivered *recs, size_t nrecs,
                            wm_gs_reduction *out, FILE *err);
 void wm_gs_reduction_free(wm_gs_reduction *r);

@@ -15,6 +15,8 @@
 #ifndef WM_GS_SCHEDULE_H
 #define WM_GS_SCHEDULE_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,7 +32,7 @@ typedef struct {
 } wm_gs_peer_list;
 
 /* An empty schedule of nranks ranks, no dofs. NULL if out of memory. */
-wm_gs_schedule *wm_gs_schedule_create(unsigned nranks);
+WM_MUST_USE wm_gs_schedule *wm_gs_schedule_create(unsigned nranks);
 void wm_gs_schedule_destroy(wm_gs_schedule *s);
 
 /* Give rank its local dofs, by global id (replaces any earlier ones).
@@ -54,7 +56,7 @@ bool wm_gs_schedule_add_recv(wm_gs_schedule *s, unsigned rank, unsigned peer, si
  * first disagreement prints one line naming both ranks to err and returns
  * false. Also refuses dof indices out of range and a rank listed as its
  * own peer. */
-bool wm_gs_schedule_check(const wm_gs_schedule *s, FILE *err);
+WM_MUST_USE bool wm_gs_schedule_check(const wm_gs_schedule *s, FILE *err);
 
 unsigned wm_gs_schedule_ranks(const wm_gs_schedule *s);
 size_t wm_gs_schedule_dofs(const wm_gs_schedule *s, unsigned rank);

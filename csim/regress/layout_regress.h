@@ -11,6 +11,7 @@
 #include "regress/regress.h"
 #include "run/layout.h"
 #include "run/scheduler.h"
+#include "core/must_use.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@ typedef struct {
 /* Loads the layout (errors name its file and line on stderr) and runs it on
  * both backends into *rep, whose line names the layout, its settings and
  * the mode. False, with nothing run, when the layout does not load. */
+WM_MUST_USE
 bool wm_layout_regress_run(const wm_layout_regress *lr, const wm_fabric_ops *expected, const wm_fabric_ops *got,
                            wm_regress_report *rep);
 

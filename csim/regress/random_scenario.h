@@ -21,6 +21,7 @@
 
 #include "run/stream.h"
 #include "traffic/traffic.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,10 +68,10 @@ void wm_random_format(const wm_random_scenario *s, char *buf, size_t size);
 
 /* Reads a scenario's text back; false with the reason (the key, its value
  * and the valid range) in err. */
-bool wm_random_parse(const char *text, wm_random_scenario *out, char *err, size_t err_size);
+WM_MUST_USE bool wm_random_parse(const char *text, wm_random_scenario *out, char *err, size_t err_size);
 
 /* Checks the numbers against each other and the mesh; false with the
  * reason in err. */
-bool wm_random_check(const wm_random_scenario *s, char *err, size_t err_size);
+WM_MUST_USE bool wm_random_check(const wm_random_scenario *s, char *err, size_t err_size);
 
 #endif

@@ -227,7 +227,7 @@ static void run_once(const wm_regress_scenario *s, const wm_fabric_ops *ops, uin
         fprintf(stderr, "regress: the %s backend has no PE cores\n", ops->name);
         return;
     }
-    wm_fabric *f = s->cores ? ops->create_cores(s->w, s->h) : ops->create(s->w, s->h);
+    wm_fabric *f = wm_interrupt_fabric_create(ops, s->w, s->h, s->cores);
     if (!f) return;
     ops->set_link_hook(f, wm_trace_record, rec->trace);
     if (s->cores) ops->set_core_hook(f, core_record, rec);
@@ -308,7 +308,6 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
                     wm_regress_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    wm_interrupt_catch_assertions();
     run_record e, g;
     run_once(s, expected, UINT64_MAX, &e);
     if (e.stop == STOP_INTERRUPT) memset(&g, 0, sizeof g);

@@ -9,6 +9,7 @@
 #define WM_CALIBRATE_H
 
 #include "fabric/fabric.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +25,7 @@ enum { WM_COST_ENTRIES = 45 }; /* sw/mp.h's 13 and the gs kernels' 32 */
 
 /* Runs the calibration on backend ops (its cores); false with a message on
  * err when it cannot. */
-bool wm_calibrate(const wm_fabric_ops *ops, wm_cost_entry out[WM_COST_ENTRIES], FILE *err);
+WM_MUST_USE bool wm_calibrate(const wm_fabric_ops *ops, wm_cost_entry out[WM_COST_ENTRIES], FILE *err);
 
 /* The table as sw/cost_model.h. */
 void wm_cost_model_write(FILE *out, const wm_cost_entry e[WM_COST_ENTRIES]);

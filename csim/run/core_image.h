@@ -13,6 +13,7 @@
 #include "fabric/fabric.h"
 #include "run/layout.h"
 #include "rv32/pe_block.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,12 +31,12 @@ const char *wm_firmware_dir(void);
 
 /* Read KERNEL.bin. False with the reason in err (a missing file says how
  * to build it; an image larger than WM_PE_CODE_MAX says both sizes). */
-bool wm_firmware_load(const char *kernel, wm_firmware *out, char *err, size_t errn);
+WM_MUST_USE bool wm_firmware_load(const char *kernel, wm_firmware *out, char *err, size_t errn);
 void wm_firmware_free(wm_firmware *fw);
 
 /* The block of instance `in`. False with the reason in err when the
  * kernel has more parameters or exports than the block holds. */
-bool wm_pe_block_build(wm_pe_block *b, const wm_instance *in, char *err, size_t errn);
+WM_MUST_USE bool wm_pe_block_build(wm_pe_block *b, const wm_instance *in, char *err, size_t errn);
 
 /* The text of a wm_mp_fault record, with its format string and %s
  * arguments read from tile (x, y)'s memory. */

@@ -12,6 +12,7 @@
 #define WM_HEATMAP_H
 
 #include "fabric/fabric.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,14 +22,14 @@ typedef struct wm_heatmap wm_heatmap;
 
 /* Counts for a w x h mesh; split_pe true: two phases, split at the last
  * wavelet delivered to PE (split_x, split_y). NULL when out of memory. */
-wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned split_x, unsigned split_y);
+WM_MUST_USE wm_heatmap *wm_heatmap_create(unsigned w, unsigned h, bool split_pe, unsigned split_x, unsigned split_y);
 /* Counts for a w x h mesh, a phase per stage: each wavelet counts in the
  * stage of its message, the header's tag >> tag_shift (the gs kernels tag
  * their messages with the crystal router's stage: tag_shift 1 for the
  * setup-phase router's 2 * stage + 1, 0 for the plan's stage). Messages are
  * told apart on each output register by following their length, as the
  * router frames them. NULL when out of memory. */
-wm_heatmap *wm_heatmap_create_staged(unsigned w, unsigned h, unsigned tag_shift);
+WM_MUST_USE wm_heatmap *wm_heatmap_create_staged(unsigned w, unsigned h, unsigned tag_shift);
 void wm_heatmap_destroy(wm_heatmap *m);
 /* The link hook: ctx is the heatmap. Events come in cycle order. */
 void wm_heatmap_record(void *ctx, const wm_link_event *ev);
@@ -49,7 +50,7 @@ uint64_t wm_heatmap_phase_start(const wm_heatmap *m, size_t phase);
 /* One PNG of a phase, titled, through `gnuplot`; false with the reason in
  * err (gnuplot missing or failing). Nothing is left half-written: the
  * picture is drawn to a temporary file and renamed. */
-bool wm_heatmap_plot(const wm_heatmap *m, size_t phase, const char *title, const char *png, char *err,
-                     size_t errn);
+WM_MUST_USE bool wm_heatmap_plot(const wm_heatmap *m, size_t phase, const char *title, const char *png, char *err,
+                                 size_t errn);
 
 #endif

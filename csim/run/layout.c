@@ -6,6 +6,8 @@
  * file and line, and parsing goes on so that one run shows all of them. */
 #include "run/layout.h"
 
+#include "core/xalloc.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -110,31 +112,15 @@ static void error_at(wm_layout *l, unsigned line, const char *fmt, ...)
     l->errors++;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 /* Grow *arr (of *n elements of size sz) by one zeroed element. Its room is
  * the power of two at or above *n, doubled when full: one realloc a
  * element would copy a 32767-instance layout's arrays quadratically. */
 static void *push_back(void *arrp, size_t *n, size_t sz)
 {
     void **arr = arrp;
-    if (*n == 0 || (*n & (*n - 1)) == 0) {
-        void *grown = realloc(*arr, (*n ? 2 * *n : 1) * sz);
-        if (!grown) {
-            fprintf(stderr, "wavemesh: out of memory\n");
-            exit(1);
-        }
-        *arr = grown;
-    }
-    void *grown = *arr;
-    memset((char *)grown + *n * sz, 0, sz);
-    return (char *)grown + (*n)++ * sz;
+    if (*n == 0 || (*n & (*n - 1)) == 0) *arr = wm_xrealloc(*arr, (*n ? 2 * *n : 1) * sz);
+    memset((char *)*arr + *n * sz, 0, sz);
+    return (char *)*arr + (*n)++ * sz;
 }
 
 typedef enum { INT_OK, INT_NOT_A_NUMBER, INT_OUT_OF_RANGE } int_parse;
@@ -236,11 +222,7 @@ static void index_add(name_index *ix, size_t i, const char *(*name_of)(const wm_
 {
     if (2 * (ix->count + 1) > ix->cap) {
         name_index bigger = {NULL, ix->cap ? 2 * ix->cap : 64, 0};
-        bigger.slot = calloc(bigger.cap, sizeof *bigger.slot);
-        if (!bigger.slot) {
-            fprintf(stderr, "wavemesh: out of memory\n");
-            exit(1);
-        }
+        bigger.slot = wm_xcalloc(bigger.cap, sizeof *bigger.slot);
         for (size_t k = 0; k < ix->cap; k++)
             if (ix->slot[k]) index_add(&bigger, ix->slot[k] - 1, name_of, l);
         free(ix->slot);
@@ -288,7 +270,7 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         return;
     }
     instance *in = push_back(&l->inst, &l->ninst, sizeof *l->inst);
-    in->name = dup_str(tok[1]);
+    in->name = wm_xstrdup(tok[1]);
     in->kernel = k;
     in->line = line;
     index_add(&l->inst_index, l->ninst - 1, inst_name, l);
@@ -315,13 +297,13 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         raw_param rp = {0};
         const char *dot = strrchr(val, '.');
         if (dot && (!strcmp(dot, ".x") || !strcmp(dot, ".y")) && val[0] != '$') {
-            rp.ref = dup_str(val);
+            rp.ref = wm_xstrdup(val);
             rp.ref[dot - val] = '\0';
             rp.ref_y = dot[1] == 'y';
         } else if (!eval_scalar(l, line, val, &rp.value)) {
             continue;
         }
-        rp.name = dup_str(key);
+        rp.name = wm_xstrdup(key);
         *(raw_param *)push_back(&in->raw, &in->nraw, sizeof *in->raw) = rp;
     }
 }
@@ -365,7 +347,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
                      l->placement_line);
             return;
         }
-        l->placement = dup_str(tok[1]);
+        l->placement = wm_xstrdup(tok[1]);
         l->placement_line = line;
         *selected = true;
         return;
@@ -389,7 +371,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
         }
         if (!eval_scalar(l, line, tok[2], &v)) return;
         wm_param_value *p = push_back(&l->lparams, &l->nlparams, sizeof *l->lparams);
-        p->name = dup_str(tok[1]);
+        p->name = wm_xstrdup(tok[1]);
         p->value = v;
     } else if (!strcmp(kw, "mesh")) {
         int64_t w, h;
@@ -437,7 +419,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
             return;
         }
         if (!eval_scalar(l, line, tok[2], &p.x) || !eval_scalar(l, line, tok[3], &p.y)) return;
-        p.name = dup_str(tok[1]);
+        p.name = wm_xstrdup(tok[1]);
         p.line = line;
         *(position *)push_back(&l->at, &l->nat, sizeof *l->at) = p;
         index_add(&l->at_index, l->nat - 1, at_name, l);
@@ -451,8 +433,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
 /* The region as a bitmap; rectangles are clipped to the mesh. */
 static void build_region(wm_layout *l)
 {
-    l->enabled = calloc((size_t)l->w * l->h, sizeof *l->enabled);
-    if (!l->enabled) exit(1);
+    l->enabled = wm_xcalloc((size_t)l->w * l->h, sizeof *l->enabled);
     for (size_t i = 0; i < l->nrects; i++) {
         const rect *r = &l->rects[i];
         /* Each number is checked on its own before any sum: x + w of two
@@ -519,8 +500,7 @@ static void resolve(wm_layout *l)
         in->at_line = p->line;
     }
     /* which instance holds each PE, index + 1 */
-    size_t *occupant = calloc((size_t)l->w * l->h, sizeof *occupant);
-    if (!occupant) exit(1);
+    size_t *occupant = wm_xcalloc((size_t)l->w * l->h, sizeof *occupant);
     for (size_t i = 0; i < l->ninst; i++) {
         instance *in = &l->inst[i];
         if (!in->placed) {
@@ -545,8 +525,7 @@ static void resolve(wm_layout *l)
         instance *in = &l->inst[i];
         size_t np = 0;
         while (in->kernel->params[np].name) np++;
-        in->params = calloc(np ? np : 1, sizeof *in->params);
-        if (!in->params) exit(1);
+        in->params = wm_xcalloc(np ? np : 1, sizeof *in->params);
         in->nparams = np;
         for (size_t k = 0; k < np; k++) {
             const wm_kernel_param *kp = &in->kernel->params[k];
@@ -636,7 +615,7 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
     if (!l) return NULL;
     l->path = path;
     l->err = err;
-    char *copy = dup_str(text);
+    char *copy = wm_xstrdup(text);
     if (!copy) {
         free(l);
         return NULL;
@@ -698,8 +677,7 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
         free_layout(l);
         return NULL;
     }
-    l->pub = calloc(l->ninst ? l->ninst : 1, sizeof *l->pub);
-    if (!l->pub) exit(1);
+    l->pub = wm_xcalloc(l->ninst ? l->ninst : 1, sizeof *l->pub);
     for (size_t i = 0; i < l->ninst; i++) {
         const instance *in = &l->inst[i];
         l->pub[i] = (wm_instance){in->name, in->kernel, (unsigned)in->x, (unsigned)in->y, in->line, in->nparams,

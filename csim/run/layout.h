@@ -12,6 +12,7 @@
 
 #include "fabric/fabric.h"
 #include "kernels.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +28,7 @@ typedef struct {
 } wm_setting;
 
 /* Parse NAME=VALUE (text is kept: name points into it). False if malformed. */
-bool wm_setting_parse(char *text, wm_setting *out);
+WM_MUST_USE bool wm_setting_parse(char *text, wm_setting *out);
 
 /* The base an integer is written in, in a layout, a rows file or on the
  * command line: 16 after an optional '-' and 0x, else 10. Never octal: 010
@@ -51,10 +52,10 @@ typedef struct {
 
 /* Parse a layout; text is the file's content and path names it in errors.
  * Returns NULL after printing every error found to err. */
-wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting *settings, size_t nsettings,
-                           FILE *err);
+WM_MUST_USE wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting *settings, size_t nsettings,
+                                       FILE *err);
 /* Read and parse the file at path. */
-wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err);
+WM_MUST_USE wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err);
 void wm_layout_destroy(wm_layout *l);
 
 unsigned wm_layout_width(const wm_layout *l);

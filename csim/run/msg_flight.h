@@ -12,6 +12,8 @@
 #ifndef WM_MSG_FLIGHT_H
 #define WM_MSG_FLIGHT_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +27,7 @@ typedef struct {
 } wm_msg_flight;
 
 /* For ntiles tiles (row-major), nothing pushed; false when out of memory. */
-bool wm_msg_flight_init(wm_msg_flight *m, size_t ntiles);
+WM_MUST_USE bool wm_msg_flight_init(wm_msg_flight *m, size_t ntiles);
 void wm_msg_flight_free(wm_msg_flight *m);
 
 /* A wavelet pushed by the PE of tile, or popped by it. */

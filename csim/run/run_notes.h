@@ -12,11 +12,12 @@
 #include "run/layout.h"
 #include "run/scheduler.h"
 #include "waves/waves_gtkw.h"
+#include "core/must_use.h"
 
 typedef struct wm_run_notes wm_run_notes;
 
 /* NULL when out of memory. */
-wm_run_notes *wm_run_notes_create(const wm_layout *layout);
+WM_MUST_USE wm_run_notes *wm_run_notes_create(const wm_layout *layout);
 void wm_run_notes_destroy(wm_run_notes *n);
 
 /* The link hook (ctx: the notes) and the observer's on_send (ctx: the

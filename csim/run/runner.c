@@ -2,6 +2,7 @@
 #include "run/runner.h"
 
 #include "run/run_notes.h"
+#include "waves/interrupt.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
         }
         r->f = wm_waves_open(r->waves, ops);
     } else {
-        r->f = mode == WM_PE_CORE ? ops->create_cores(w, h) : ops->create(w, h);
+        r->f = wm_interrupt_fabric_create(ops, w, h, mode == WM_PE_CORE);
     }
     if (!r->f) {
         wm_runner_destroy(r);
@@ -149,7 +150,9 @@ void wm_runner_destroy(wm_runner *r)
     if (r->waves) {
         if (r->f) {
             note_markers(r);
-            wm_waves_finish(r->waves);
+            /* A runner destroyed unfinished: the run's own error is the
+             * one to report, the dump is kept as far as it goes. */
+            (void)!wm_waves_finish(r->waves);
         }
         wm_waves_destroy(r->waves);
     }

@@ -9,6 +9,7 @@
 #include "run/layout.h"
 #include "run/scheduler.h"
 #include "waves/waves.h"
+#include "core/must_use.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,16 +17,18 @@
 typedef struct wm_runner wm_runner;
 
 /* NULL (with a message on stderr) if the fabric cannot be made. */
-wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout);
+WM_MUST_USE wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout);
 /* The same with a waves dump when trace->path is set (csim/waves/waves.h): tiles
  * named after their instances, each kernel's state and exports. */
+WM_MUST_USE
 wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace);
 /* Either, in PE mode `mode` (trace may be NULL): WM_PE_CORE makes a fabric
  * of tiles with cores and runs each instance's firmware on its core. */
+WM_MUST_USE
 wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
                                  wm_pe_mode mode);
 /* Close the dump, if any; false after a message on stderr. */
-bool wm_runner_finish(wm_runner *r);
+WM_MUST_USE bool wm_runner_finish(wm_runner *r);
 void wm_runner_destroy(wm_runner *r);
 wm_run_result wm_runner_run(wm_runner *r, uint64_t max_cycles);
 wm_sched *wm_runner_sched(wm_runner *r);

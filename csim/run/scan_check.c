@@ -1,6 +1,8 @@
 /* scan_check.c: the reference loop and the comparison (see scan_check.h). */
 #include "run/scan_check.h"
 
+#include "core/xalloc.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +48,8 @@ size_t wm_scan_check(const wm_layout *l, const wm_sched *s, FILE *report)
         if (report) fprintf(report, "  no leaves l0, l1, ... with a VAL parameter to check\n");
         return 1;
     }
-    int64_t *values = calloc(leaves, sizeof *values), *excl = calloc(leaves, sizeof *excl),
-            *incl = calloc(leaves, sizeof *incl), total;
-    if (!values || !excl || !incl) exit(1);
+    int64_t *values = wm_xcalloc(leaves, sizeof *values), *excl = wm_xcalloc(leaves, sizeof *excl),
+            *incl = wm_xcalloc(leaves, sizeof *incl), total;
     for (size_t i = 0; i < leaves; i++) {
         snprintf(name, sizeof name, "l%zu", i);
         wm_instance_param(wm_layout_find(l, name), "VAL", &values[i]);

@@ -15,6 +15,8 @@
 #ifndef WM_STACKS_H
 #define WM_STACKS_H
 
+#include "core/must_use.h"
+
 #include <stddef.h>
 
 enum { WM_STACK_BYTES = 64 * 1024 };
@@ -25,6 +27,7 @@ typedef struct wm_stacks wm_stacks;
 typedef void (*wm_stacks_describe)(const void *ctx, size_t i, char *buf, size_t size);
 
 /* n stacks; NULL with the reason in err when they cannot be made. */
+WM_MUST_USE
 wm_stacks *wm_stacks_create(size_t n, wm_stacks_describe describe, const void *ctx, char *err, size_t err_size);
 void wm_stacks_destroy(wm_stacks *st);
 /* The lowest address of stack i; its WM_STACK_BYTES lie above it. */

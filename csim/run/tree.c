@@ -1,6 +1,7 @@
 /* tree.c: the tree layout generator (see tree.h). */
 #include "run/tree.h"
 
+#include "core/xalloc.h"
 #include "fabric/fabric.h"
 
 #include <stdlib.h>
@@ -75,8 +76,7 @@ static long build(tree *t, size_t lo, size_t hi, long parent, int side, int dept
 /* p numbers in breadth-first order, the root excluded. */
 static void number_inner(tree *t)
 {
-    long *queue = malloc(t->count * sizeof *queue);
-    if (!queue) exit(1);
+    long *queue = wm_xmalloc(t->count * sizeof *queue);
     size_t head = 0, tail = 0;
     long next = 0;
     queue[tail++] = t->root;
@@ -154,8 +154,7 @@ static long split_of(const tree *t, long i)
  * free one. */
 static void place_tworow(tree *t, size_t leaves)
 {
-    unsigned char *taken = calloc(leaves, 1);
-    if (!taken) exit(1);
+    unsigned char *taken = wm_xcalloc(leaves, 1);
     for (size_t i = 0; i < t->count; i++) {
         tnode *n = &t->n[i];
         if (n->leaf >= 0) {

@@ -15,6 +15,8 @@
 #ifndef WM_TREE_H
 #define WM_TREE_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +25,7 @@
 typedef enum { WM_TREE_ROW, WM_TREE_TWOROW, WM_TREE_INORDER, WM_TREE_HTREE, WM_TREE_CHAIN } wm_tree_placement;
 
 /* "row" etc.; false if unknown. */
-bool wm_tree_placement_parse(const char *name, wm_tree_placement *out);
+WM_MUST_USE bool wm_tree_placement_parse(const char *name, wm_tree_placement *out);
 const char *wm_tree_placement_name(wm_tree_placement p);
 
 /* The deterministic values of --seed S: P values in 0..999. */
@@ -32,6 +34,7 @@ void wm_tree_seed_values(uint64_t seed, size_t leaves, int64_t *values);
 /* Write the layout of a tree over `leaves` leaves with these values to out.
  * False, with a message in err, when the placement cannot hold it (a mesh
  * side above 256). */
+WM_MUST_USE
 bool wm_tree_write(FILE *out, size_t leaves, wm_tree_placement placement, const int64_t *values, const char *origin,
                    char *err, size_t errsize);
 

@@ -14,6 +14,7 @@
  */
 #include "traffic/traffic.h"
 
+#include "core/xalloc.h"
 #include "fabric/fabric_sw.h"
 
 #include <math.h>
@@ -218,7 +219,7 @@ wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops 
     t->w = w;
     t->h = h;
     t->n = (size_t)w * h;
-    if (ops == &wm_fabric_sw) t->queues = wm_fabric_sw_queues(f);
+    if (wm_fabric_is(ops, "sw")) t->queues = wm_fabric_sw_queues(f);
     uint64_t seed = cfg->seed;
     for (int i = 0; i < 4; i++) t->rng[i] = splitmix64(&seed);
     t->heap_time = malloc(t->n * sizeof *t->heap_time);
@@ -364,12 +365,7 @@ static void note_pending(dest *d, uint32_t first, uint64_t created)
 {
     if (d->npend == d->cap_pend) {
         const uint32_t cap = d->cap_pend ? 2 * d->cap_pend : 4;
-        pending *grown = realloc(d->pend, cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "wavemesh: traffic: out of memory for the latency record\n");
-            exit(1);
-        }
-        d->pend = grown;
+        d->pend = wm_xrealloc(d->pend, cap * sizeof *d->pend);
         d->cap_pend = cap;
     }
     d->pend[d->npend++] = (pending){first, created};
@@ -392,12 +388,7 @@ static void note_latency(wm_traffic *t, uint64_t cycles)
 {
     if (t->nlatency == t->cap_latency) {
         const size_t cap = t->cap_latency ? 2 * t->cap_latency : 1024;
-        uint32_t *grown = realloc(t->latency, cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "wavemesh: traffic: out of memory for the latency record\n");
-            exit(1);
-        }
-        t->latency = grown;
+        t->latency = wm_xrealloc(t->latency, cap * sizeof *t->latency);
         t->cap_latency = cap;
     }
     t->latency[t->nlatency++] = cycles > UINT32_MAX ? UINT32_MAX : (uint32_t)cycles;

@@ -27,6 +27,7 @@
 #define WM_TRAFFIC_H
 
 #include "fabric/fabric.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,10 +80,12 @@ typedef struct wm_traffic wm_traffic;
 wm_traffic_config wm_traffic_config_default(void);
 
 /* Checks cfg against a w x h mesh; false with the reason in err. */
+WM_MUST_USE
 bool wm_traffic_config_check(const wm_traffic_config *cfg, unsigned w, unsigned h, char *err, size_t err_size);
 
 /* Traffic on the w x h fabric f of backend ops, which stays the caller's.
  * NULL (with a message on stderr) if cfg does not pass the check. */
+WM_MUST_USE
 wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f, unsigned w,
                               unsigned h);
 void wm_traffic_destroy(wm_traffic *t);
@@ -105,6 +108,6 @@ bool wm_latency_percentiles(uint32_t *latency, size_t n, uint64_t *p50, uint64_t
 
 const char *wm_pattern_name(wm_pattern p);
 /* "uniform", "transpose", "bitcomp" or "hotspot"; false otherwise. */
-bool wm_pattern_parse(const char *name, wm_pattern *out);
+WM_MUST_USE bool wm_pattern_parse(const char *name, wm_pattern *out);
 
 #endif

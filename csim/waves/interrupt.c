@@ -1,7 +1,7 @@
 /* interrupt.c: the flag that stops a run between two cycles (interrupt.h). */
 #include "waves/interrupt.h"
 
-#include "fabric/fabric_rtl.h"
+#include "fabric/fabric.h"
 
 #include <inttypes.h>
 #include <signal.h>
@@ -35,7 +35,23 @@ static void on_assertion(void *ctx, uint64_t cycle)
     asserted = 1;
 }
 
-void wm_interrupt_catch_assertions(void) { wm_fabric_rtl_on_assertion(on_assertion, NULL); }
+wm_fabric_config wm_interrupt_fabric_config(const wm_fabric_ops *ops)
+{
+    wm_fabric_config cfg;
+    if (ops->config) cfg = *ops->config;
+    else memset(&cfg, 0, sizeof cfg);
+    if (!cfg.on_assertion) {
+        cfg.on_assertion = on_assertion;
+        cfg.on_assertion_ctx = NULL;
+    }
+    return cfg;
+}
+
+wm_fabric *wm_interrupt_fabric_create(const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores)
+{
+    const wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
+    return wm_fabric_create(ops, w, h, cores, &cfg);
+}
 
 void wm_interrupt_install(void)
 {
@@ -47,7 +63,6 @@ void wm_interrupt_install(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    wm_interrupt_catch_assertions();
 }
 
 void wm_interrupt_fail(const char *why)

@@ -2,7 +2,8 @@
  *
  * Two things stop a run early: SIGINT or SIGTERM (an engineer who has seen
  * the bug and wants the dump), and a failed RTL assertion, which the rtl
- * backend reports here instead of aborting the process (fabric_rtl.h).
+ * backend reports here when its fabric is made with
+ * wm_interrupt_fabric_create (or wm_interrupt_fabric_config's config).
  * Neither ends the process on the spot: a flag is raised, and every cycle
  * loop (the scheduler in both PE modes, `traffic`, the regression) looks
  * at it once per cycle and ends as a finished run ends. So a dump is
@@ -17,14 +18,22 @@
 #ifndef WM_INTERRUPT_H
 #define WM_INTERRUPT_H
 
+#include "fabric/fabric.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* The handlers of SIGINT and SIGTERM, and wm_interrupt_catch_assertions. */
+/* The handlers of SIGINT and SIGTERM. */
 void wm_interrupt_install(void);
-/* Failed RTL assertions raise the flag instead of aborting the process. */
-void wm_interrupt_catch_assertions(void);
+
+/* The config of a run's fabric: ops->config's (the default without one),
+ * with a failed RTL assertion raising the flag unless that config says
+ * otherwise. Every fabric a run, the regression or a dump makes is made
+ * with it. */
+wm_fabric_config wm_interrupt_fabric_config(const wm_fabric_ops *ops);
+/* wm_fabric_create with that config. */
+WM_MUST_USE wm_fabric *wm_interrupt_fabric_create(const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores);
 
 /* Stop the run for a reason of its own (a dump that cannot be written):
  * the loops stop as for an assertion, and describe gives why. */

@@ -10,6 +10,8 @@
 #ifndef WM_OUTFILE_H
 #define WM_OUTFILE_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,7 +31,7 @@ const char *wm_outfile_path(const wm_outfile *o);
 void wm_outfile_fail(wm_outfile *o, int e);
 /* Close the stream, check every write, rename into place; frees o. false
  * with "writing PATH failed: reason" in err, the temporary removed. */
-bool wm_outfile_commit(wm_outfile *o, char *err, size_t err_size);
+WM_MUST_USE bool wm_outfile_commit(wm_outfile *o, char *err, size_t err_size);
 /* Give up: the temporary (and FST's PATH.hier beside it) is removed; frees o. */
 void wm_outfile_discard(wm_outfile *o);
 

@@ -1,6 +1,7 @@
 /* waves.c: a run's dump, whichever backend makes it (see waves.h). */
 #include "waves/waves.h"
 
+#include "core/xalloc.h"
 #include "fabric/fabric_rtl.h"
 #include "waves/waves_fw.h"
 #include "waves/waves_gtkw.h"
@@ -207,8 +208,7 @@ const char *wm_waves_tile_scope(const wm_waves *wv, unsigned x, unsigned y) { re
 
 size_t wm_waves_add_pe(wm_waves *wv, unsigned x, unsigned y)
 {
-    pe_signals *p = realloc(wv->pes, (wv->npes + 1) * sizeof *p);
-    if (!p) abort(); /* a few bytes per PE: nothing sensible to do without them */
+    pe_signals *p = wm_xrealloc(wv->pes, (wv->npes + 1) * sizeof *p);
     wv->pes = p;
     memset(&p[wv->npes], 0, sizeof *p);
     p[wv->npes].x = x;
@@ -227,8 +227,7 @@ void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name)
 {
     pe_signals *p = &wv->pes[pe];
     if (find_export(p, name)) return;
-    pe_export *e = realloc(p->exports, (p->nexports + 1) * sizeof *e);
-    if (!e) abort();
+    pe_export *e = wm_xrealloc(p->exports, (p->nexports + 1) * sizeof *e);
     p->exports = e;
     memset(&e[p->nexports], 0, sizeof *e);
     snprintf(e[p->nexports].name, NAME_MAX_LEN, "%s", name);
@@ -265,10 +264,11 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
     wm_rtl_trace tr = {wm_outfile_temp(wv->out), wv->spec.format == WM_WAVES_VCD, wv->spec.x0, wv->spec.y0, wv->spec.x1,
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
     wv->ops = ops;
-    if (ops == &wm_fabric_rtl) {
-        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr);
-    } else if (ops == &wm_fabric_sw) {
-        wv->f = wv->spec.cores ? ops->create_cores(wv->w, wv->h) : ops->create(wv->w, wv->h);
+    if (wm_fabric_is(ops, "rtl")) {
+        const wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
+        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr, &cfg);
+    } else if (wm_fabric_is(ops, "sw")) {
+        wv->f = wm_interrupt_fabric_create(ops, wv->w, wv->h, wv->spec.cores);
         if (wv->f && !(wv->sw = wm_sw_dump_open(wv->f, wv->w, &tr))) {
             ops->destroy(wv->f);
             wv->f = NULL;
@@ -461,7 +461,8 @@ bool wm_waves_finish(wm_waves *wv)
 void wm_waves_destroy(wm_waves *wv)
 {
     if (!wv) return;
-    if (wv->open) wm_waves_finish(wv);
+    /* Unfinished: the caller is on an error path and reports its own. */
+    if (wv->open) (void)!wm_waves_finish(wv);
     wm_outfile_discard(wv->out);
     for (size_t i = 0; i < wv->npes; i++) free(wv->pes[i].exports);
     free(wv->extra);

@@ -24,6 +24,7 @@
 
 #include "fabric/fabric.h"
 #include "waves/waves_gtkw.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,7 +54,7 @@ int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const ch
 
 /* After the options: --trace-tiles or --trace-window without --trace
  * would dump nothing; false after a message naming cmd. */
-bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd);
+WM_MUST_USE bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd);
 
 /* The kernel states in the dump, as wm_pe_state numbers them (csim/run/scheduler.h). */
 extern const char *const wm_waves_state_names[];
@@ -64,7 +65,7 @@ typedef struct wm_waves wm_waves;
 /* A dump of a w x h fabric, not open yet. Checks before anything runs that
  * the tiles lie in the mesh and the path can be written (nothing is left
  * behind); NULL with the reason in err otherwise. */
-wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size);
+WM_MUST_USE wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size);
 void wm_waves_destroy(wm_waves *wv);
 
 /* Name the top scope of tile (x, y) (default "tile_X_Y"). */
@@ -77,7 +78,7 @@ void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name);
 /* Make the fabric of backend ops and open the dump; writes cycle 0 when the
  * window starts there. NULL with a message on stderr on failure. The fabric
  * is the caller's: destroy it after wm_waves_finish. */
-wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops);
+WM_MUST_USE wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops);
 
 void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state);
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value);
@@ -92,7 +93,7 @@ void wm_waves_set_markers(wm_waves *wv, const wm_gtkw_markers *marks);
  * (with cores, FILE-insn.txt and FILE-pc-KERNEL.txt for the images found in
  * the cores' memories, or a one-line note when they cannot be made). The
  * fabric must still exist. false with a message on stderr on failure. */
-bool wm_waves_finish(wm_waves *wv);
+WM_MUST_USE bool wm_waves_finish(wm_waves *wv);
 
 /* The top scope of tile (x, y). */
 const char *wm_waves_tile_scope(const wm_waves *wv, unsigned x, unsigned y);

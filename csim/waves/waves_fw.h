@@ -16,6 +16,8 @@
 #ifndef WM_WAVES_FW_H
 #define WM_WAVES_FW_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +30,7 @@ const char *wm_fw_objdump(void);
 
 typedef struct wm_fw_set wm_fw_set;
 
-wm_fw_set *wm_fw_set_new(void);
+WM_MUST_USE wm_fw_set *wm_fw_set_new(void);
 void wm_fw_set_free(wm_fw_set *s);
 
 /* Disassemble wm_fw_dir()/KERNEL.elf into s, once per kernel. Its index,
@@ -51,8 +53,8 @@ const char *wm_fw_set_kernel(const wm_fw_set *s, size_t k);
  * x-registers numbered as the rd trace numbers them; comments dropped). A branch or jump word found at several PCs with
  * different targets reads as a relative target, ".+16". Word 0, which no
  * core retires, reads "-": the trace shows it when nothing retires. */
-bool wm_fw_write_insn_filter(const wm_fw_set *s, const char *path);
+WM_MUST_USE bool wm_fw_write_insn_filter(const wm_fw_set *s, const char *path);
 /* The PC filter of image k: "%08x function+0xOFF" per PC of its code. */
-bool wm_fw_write_pc_filter(const wm_fw_set *s, size_t k, const char *path);
+WM_MUST_USE bool wm_fw_write_pc_filter(const wm_fw_set *s, size_t k, const char *path);
 
 #endif

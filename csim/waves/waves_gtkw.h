@@ -20,6 +20,7 @@
 #define WM_WAVES_GTKW_H
 
 #include "waves/waves_fw.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,15 +65,17 @@ typedef struct {
  * back than to write). With core groups and images in fw (may be NULL),
  * also BASE-insn.txt, the instruction filter, and BASE-pc-KERNEL.txt per
  * image. false with a message on stderr on failure. */
+WM_MUST_USE
 bool wm_gtkw_write(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
                    const wm_fw_set *fw);
 /* The same, one screen per few instances: per group only the firmware
  * signals, the core's PC and retiring instruction, and the data of the
  * ramp and the four links. */
-bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
-                            size_t ngroups, const wm_fw_set *fw);
+WM_MUST_USE bool wm_gtkw_write_overview(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups,
+                                        size_t ngroups, const wm_fw_set *fw);
 
 /* Either, or the compact style, with markers (NULL: none). */
+WM_MUST_USE
 bool wm_gtkw_write_styled(const char *gtkw_path, const char *dump_path, const wm_gtkw_group *groups, size_t ngroups,
                           const wm_fw_set *fw, wm_gtkw_style style, const wm_gtkw_markers *markers);
 

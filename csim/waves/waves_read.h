@@ -9,6 +9,8 @@
 #ifndef WM_WAVES_READ_H
 #define WM_WAVES_READ_H
 
+#include "core/must_use.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +29,7 @@ typedef struct {
 typedef struct wm_dump wm_dump;
 
 /* NULL with the reason in err when path is not a readable FST or VCD. */
-wm_dump *wm_dump_load(const char *path, char *err, size_t err_size);
+WM_MUST_USE wm_dump *wm_dump_load(const char *path, char *err, size_t err_size);
 void wm_dump_free(wm_dump *d);
 
 size_t wm_dump_signal_count(const wm_dump *d);

@@ -13,6 +13,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
+#include "core/must_use.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,7 +22,7 @@ typedef struct wm_sw_dump wm_sw_dump;
 
 /* trace says what to dump, exactly as for the rtl backend. NULL with a
  * message on stderr naming the path if it cannot be written. */
-wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *trace);
+WM_MUST_USE wm_sw_dump *wm_sw_dump_open(const wm_fabric *f, unsigned w, const wm_rtl_trace *trace);
 /* Follow the output registers' framing through this cycle (the fabric's
  * current one), for the <port>_msg signals: called every cycle from cycle
  * 0, inside the window or not; again for the same cycle, nothing. */
@@ -35,6 +36,6 @@ void wm_sw_dump_settle(wm_sw_dump *d);
 /* Finish the file and free d; false when writing failed. */
 /* The errno of the first failed write to a VCD dump, 0 if none. */
 int wm_sw_dump_error(const wm_sw_dump *d);
-bool wm_sw_dump_close(wm_sw_dump *d);
+WM_MUST_USE bool wm_sw_dump_close(wm_sw_dump *d);
 
 #endif
