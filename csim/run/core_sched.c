@@ -8,7 +8,10 @@
  * every running core stalled on an empty RX queue), a stall (every running
  * core stalled and no wavelet moving), or the cycle limit, which names the
  * PC of every core still running. Results and the data memory are read
- * back from each tile when the run ends, however it ends. */
+ * back from each tile when the run ends, however it ends. The messages in
+ * flight are counted from the PE datapath's events, through the fabric's
+ * core hook while a run holds it. */
+#include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
 #include "core/rv32_asm.h"
@@ -16,13 +19,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
-{
-    if (mp->state == st) return;
-    mp->state = st;
-    if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
-}
 
 static const wm_firmware *firmware_of(wm_sched *s, const char *kernel, char *err, size_t errn)
 {
@@ -38,7 +34,7 @@ static const wm_firmware *firmware_of(wm_sched *s, const char *kernel, char *err
     return &s->fws[s->nfws++];
 }
 
-bool wm_core_sched_init(wm_sched *s)
+static bool core_init(wm_sched *s)
 {
     if (!s->ops->create_cores) {
         fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", s->ops->name);
@@ -60,7 +56,7 @@ bool wm_core_sched_init(wm_sched *s)
     return true;
 }
 
-void wm_core_sched_free(wm_sched *s)
+static void core_free(wm_sched *s)
 {
     for (size_t i = 0; i < s->nfws; i++) wm_firmware_free(&s->fws[i]);
     free(s->fws);
@@ -122,7 +118,7 @@ static bool halted_ok(wm_sched *s, wm_mp *mp)
 {
     const wm_core_halt *h = &mp->core.halt;
     if (h->state == WM_CORE_EXITED && h->exit_code == WM_PE_EXIT_DONE) {
-        set_state(s, mp, WM_PE_DONE);
+        wm_sched_set_state(s, mp, WM_PE_DONE);
         return true;
     }
     char insn[64];
@@ -139,7 +135,7 @@ static bool halted_ok(wm_sched *s, wm_mp *mp)
         snprintf(mp->fault, sizeof mp->fault, "the firmware exited with code %" PRIu32 " at pc 0x%08" PRIx32,
                  h->exit_code, h->pc);
     }
-    set_state(s, mp, WM_PE_FAULT);
+    wm_sched_set_state(s, mp, WM_PE_FAULT);
     return false;
 }
 
@@ -149,7 +145,7 @@ static wm_run_result finish(wm_sched *s, wm_run_result r)
     return r;
 }
 
-wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
+static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
 {
     if (!s->cores_started) start_cores(s);
     if (s->cores_collected) return s->nlive ? WM_RUN_MAX_CYCLES : WM_RUN_DONE;
@@ -185,11 +181,11 @@ wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
             if (mp->core.waiting) {
                 const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
                 const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
-                set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
+                wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
                 blocked_recv += recv;
                 blocked++;
             } else {
-                set_state(s, mp, WM_PE_RUNNING);
+                wm_sched_set_state(s, mp, WM_PE_RUNNING);
             }
             s->live[kept++] = s->live[k];
         }
@@ -210,7 +206,44 @@ wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles)
     }
 }
 
-void wm_core_sched_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
+/* A core's pushes and pops, with their wavelets, from the fabric's core
+ * hook; every event goes on to the hook set before. */
+static void count_core_event(void *ctx, const wm_core_event *ev)
+{
+    wm_sched *s = ctx;
+    const size_t tile = (size_t)ev->y * wm_layout_width(s->layout) + ev->x;
+    if (ev->what.push) wm_msg_flight_push(&s->msgs, tile, ev->what.push_data);
+    if (ev->what.pop) wm_msg_flight_pop(&s->msgs, tile, ev->pop_data);
+    if (s->prev_core_hook) s->prev_core_hook(s->prev_core_ctx, ev);
+}
+
+/* On the cores, count messages from the first run on, if wanted: the
+ * hook is the scheduler's only while a run holds it. */
+static void hook_core_events(wm_sched *s, bool first_run)
+{
+    if (!s->ops->get_core_hook || !(s->msgs_wanted || s->progress.tty)) return;
+    if (!first_run && !s->msgs_kept) return; /* pushes before this run went uncounted */
+    s->prev_core_hook = s->ops->get_core_hook(s->f, &s->prev_core_ctx);
+    s->ops->set_core_hook(s->f, count_core_event, s);
+    s->msgs_hooked = s->msgs_kept = true;
+}
+
+static void unhook_core_events(wm_sched *s)
+{
+    if (!s->msgs_hooked) return;
+    s->ops->set_core_hook(s->f, s->prev_core_hook, s->prev_core_ctx);
+    s->msgs_hooked = false;
+}
+
+static wm_run_result core_run(wm_sched *s, uint64_t max_cycles)
+{
+    hook_core_events(s, !s->cores_started);
+    const wm_run_result r = core_loop(s, max_cycles);
+    unhook_core_events(s);
+    return r;
+}
+
+static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
 {
     (void)s;
     const wm_instance *in = mp->inst;
@@ -236,3 +269,13 @@ void wm_core_sched_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked
     }
     fputc('\n', out);
 }
+
+const wm_pe_mode_ops wm_pe_core_ops = {
+    .mode = WM_PE_CORE,
+    .name = "core",
+    .init = core_init,
+    .run = core_run,
+    .report_pe = core_report_pe,
+    .free = core_free,
+    .sees_port = false,
+};

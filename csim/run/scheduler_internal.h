@@ -1,5 +1,11 @@
-/* scheduler_internal.h: the scheduler's state, shared by its two PE modes:
- * coroutines (scheduler.c) and cores (core_sched.c). Not for other files. */
+/* scheduler_internal.h: the scheduler's state and the table of operations
+ * of a PE mode. Not for other files.
+ *
+ * The scheduler is a base (scheduler.c: the state, observers, exports,
+ * progress, interrupts, stall snapshots; stall_report.c: why a run ended)
+ * and one PE mode per file, each a wm_pe_mode_ops table: coroutines
+ * (native_sched.c) and cores (core_sched.c). A mode calls the base; the
+ * base calls a mode only through its table, which pe_mode.c picks. */
 #ifndef WM_SCHEDULER_INTERNAL_H
 #define WM_SCHEDULER_INTERNAL_H
 
@@ -32,6 +38,13 @@ struct wm_mp {
     wm_sched *s;
     size_t index;
     const wm_instance *inst;
+    wm_pe_state state;
+    wm_export *exports;
+    size_t nexports, cap_exports;
+    char fault[FAULT_TEXT];
+    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
+    bool mem_owned;  /* made here (zeroed) because the caller gave none */
+    /* WM_PE_NATIVE: the coroutine, and the port access it waits for */
     jmp_buf jb;
     void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
     unsigned charges;      /* since the kernel last gave the loop back */
@@ -42,9 +55,8 @@ struct wm_mp {
     uint32_t popped;
     uint64_t tsc_read;
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
-    wm_pe_state state;
     unsigned headers_received;
-    /* Native mode, for the stall report: the framing of what the kernel
+    /* ... and for the stall report: the framing of what the kernel
      * pushed, as its router reads it (a header, then len data wavelets),
      * newest at bit 0 of tx_headers (1: a header), so the head of the TX
      * queue is known to be a header or not; and its pops. */
@@ -54,19 +66,38 @@ struct wm_mp {
     uint64_t last_push_cycle;
     uint64_t pops;
     uint64_t last_pop_cycle;
-    wm_export *exports;
-    size_t nexports, cap_exports;
-    char fault[FAULT_TEXT];
-    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
-    bool mem_owned;  /* made here (zeroed) because the caller gave none */
     /* WM_PE_CORE: the image, and what the core did */
     const wm_firmware *fw;
     wm_pe_block block;
     wm_core_status core;
 };
 
-struct wm_sched {
+/* A PE mode: how a PE runs its kernel, behind the base. */
+typedef struct {
     wm_pe_mode mode;
+    const char *name; /* as --pe spells it */
+    /* After the base made the PEs (each running, none started): what the
+     * mode needs before the first run; false with a message on stderr.
+     * free is called after a failed init too. */
+    bool (*init)(wm_sched *s);
+    /* From the cycle the fabric is at to the end of the run or max_cycles,
+     * inside the base's progress line. */
+    wm_run_result (*run)(wm_sched *s, uint64_t max_cycles);
+    /* One line of the end-of-run report for a PE whose kernel is not done;
+     * deadlocked: say that nobody sent what it waits for. */
+    void (*report_pe)(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
+    void (*free)(wm_sched *s);
+    /* The scheduler performs every push and pop itself, so it knows the
+     * framing of each TX queue (wm_mp.tx_headers) and each PE's last pop;
+     * otherwise (cores) the report does not guess at them. */
+    bool sees_port;
+} wm_pe_mode_ops;
+
+extern const wm_pe_mode_ops wm_pe_native_ops; /* native_sched.c */
+extern const wm_pe_mode_ops wm_pe_core_ops;   /* core_sched.c */
+
+struct wm_sched {
+    const wm_pe_mode_ops *pm; /* the PE mode */
     const wm_fabric_ops *ops;
     wm_fabric *f;
     const wm_layout *layout;
@@ -74,6 +105,7 @@ struct wm_sched {
     wm_mp *pes;
     size_t *live; /* indices of kernels still running, in layout order */
     size_t nlive;
+    /* WM_PE_NATIVE: the loop's context and the kernels' stacks */
     jmp_buf jb;
     wm_stacks *stacks;
     void *asan_fake_stack;
@@ -82,11 +114,10 @@ struct wm_sched {
     uint64_t cycle;
     wm_sched_observer obs;
     void *obs_ctx;
-    size_t page;
     /* stall detection: two snapshots of the wavelets in flight */
     unsigned idle_cycles;
     wm_flight *snap, *prev_snap;
-    size_t snap_n, prev_snap_n, snap_cap;
+    size_t prev_snap_n, snap_cap;
     /* WM_PE_CORE: one image per kernel, loaded once */
     wm_firmware *fws;
     size_t nfws;
@@ -104,18 +135,24 @@ struct wm_sched {
     void *prev_core_ctx;
 };
 
+/* The base's services to the modes (scheduler.c). */
 
-/* scheduler.c */
+/* A scheduler of mode pm over the layout, its PEs made; NULL on failure
+ * (pe_mode.c's wm_sched_create_mode picks pm). */
+wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *ops, wm_fabric *f,
+                               const wm_layout *layout);
+/* PE mp is now in state st; the observer hears of a change. */
+static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
+{
+    if (mp->state == st) return;
+    mp->state = st;
+    if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
+}
+/* Take a snapshot of the wavelets in flight; true if it equals the last. */
 bool wm_sched_snapshot_unchanged(wm_sched *s);
 /* Both loops ask this once a cycle: stop now with WM_RUN_INTERRUPTED. */
 bool wm_sched_interrupted(const wm_sched *s);
 /* ... and this: draw the status line when one is due. */
 void wm_sched_progress(wm_sched *s);
-
-/* core_sched.c */
-bool wm_core_sched_init(wm_sched *s);
-wm_run_result wm_core_sched_run(wm_sched *s, uint64_t max_cycles);
-void wm_core_sched_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
-void wm_core_sched_free(wm_sched *s);
 
 #endif

@@ -1,0 +1,380 @@
+/* native_sched.c: the scheduler's native mode (scheduler.h, WM_PE_NATIVE):
+ * one coroutine per kernel, and the port primitives of mp_native.c.
+ *
+ * A coroutine is started once with makecontext and switched afterwards with
+ * _setjmp/_longjmp, which make no system call: swapcontext costs about 2 us
+ * a round trip here (it sets the signal mask), 40x more. _longjmp onto
+ * another stack aborts under _FORTIFY_SOURCE, hence the #undef. */
+#undef _FORTIFY_SOURCE
+#include "run/scheduler.h"
+#include "run/scheduler_internal.h"
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+/* AddressSanitizer keeps a shadow of each stack: it is told of every
+ * switch between the loop's stack and a kernel's, before (start, with
+ * where it goes; NULL for a coroutine that will not come back) and after
+ * (finish, on the stack arrived at), so it reports no false overflow or
+ * use after return. Nothing without it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WM_ASAN 1
+#endif
+#endif
+#ifdef WM_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+#define SWITCH_START(save, bottom, size) __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define SWITCH_FINISH(save, bottom, size) __sanitizer_finish_switch_fiber((save), (bottom), (size))
+#else
+#define SWITCH_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+/* From a kernel's stack back to the loop's, for good when done. */
+static void to_loop(wm_mp *mp, bool done)
+{
+    wm_sched *s = mp->s;
+    SWITCH_START(done ? NULL : &mp->asan_fake_stack, s->main_stack, s->main_stack_size);
+    if (!_setjmp(mp->jb)) _longjmp(s->jb, 1);
+    SWITCH_FINISH(mp->asan_fake_stack, NULL, NULL);
+}
+
+static void co_entry(unsigned hi, unsigned lo)
+{
+    wm_mp *mp = (wm_mp *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+    SWITCH_FINISH(NULL, &mp->s->main_stack, &mp->s->main_stack_size);
+    to_loop(mp, false);
+    mp->inst->kernel->run(mp);
+    mp->wait = WAIT_NONE; /* the scheduler reports DONE */
+    SWITCH_START(NULL, mp->s->main_stack, mp->s->main_stack_size);
+    _longjmp(mp->s->jb, 1);
+}
+
+static bool start_coroutine(wm_sched *s, wm_mp *mp)
+{
+    ucontext_t uc;
+    if (getcontext(&uc) != 0) return false;
+    uc.uc_stack.ss_sp = wm_stacks_bottom(s->stacks, mp->index);
+    uc.uc_stack.ss_size = WM_STACK_BYTES;
+    uc.uc_link = NULL;
+    const uintptr_t p = (uintptr_t)mp;
+    makecontext(&uc, (void (*)(void))co_entry, 2, (unsigned)(p >> 32), (unsigned)(p & 0xffffffffu));
+    SWITCH_START(&s->asan_fake_stack, uc.uc_stack.ss_sp, WM_STACK_BYTES);
+    if (!_setjmp(s->jb)) setcontext(&uc);
+    SWITCH_FINISH(s->asan_fake_stack, NULL, NULL);
+    return true;
+}
+
+/* How a stack overflow names its PE. */
+static void describe_pe(const void *ctx, size_t i, char *buf, size_t size)
+{
+    const wm_instance *in = ((const wm_sched *)ctx)->pes[i].inst;
+    snprintf(buf, size, "PE (%u,%u) %s [%s]", in->x, in->y, in->name, in->kernel->name);
+}
+
+static bool native_init(wm_sched *s)
+{
+    /* The native loop sees every push and pop itself. */
+    s->msgs_kept = true;
+    char why[400];
+    if (!(s->stacks = wm_stacks_create(s->n, describe_pe, s, why, sizeof why))) {
+        fprintf(stderr, "wavemesh: %s\n", why);
+        return false;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        mp->wait = WAIT_START;
+        /* What a core spends before its kernel starts (sw/cost_model.h). */
+        mp->ready = s->cycle + WM_COST_START;
+        if (!start_coroutine(s, mp)) {
+            fprintf(stderr, "wavemesh: cannot make a stack for kernel %zu of %zu\n", i, s->n);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void native_free(wm_sched *s)
+{
+    wm_stacks_destroy(s->stacks);
+    s->stacks = NULL;
+}
+
+static void resume(wm_sched *s, wm_mp *mp)
+{
+    mp->charges = 0;
+    SWITCH_START(&s->asan_fake_stack, wm_stacks_bottom(s->stacks, mp->index), WM_STACK_BYTES);
+    if (!_setjmp(s->jb)) _longjmp(mp->jb, 1);
+    SWITCH_FINISH(s->asan_fake_stack, NULL, NULL);
+}
+
+static void yield(wm_mp *mp) { to_loop(mp, false); }
+
+/* A push the kernel posted in cycle c: the router takes the first wavelet
+ * of the TX queue for a header, and the len after it for its data. */
+static void note_push(wm_mp *mp, uint64_t c)
+{
+    const bool header = mp->tx_left == 0;
+    mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
+    mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
+    wm_msg_flight_push(&mp->s->msgs, (size_t)mp->inst->y * wm_layout_width(mp->s->layout) + mp->inst->x,
+                       mp->push_data);
+    if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
+    mp->pushes++;
+    mp->last_push_cycle = c;
+}
+
+/* Give kernel mp the current cycle: perform its pending access if the port
+ * allows it now, and let it run to its next one. Returns true if it used
+ * the port. */
+static bool serve(wm_sched *s, wm_mp *mp)
+{
+    const uint64_t c = s->cycle;
+    bool acted = false;
+    for (;;) {
+        if (mp->wait == WAIT_START) {
+            resume(s, mp);
+            continue;
+        }
+        /* A kernel that has returned is done once the compute it charged
+         * after its last access has run, as a core is done at its exit. */
+        if (mp->wait == WAIT_NONE && (mp->fault[0] || c >= mp->ready)) {
+            wm_sched_set_state(s, mp, mp->fault[0] ? WM_PE_FAULT : WM_PE_DONE);
+            return acted;
+        }
+        if (c < mp->ready) {
+            wm_sched_set_state(s, mp, WM_PE_COMPUTING);
+            return acted;
+        }
+        if (mp->wait == WAIT_WORK) {
+            /* Its charge has elapsed: it computes on, as if it never stopped. */
+            resume(s, mp);
+            continue;
+        }
+        if (acted) return acted; /* one access per cycle */
+        const unsigned x = mp->inst->x, y = mp->inst->y;
+        const wm_pe_status st = s->ops->pe_status(s->f, x, y);
+        switch (mp->wait) {
+        case WAIT_PUSH:
+            if (st.tx_count >= WM_TX_DEPTH) {
+                wm_sched_set_state(s, mp, WM_PE_BLOCKED_SEND);
+                return false;
+            }
+            s->ops->pe_push(s->f, x, y, mp->push_data);
+            note_push(mp, c);
+            break;
+        case WAIT_POP:
+            if (st.rx_count == 0) {
+                wm_sched_set_state(s, mp, WM_PE_BLOCKED_RECV);
+                return false;
+            }
+            mp->popped = st.rx_head;
+            if (mp->pop_is_header) mp->headers_received++;
+            wm_msg_flight_pop(&s->msgs, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head);
+            s->ops->pe_pop(s->f, x, y);
+            mp->pops++;
+            mp->last_pop_cycle = c;
+            break;
+        case WAIT_TSC:
+            mp->tsc_read = st.tsc;
+            break;
+        case WAIT_QUEUES:
+            mp->tx_read = st.tx_count;
+            mp->rx_read = st.rx_count;
+            break;
+        case WAIT_START:
+        case WAIT_WORK:
+        case WAIT_NONE:
+            break;
+        }
+        acted = true;
+        mp->ready = c + 1;
+        wm_sched_set_state(s, mp, WM_PE_RUNNING);
+        resume(s, mp);
+    }
+}
+
+static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
+{
+    for (;;) {
+        s->cycle = s->ops->cycle(s->f);
+        if (wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
+        wm_sched_progress(s);
+        bool acted = false, faulted = false;
+        size_t blocked_recv = 0, blocked = 0, kept = 0;
+        for (size_t k = 0; k < s->nlive; k++) {
+            wm_mp *mp = &s->pes[s->live[k]];
+            if (serve(s, mp)) acted = true;
+            if (mp->state == WM_PE_FAULT) faulted = true;
+            if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) continue;
+            if (mp->state == WM_PE_BLOCKED_RECV) blocked_recv++;
+            if (mp->state == WM_PE_BLOCKED_RECV || mp->state == WM_PE_BLOCKED_SEND) blocked++;
+            s->live[kept++] = s->live[k];
+        }
+        s->nlive = kept;
+        if (faulted) return WM_RUN_FAULT;
+        if (s->nlive == 0) return WM_RUN_DONE;
+        if (!acted && blocked_recv == s->nlive && s->ops->quiescent(s->f)) return WM_RUN_DEADLOCK;
+        if (!acted && blocked == s->nlive) {
+            if (++s->idle_cycles % STALL_WINDOW == 0 && wm_sched_snapshot_unchanged(s)) return WM_RUN_STALLED;
+        } else {
+            s->idle_cycles = 0;
+            s->prev_snap_n = (size_t)-1;
+        }
+        if (s->cycle >= max_cycles) return WM_RUN_MAX_CYCLES;
+        s->ops->step(s->f);
+        if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+    }
+}
+
+static void native_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
+{
+    (void)s;
+    const wm_instance *in = mp->inst;
+    fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
+    switch (mp->state) {
+    case WM_PE_BLOCKED_RECV:
+        if (mp->pop_is_header)
+            fprintf(out, "blocked on receive: waits for message %u%s", mp->headers_received + 1,
+                    deadlocked ? ", which nobody has sent" : "");
+        else
+            fprintf(out, "blocked on receive: waits for a data wavelet of message %u", mp->headers_received);
+        break;
+    case WM_PE_BLOCKED_SEND:
+        fprintf(out, "blocked on send: its TX queue is full");
+        break;
+    case WM_PE_COMPUTING:
+        fprintf(out, "computing until cycle %" PRIu64, mp->ready);
+        break;
+    case WM_PE_FAULT:
+        fprintf(out, "fault: %s", mp->fault);
+        break;
+    default:
+        fprintf(out, "%s", wm_pe_state_name(mp->state));
+        break;
+    }
+    fputc('\n', out);
+}
+
+const wm_pe_mode_ops wm_pe_native_ops = {
+    .mode = WM_PE_NATIVE,
+    .name = "native",
+    .init = native_init,
+    .run = native_run,
+    .report_pe = native_report_pe,
+    .free = native_free,
+    .sees_port = true,
+};
+
+/* ---------------------------------------------------------------- kernel side */
+
+void wm_sched_push(wm_mp *mp, uint32_t wavelet)
+{
+    mp->wait = WAIT_PUSH;
+    mp->push_data = wavelet;
+    yield(mp);
+}
+
+static uint32_t pop(wm_mp *mp, bool header)
+{
+    mp->wait = WAIT_POP;
+    mp->pop_is_header = header;
+    yield(mp);
+    return mp->popped;
+}
+
+uint32_t wm_sched_pop(wm_mp *mp) { return pop(mp, false); }
+uint32_t wm_sched_pop_header(wm_mp *mp) { return pop(mp, true); }
+
+uint64_t wm_sched_tsc(wm_mp *mp)
+{
+    mp->wait = WAIT_TSC;
+    yield(mp);
+    return mp->tsc_read;
+}
+
+void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
+{
+    mp->wait = WAIT_QUEUES;
+    yield(mp);
+    *tx_count = mp->tx_read;
+    *rx_count = mp->rx_read;
+}
+
+void wm_sched_charge(wm_mp *mp, unsigned cycles)
+{
+    mp->ready += cycles;
+    /* A kernel that computes for long without touching its port: give the
+     * loop the cycles in between, to the cycle limit and signals. Its port
+     * accesses happen at the same cycles as without the break. A pathological
+     * run of WORK_CALLS zero-cycle charges is charged one cycle. */
+    const uint64_t now = mp->s->cycle;
+    if (mp->ready > now + WORK_AHEAD || ++mp->charges >= WORK_CALLS) {
+        if (mp->ready <= now) mp->ready = now + 1;
+        mp->wait = WAIT_WORK;
+        yield(mp);
+    }
+}
+
+uint32_t *wm_sched_mem(wm_mp *mp)
+{
+    if (!mp->mem) {
+        mp->mem = calloc(WM_PE_DATA_WORDS, sizeof *mp->mem);
+        if (!mp->mem) wm_sched_fault(mp, "out of host memory for the PE's %d bytes", WM_PE_DATA_BYTES);
+        mp->mem_owned = true;
+    }
+    return mp->mem;
+}
+
+int64_t wm_sched_param(wm_mp *mp, unsigned index)
+{
+    if (index >= mp->inst->nparams)
+        wm_sched_fault(mp, "kernel %s reads parameter %u, but declares %zu", mp->inst->kernel->name, index,
+                       mp->inst->nparams);
+    return mp->inst->params[index].value;
+}
+
+void wm_sched_export(wm_mp *mp, unsigned index, int64_t value)
+{
+    const char *const *list = mp->inst->kernel->exports;
+    unsigned n = 0;
+    while (list && list[n]) n++;
+    if (index >= n)
+        wm_sched_fault(mp, "kernel %s exports result %u, but its exports list has %u", mp->inst->kernel->name,
+                       index, n);
+    const char *name = list[index];
+    size_t e = 0;
+    while (e < mp->nexports && strcmp(mp->exports[e].name, name)) e++;
+    if (e == mp->nexports) {
+        if (mp->nexports == mp->cap_exports) {
+            size_t cap = mp->cap_exports ? 2 * mp->cap_exports : 8;
+            wm_export *grown = realloc(mp->exports, cap * sizeof *grown);
+            if (!grown) wm_sched_fault(mp, "out of memory exporting %s", name);
+            mp->exports = grown;
+            mp->cap_exports = cap;
+        }
+        mp->nexports++;
+    }
+    mp->exports[e] = (wm_export){name, value, mp->s->cycle};
+    if (mp->s->obs.on_export) mp->s->obs.on_export(mp->s->obs_ctx, mp->index, mp->s->cycle, name, value);
+}
+
+void wm_sched_fault(wm_mp *mp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mp->fault, sizeof mp->fault, fmt, ap);
+    va_end(ap);
+    if (!mp->fault[0]) snprintf(mp->fault, sizeof mp->fault, "fault");
+    mp->wait = WAIT_NONE;
+    SWITCH_START(NULL, mp->s->main_stack, mp->s->main_stack_size);
+    _longjmp(mp->s->jb, 1);
+}
