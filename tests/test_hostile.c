@@ -422,6 +422,93 @@ static void test_every_numeric_option_refuses_bad_values(void **state)
            options, sizeof sweep_commands / sizeof sweep_commands[0], runs);
 }
 
+/* The options of one command, as the option list of its --help (generated
+ * from the command's table, csim/cli/options.c) gives them: "  --name META
+ * help" or "  --name  help" (a flag), META empty for a flag. */
+static size_t listed_options(const char *help, char names[][40], char metas[][64], size_t max)
+{
+    size_t n = 0;
+    for (const char *line = help; line && *line && n < max; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        if (strncmp(line, "  -", 3)) continue;
+        const size_t len = strcspn(line + 2, " \n");
+        const char *after = line + 2 + len;
+        const size_t mlen = after[0] == ' ' && after[1] != ' ' ? strcspn(after + 1, " \n") : 0;
+        if (len >= sizeof names[0] || mlen >= sizeof metas[0]) continue;
+        snprintf(names[n], sizeof names[0], "%.*s", (int)len, line + 2);
+        snprintf(metas[n], sizeof metas[0], "%.*s", (int)mlen, after + 1);
+        n++;
+    }
+    return n;
+}
+
+/* Metavariables of values that any text is (a file name, a name to look
+ * for): these have no out-of-range value. */
+static bool free_text_meta(const char *m)
+{
+    static const char *const metas[] = {"FILE", "FILE.gtkw", "TEXT", "PREFIX", "DUMP", "INSTANCE|none"};
+    for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++)
+        if (!strcmp(m, metas[i])) return true;
+    return false;
+}
+
+/* One invocation of the option sweep: exit 2 and a message that begins
+ * "wavemesh CMD: " followed by `what`. */
+static bool refused_so(const char *cmd, const char *name, const char *what)
+{
+    const hostile h = {cmd, 0, "", NULL, 0};
+    const int status = run(&h, HDIR "/stderr-sweep.txt");
+    const char *err = slurp(HDIR "/stderr-sweep.txt");
+    char want[300];
+    snprintf(want, sizeof want, "wavemesh %s: %s", name, what);
+    const bool left = exists(HDIR "/sweep.layout") || exists(HDIR "/sweep.gtkw") || exists(HDIR "/sweep.h");
+    if (status == 2 && !strncmp(err, want, strlen(want)) && !left) return true;
+    print_error("%s: exit %d%s, expected 2 and a message beginning '%s'\n  stderr: %s\n", cmd, status,
+                left ? ", an output left" : "", want, err);
+    return false;
+}
+
+/* Every option of every command, as its --help lists it, in the one format
+ * of csim/cli/options.h: an unknown option, a value missing (the option
+ * last), a value out of its range or not of its kind. */
+static void test_every_option_of_every_command_is_checked(void **state)
+{
+    (void)state;
+    set_table_variables();
+    static const char too_big[] = "99999999999999999999999";
+    size_t options = 0, runs = 0, wrong = 0;
+    for (size_t c = 0; c < sizeof sweep_commands / sizeof sweep_commands[0]; c++) {
+        const char *name = sweep_commands[c].name, *base = sweep_commands[c].base;
+        char cmd[4096], what[400];
+        snprintf(cmd, sizeof cmd, "$W %s --help >&2", name);
+        const hostile show = {cmd, 0, "", NULL, 0};
+        assert_int_equal(run(&show, HDIR "/help.txt"), 0);
+        char names[64][40], metas[64][64];
+        const size_t n = listed_options(slurp(HDIR "/help.txt"), names, metas, 64);
+        options += n;
+        snprintf(cmd, sizeof cmd, "$W %s %s --no-such-option", name, base);
+        wrong += !refused_so(cmd, name, "unknown option '--no-such-option' (see --help)");
+        runs++;
+        for (size_t o = 0; o < n; o++) {
+            if (!metas[o][0]) continue; /* a flag */
+            snprintf(cmd, sizeof cmd, "ulimit -t 60; $W %s %s %s", name, base, names[o]);
+            snprintf(what, sizeof what, "%.39s: expected ", names[o]);
+            wrong += !refused_so(cmd, name, what);
+            runs++;
+            if (free_text_meta(metas[o])) continue;
+            snprintf(cmd, sizeof cmd, "ulimit -t 60; $W %s %s %s %s", name, base, names[o], too_big);
+            snprintf(what, sizeof what, "%.39s %s: expected ", names[o], too_big);
+            /* tree's --values is counted against --leaves after the options */
+            if (!strcmp(names[o], "--values")) snprintf(what, sizeof what, "%.39s: expected ", names[o]);
+            wrong += !refused_so(cmd, name, what);
+            runs++;
+        }
+    }
+    assert_true(options >= 80);
+    assert_int_equal(wrong, 0);
+    printf("options: %zu options of %zu commands, %zu unknown, missing or bad values, each refused in one format\n",
+           options, sizeof sweep_commands / sizeof sweep_commands[0], runs);
+}
+
 int main(void)
 {
     /* The rows that run make start one of their own: not a job of a
@@ -434,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_every_bad_invocation_is_refused_well),
         cmocka_unit_test(test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked),
         cmocka_unit_test(test_every_numeric_option_refuses_bad_values),
+        cmocka_unit_test(test_every_option_of_every_command_is_checked),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
