@@ -184,40 +184,12 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     return pass;
 }
 
-int wm_cmd_rows(int argc, char **argv)
+/* Reads and checks the whole rows file f (path, in folder dir) into *out,
+ * *nout rows; returns the number of malformed lines, each reported with
+ * path:line. */
+static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec **out, size_t *nout)
 {
-    const char *path = NULL, *backends[MAX_BACKENDS], *modes[2];
-    size_t nbackends = 0, nmodes = 0;
-    row_ctx c = {0};
-    c.max_cycles = WM_MAX_CYCLES_DEFAULT;
-    c.trace = wm_trace_spec_default();
-    const wm_option options[] = {
-        WM_OPT_POSITIONAL_ROW("FILE", &path, true),
-        {"--backend", NULL, WM_OPT_CHOICE, .to.word = backends, .words = wm_backend_words, .max_count = MAX_BACKENDS,
-         .count = &nbackends, .help = "a fabric model to run each row on (default rtl)"},
-        {"--pe", NULL, WM_OPT_CHOICE, .to.word = modes, .words = wm_pe_words, .max_count = 2, .count = &nmodes,
-         .help = "a PE mode to run each row in (default native)"},
-        WM_OPT_FLAG_ROW("--cycles", &c.cycles, "add the leaves' cycles table under each line"),
-        WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
-        WM_OPT_TRACE_ROWS(&c.trace),
-    };
-    const wm_opts opts = WM_OPTS("rows", options, about, NULL);
-    int status;
-    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
-    if (!wm_trace_options_check("rows", &c.trace)) return 2;
-    if (!nbackends) backends[nbackends++] = "rtl";
-    if (!nmodes) modes[nmodes++] = "native";
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    char suite[128], dir[1024], layout_path[2048] = "";
-    suite_of(path, suite, sizeof suite, dir, sizeof dir);
-    c.suite = suite;
-    c.rows_path = path;
-    /* Read and check the whole file first: a malformed line anywhere stops
-     * the command before any row runs. */
+    char layout_path[2048] = "";
     row_spec *rows = NULL;
     size_t nrows = 0, cap = 0;
     unsigned errors = 0, lineno = 0;
@@ -310,6 +282,48 @@ int wm_cmd_rows(int argc, char **argv)
             errors++;
         }
     }
+    *out = rows;
+    *nout = nrows;
+    return errors;
+}
+
+int wm_cmd_rows(int argc, char **argv)
+{
+    const char *path = NULL, *backends[MAX_BACKENDS], *modes[2];
+    size_t nbackends = 0, nmodes = 0;
+    row_ctx c = {0};
+    c.max_cycles = WM_MAX_CYCLES_DEFAULT;
+    c.trace = wm_trace_spec_default();
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("FILE", &path, true),
+        {"--backend", NULL, WM_OPT_CHOICE, .to.word = backends, .words = wm_backend_words, .max_count = MAX_BACKENDS,
+         .count = &nbackends, .help = "a fabric model to run each row on (default rtl)"},
+        {"--pe", NULL, WM_OPT_CHOICE, .to.word = modes, .words = wm_pe_words, .max_count = 2, .count = &nmodes,
+         .help = "a PE mode to run each row in (default native)"},
+        WM_OPT_FLAG_ROW("--cycles", &c.cycles, "add the leaves' cycles table under each line"),
+        WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
+        WM_OPT_TRACE_ROWS(&c.trace),
+    };
+    const wm_opts opts = WM_OPTS("rows", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    if (!wm_trace_options_check("rows", &c.trace)) return 2;
+    if (!nbackends) backends[nbackends++] = "rtl";
+    if (!nmodes) modes[nmodes++] = "native";
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char suite[128], dir[1024];
+    suite_of(path, suite, sizeof suite, dir, sizeof dir);
+    c.suite = suite;
+    c.rows_path = path;
+    /* Read and check the whole file first: a malformed line anywhere stops
+     * the command before any row runs. */
+    row_spec *rows = NULL;
+    size_t nrows = 0;
+    const unsigned errors = read_rows(f, path, dir, &rows, &nrows);
     fclose(f);
     unsigned failed = 0, ran = 0;
     if (!errors && !nrows) fprintf(stderr, "%s: no rows\n", path);

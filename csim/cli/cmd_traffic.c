@@ -151,6 +151,106 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     return res == WM_RUN_DONE && !wrong ? 0 : 1;
 }
 
+/* Synthetic traffic (traffic/traffic.h) on a w x h fabric of backend ops,
+ * dumped as trace says. */
+static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
+                             const wm_trace_spec *trace, bool csv)
+{
+    char err[160];
+    wm_waves *waves = NULL;
+    if (trace->path && !(waves = wm_waves_create(trace, w, h, err, sizeof err))) {
+        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        return 2;
+    }
+    wm_fabric *f = waves ? wm_waves_open(waves, ops) : ops->create(w, h);
+    if (!f) {
+        wm_waves_destroy(waves);
+        return 1;
+    }
+    wm_traffic *t = wm_traffic_create(cfg, ops, f, w, h);
+    if (!t) {
+        wm_waves_destroy(waves);
+        ops->destroy(f);
+        return 1;
+    }
+    const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+    /* One loop for both, so that an interrupt stops either between two
+     * cycles (waves/interrupt.h). */
+    wm_progress progress;
+    wm_progress_begin(&progress, 0);
+    while (!wm_traffic_done(t) && !wm_interrupt_pending()) {
+        wm_traffic_step(t);
+        if (waves) wm_waves_sample(waves);
+        if (wm_progress_due(&progress)) {
+            const wm_traffic_result now = wm_traffic_result_now(t);
+            char text[120];
+            snprintf(text, sizeof text, "%" PRIu64 " messages in flight",
+                     now.messages_created - now.messages_arrived - now.offmesh_messages);
+            wm_progress_show(&progress, now.cycles, text);
+        }
+    }
+    wm_progress_end(&progress);
+    const wm_traffic_result r = wm_traffic_result_now(t);
+    const bool interrupted = wm_interrupt_pending();
+    const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
+    const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+    wm_traffic_destroy(t);
+    const bool dumped = !waves || wm_waves_finish(waves);
+    wm_waves_destroy(waves);
+    ops->destroy(f);
+    if (interrupted) {
+        char why[200];
+        wm_interrupt_describe(why, sizeof why);
+        if (wm_interrupt_signal())
+            fprintf(stderr, "wavemesh traffic: %s at cycle %" PRIu64 "\n", why, r.cycles);
+        else
+            fprintf(stderr, "wavemesh traffic: stopped at cycle %" PRIu64 ": %s\n", r.cycles, why);
+        wm_interrupt_note_reported();
+        return 1;
+    }
+    if (!dumped) return 1;
+    /* CPU time, not wall time: the figure stays the model's own on a
+     * machine that other jobs share. */
+    const double speed = cpu > 0 ? (double)w * h * (double)r.cycles / cpu : 0.0;
+    /* Percentiles need every sampled message told apart: len >= 2 and no
+     * saturation; otherwise the CSV cells are empty. */
+    char pct[4][24] = {"", "", "", ""};
+    if (r.has_percentiles) {
+        snprintf(pct[0], sizeof pct[0], "%" PRIu64, r.p50_latency);
+        snprintf(pct[1], sizeof pct[1], "%" PRIu64, r.p90_latency);
+        snprintf(pct[2], sizeof pct[2], "%" PRIu64, r.p99_latency);
+        snprintf(pct[3], sizeof pct[3], "%" PRIu64, r.max_latency);
+    }
+    if (csv) {
+        printf("backend,mesh,pattern,rate,len,seed,warmup,sample,cycles,sample_messages,sample_arrived,"
+               "avg_latency,p50_latency,p90_latency,p99_latency,max_latency,offered,accepted,saturated,wall_s,cpu_s,"
+               "router_cycles_per_s\n");
+        printf("%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+               ",%.3f,%s,%s,%s,%s,%.4f,%.4f,%s,%.4f,%.4f,%.0f\n",
+               ops->name, w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed, cfg->warmup, cfg->sample,
+               r.cycles, r.sample_messages, r.sample_arrived, r.avg_latency, pct[0], pct[1], pct[2], pct[3], r.offered,
+               r.accepted,
+               r.saturated ? "yes" : "no", wall, cpu, speed);
+        return 0;
+    }
+    printf("backend %s  mesh %ux%u  pattern %s  rate %g  len %u  seed %" PRIu64 "\n", ops->name, w, h,
+           wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed);
+    printf("cycles %" PRIu64 " (warm-up %" PRIu64 ", sample %" PRIu64 ", drain %" PRIu64 ")\n", r.cycles, cfg->warmup,
+           cfg->sample, r.cycles - cfg->warmup - cfg->sample);
+    printf("sampled messages %" PRIu64 ", arrived %" PRIu64 "\n", r.sample_messages, r.sample_arrived);
+    if (r.saturated)
+        printf("average latency: saturated (sampled messages still in flight after the drain)\n");
+    else if (r.has_percentiles)
+        printf("average latency %.2f cycles (p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64
+               " cycles)\n",
+               r.avg_latency, r.p50_latency, r.p90_latency, r.p99_latency, r.max_latency);
+    else
+        printf("average latency %.2f cycles (percentiles need --len 2 or more)\n", r.avg_latency);
+    printf("offered %.4f, accepted %.4f wavelets/node/cycle\n", r.offered, r.accepted);
+    printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
+    return 0;
+}
+
 int wm_cmd_traffic(int argc, char **argv)
 {
     bool pe_given = false, csv = false, drain_given = false;
@@ -215,96 +315,5 @@ int wm_cmd_traffic(int argc, char **argv)
         }
         return firmware_traffic(ops, w, h, &cfg, mode, csv);
     }
-    wm_waves *waves = NULL;
-    if (trace.path && !(waves = wm_waves_create(&trace, w, h, err, sizeof err))) {
-        fprintf(stderr, "wavemesh traffic: %s\n", err);
-        return 2;
-    }
-    wm_fabric *f = waves ? wm_waves_open(waves, ops) : ops->create(w, h);
-    if (!f) {
-        wm_waves_destroy(waves);
-        return 1;
-    }
-    wm_traffic *t = wm_traffic_create(&cfg, ops, f, w, h);
-    if (!t) {
-        wm_waves_destroy(waves);
-        ops->destroy(f);
-        return 1;
-    }
-    const double wall_start = seconds_of(CLOCK_MONOTONIC), cpu_start = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
-    /* One loop for both, so that an interrupt stops either between two
-     * cycles (waves/interrupt.h). */
-    wm_progress progress;
-    wm_progress_begin(&progress, 0);
-    while (!wm_traffic_done(t) && !wm_interrupt_pending()) {
-        wm_traffic_step(t);
-        if (waves) wm_waves_sample(waves);
-        if (wm_progress_due(&progress)) {
-            const wm_traffic_result now = wm_traffic_result_now(t);
-            char text[120];
-            snprintf(text, sizeof text, "%" PRIu64 " messages in flight",
-                     now.messages_created - now.messages_arrived - now.offmesh_messages);
-            wm_progress_show(&progress, now.cycles, text);
-        }
-    }
-    wm_progress_end(&progress);
-    const wm_traffic_result r = wm_traffic_result_now(t);
-    const bool interrupted = wm_interrupt_pending();
-    const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
-    const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
-    wm_traffic_destroy(t);
-    const bool dumped = !waves || wm_waves_finish(waves);
-    wm_waves_destroy(waves);
-    ops->destroy(f);
-    if (interrupted) {
-        char why[200];
-        wm_interrupt_describe(why, sizeof why);
-        if (wm_interrupt_signal())
-            fprintf(stderr, "wavemesh traffic: %s at cycle %" PRIu64 "\n", why, r.cycles);
-        else
-            fprintf(stderr, "wavemesh traffic: stopped at cycle %" PRIu64 ": %s\n", r.cycles, why);
-        wm_interrupt_note_reported();
-        return 1;
-    }
-    if (!dumped) return 1;
-    /* CPU time, not wall time: the figure stays the model's own on a
-     * machine that other jobs share. */
-    const double speed = cpu > 0 ? (double)w * h * (double)r.cycles / cpu : 0.0;
-    /* Percentiles need every sampled message told apart: len >= 2 and no
-     * saturation; otherwise the CSV cells are empty. */
-    char pct[4][24] = {"", "", "", ""};
-    if (r.has_percentiles) {
-        snprintf(pct[0], sizeof pct[0], "%" PRIu64, r.p50_latency);
-        snprintf(pct[1], sizeof pct[1], "%" PRIu64, r.p90_latency);
-        snprintf(pct[2], sizeof pct[2], "%" PRIu64, r.p99_latency);
-        snprintf(pct[3], sizeof pct[3], "%" PRIu64, r.max_latency);
-    }
-    if (csv) {
-        printf("backend,mesh,pattern,rate,len,seed,warmup,sample,cycles,sample_messages,sample_arrived,"
-               "avg_latency,p50_latency,p90_latency,p99_latency,max_latency,offered,accepted,saturated,wall_s,cpu_s,"
-               "router_cycles_per_s\n");
-        printf("%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-               ",%.3f,%s,%s,%s,%s,%.4f,%.4f,%s,%.4f,%.4f,%.0f\n",
-               ops->name, w, h, wm_pattern_name(cfg.pattern), cfg.rate, cfg.len, cfg.seed, cfg.warmup, cfg.sample,
-               r.cycles, r.sample_messages, r.sample_arrived, r.avg_latency, pct[0], pct[1], pct[2], pct[3], r.offered,
-               r.accepted,
-               r.saturated ? "yes" : "no", wall, cpu, speed);
-        return 0;
-    }
-    printf("backend %s  mesh %ux%u  pattern %s  rate %g  len %u  seed %" PRIu64 "\n", ops->name, w, h,
-           wm_pattern_name(cfg.pattern), cfg.rate, cfg.len, cfg.seed);
-    printf("cycles %" PRIu64 " (warm-up %" PRIu64 ", sample %" PRIu64 ", drain %" PRIu64 ")\n", r.cycles, cfg.warmup,
-           cfg.sample, r.cycles - cfg.warmup - cfg.sample);
-    printf("sampled messages %" PRIu64 ", arrived %" PRIu64 "\n", r.sample_messages, r.sample_arrived);
-    if (r.saturated)
-        printf("average latency: saturated (sampled messages still in flight after the drain)\n");
-    else if (r.has_percentiles)
-        printf("average latency %.2f cycles (p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64
-               " cycles)\n",
-               r.avg_latency, r.p50_latency, r.p90_latency, r.p99_latency, r.max_latency);
-    else
-        printf("average latency %.2f cycles (percentiles need --len 2 or more)\n", r.avg_latency);
-    printf("offered %.4f, accepted %.4f wavelets/node/cycle\n", r.offered, r.accepted);
-    printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
-    return 0;
+    return synthetic_traffic(ops, w, h, &cfg, &trace, csv);
 }
