@@ -60,13 +60,21 @@ static const hostile table[] = {
      "-9223372036854775808..9223372036854775807",
      NULL, 0},
     {"$W run sw/collectives/bench.layout $(for i in $(seq 65); do printf -- '--set V0=%d ' $i; done)", 2,
-     "--set V0=65: too many --set options (at most 64)", NULL, 0},
+     "wavemesh run: --set V0=65: too many --set options (at most 64)", NULL, 0},
+    /* every command that takes --set says the same of the 65th */
+    {"$W heatmap sw/collectives/bench.layout -o $D/h $(for i in $(seq 65); do printf -- '--set V0=%d ' $i; done)", 2,
+     "wavemesh heatmap: --set V0=65: too many --set options (at most 64)", NULL, 0},
+    {"$W regress sw/collectives/bench.layout $(for i in $(seq 65); do printf -- '--set V0=%d ' $i; done)", 2,
+     "wavemesh regress: --set V0=65: too many --set options (at most 64)", NULL, 0},
+    {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --set V0", 2,
+     "wavemesh waves: --set V0: expected NAME=INTEGER, the integer in -9223372036854775808..9223372036854775807",
+     HDIR "/g.gtkw", 0},
     {"$W run sw/collectives/bench.layout --max-cycles 0", 2,
      "--max-cycles 0: expected an integer in 1..18446744073709551615", NULL, 0},
     {"$W run sw/collectives/bench.layout --max-cycles -5", 2,
      "--max-cycles -5: expected an integer in 1..18446744073709551615", NULL, 0},
-    {"$W run sw/collectives/bench.layout --backend gpu", 2, "unknown backend 'gpu' (rtl or sw)", NULL, 0},
-    {"$W run sw/collectives/bench.layout --pe gpu", 2, "unknown PE mode 'gpu' (native or core)", NULL, 0},
+    {"$W run sw/collectives/bench.layout --backend gpu", 2, "wavemesh run: --backend gpu: expected rtl, sw or rtl-mesh", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe gpu", 2, "wavemesh run: --pe gpu: expected native or core", NULL, 0},
     {"$W run sw/collectives/bench.layout --trace-window 5:10", 2, "--trace-window without --trace FILE", NULL, 0},
     {"$W run sw/collectives/bench.layout --trace-tiles 0,0:1,0", 2, "--trace-tiles without --trace FILE", NULL, 0},
     {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-window 100000:200000", 1,
@@ -75,7 +83,7 @@ static const hostile table[] = {
      "--trace-window 9:2: expected FROM:TO, cycles in 0..18446744073709551615, with FROM<=TO", HDIR "/w.fst", 0},
     {"$W run sw/collectives/bench.layout --trace $D/no/such/dir/w.fst", 1,
      "cannot write " HDIR "/no/such/dir/w.fst: No such file or directory", NULL, 0},
-    {"$W run sw/collectives/bench.layout --trace $D/w.txt", 2, "--trace " HDIR "/w.txt: the file must end in .fst or .vcd",
+    {"$W run sw/collectives/bench.layout --trace $D/w.txt", 2, "--trace " HDIR "/w.txt: expected FILE.fst or FILE.vcd",
      HDIR "/w.txt", 0},
     {"$W run sw/collectives/bench.layout --trace $D/w.fst --trace-tiles 0,0:9,0", 1,
      "--trace-tiles 0,0:9,0: the mesh is 7x1 (tiles 0,0:6,0)", HDIR "/w.fst", 0},
@@ -112,7 +120,7 @@ static const hostile table[] = {
     {"$W traffic --rate 2", 2, "--rate 2: expected a number in 0..1", NULL, 0},
     {"$W traffic --len 0", 2, "--len 0: expected an integer in 1..256", NULL, 0},
     {"$W traffic --cycles 1e23", 2, "--cycles 1e23: expected an integer in 1..4294967295", NULL, 0},
-    {"$W traffic --pattern zigzag", 2, "bad value 'zigzag' for --pattern (uniform, transpose, bitcomp or hotspot)",
+    {"$W traffic --pattern zigzag", 2, "wavemesh traffic: --pattern zigzag: expected uniform, transpose, bitcomp or hotspot",
      NULL, 0},
     {"$W traffic --trace-window 1:2", 2, "wavemesh traffic: --trace-window without --trace FILE", NULL, 0},
     /* tree */
@@ -124,7 +132,7 @@ static const hostile table[] = {
      "--values: expected 4 comma-separated integers, each in -2147483648..4294967295", HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement row --seed -3 -o $D/t0.layout", 2,
      "--seed -3: expected an integer in 0..18446744073709551615", HDIR "/t0.layout", 0},
-    {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "unknown placement 'spiral'", HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "wavemesh tree: --placement spiral: expected row, tworow, inorder, htree or chain", HDIR "/t0.layout", 0},
     /* gs */
     {"$W gs --ranks 0x4", 2, "--ranks 0x4: expected WxH, each an integer in 1..256", NULL, 0},
     {"$W gs --ranks 4x4x4", 2, "--ranks 4x4x4: expected WxH, each an integer in 1..256", NULL, 0},
@@ -153,7 +161,8 @@ static const hostile table[] = {
      "--dump " HDIR "/garbage.fst: " HDIR "/garbage.fst is not a readable FST file", HDIR "/g.gtkw", 0},
     {"$W waves sw/collectives/bench.layout -o $D/g.gtkw --dump $D", 1, "--dump " HDIR ": cannot read " HDIR ":",
      HDIR "/g.gtkw", 0},
-    {"$W cpi --count 0", 2, "--count 0: expected an integer in 1..18446744073709551615", NULL, 0},
+    {"$W cpi --count 0", 2, "--count 0: expected an integer in 1..3000", NULL, 0},
+    {"$W cpi --count 3001", 2, "--count 3001: expected an integer in 1..3000", NULL, 0},
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},
@@ -413,6 +422,93 @@ static void test_every_numeric_option_refuses_bad_values(void **state)
            options, sizeof sweep_commands / sizeof sweep_commands[0], runs);
 }
 
+/* The options of one command, as the option list of its --help (generated
+ * from the command's table, csim/cli/options.c) gives them: "  --name META
+ * help" or "  --name  help" (a flag), META empty for a flag. */
+static size_t listed_options(const char *help, char names[][40], char metas[][64], size_t max)
+{
+    size_t n = 0;
+    for (const char *line = help; line && *line && n < max; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        if (strncmp(line, "  -", 3)) continue;
+        const size_t len = strcspn(line + 2, " \n");
+        const char *after = line + 2 + len;
+        const size_t mlen = after[0] == ' ' && after[1] != ' ' ? strcspn(after + 1, " \n") : 0;
+        if (len >= sizeof names[0] || mlen >= sizeof metas[0]) continue;
+        snprintf(names[n], sizeof names[0], "%.*s", (int)len, line + 2);
+        snprintf(metas[n], sizeof metas[0], "%.*s", (int)mlen, after + 1);
+        n++;
+    }
+    return n;
+}
+
+/* Metavariables of values that any text is (a file name, a name to look
+ * for): these have no out-of-range value. */
+static bool free_text_meta(const char *m)
+{
+    static const char *const metas[] = {"FILE", "FILE.gtkw", "TEXT", "PREFIX", "DUMP", "INSTANCE|none"};
+    for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++)
+        if (!strcmp(m, metas[i])) return true;
+    return false;
+}
+
+/* One invocation of the option sweep: exit 2 and a message that begins
+ * "wavemesh CMD: " followed by `what`. */
+static bool refused_so(const char *cmd, const char *name, const char *what)
+{
+    const hostile h = {cmd, 0, "", NULL, 0};
+    const int status = run(&h, HDIR "/stderr-sweep.txt");
+    const char *err = slurp(HDIR "/stderr-sweep.txt");
+    char want[300];
+    snprintf(want, sizeof want, "wavemesh %s: %s", name, what);
+    const bool left = exists(HDIR "/sweep.layout") || exists(HDIR "/sweep.gtkw") || exists(HDIR "/sweep.h");
+    if (status == 2 && !strncmp(err, want, strlen(want)) && !left) return true;
+    print_error("%s: exit %d%s, expected 2 and a message beginning '%s'\n  stderr: %s\n", cmd, status,
+                left ? ", an output left" : "", want, err);
+    return false;
+}
+
+/* Every option of every command, as its --help lists it, in the one format
+ * of csim/cli/options.h: an unknown option, a value missing (the option
+ * last), a value out of its range or not of its kind. */
+static void test_every_option_of_every_command_is_checked(void **state)
+{
+    (void)state;
+    set_table_variables();
+    static const char too_big[] = "99999999999999999999999";
+    size_t options = 0, runs = 0, wrong = 0;
+    for (size_t c = 0; c < sizeof sweep_commands / sizeof sweep_commands[0]; c++) {
+        const char *name = sweep_commands[c].name, *base = sweep_commands[c].base;
+        char cmd[4096], what[400];
+        snprintf(cmd, sizeof cmd, "$W %s --help >&2", name);
+        const hostile show = {cmd, 0, "", NULL, 0};
+        assert_int_equal(run(&show, HDIR "/help.txt"), 0);
+        char names[64][40], metas[64][64];
+        const size_t n = listed_options(slurp(HDIR "/help.txt"), names, metas, 64);
+        options += n;
+        snprintf(cmd, sizeof cmd, "$W %s %s --no-such-option", name, base);
+        wrong += !refused_so(cmd, name, "unknown option '--no-such-option' (see --help)");
+        runs++;
+        for (size_t o = 0; o < n; o++) {
+            if (!metas[o][0]) continue; /* a flag */
+            snprintf(cmd, sizeof cmd, "ulimit -t 60; $W %s %s %s", name, base, names[o]);
+            snprintf(what, sizeof what, "%.39s: expected ", names[o]);
+            wrong += !refused_so(cmd, name, what);
+            runs++;
+            if (free_text_meta(metas[o])) continue;
+            snprintf(cmd, sizeof cmd, "ulimit -t 60; $W %s %s %s %s", name, base, names[o], too_big);
+            snprintf(what, sizeof what, "%.39s %s: expected ", names[o], too_big);
+            /* tree's --values is counted against --leaves after the options */
+            if (!strcmp(names[o], "--values")) snprintf(what, sizeof what, "%.39s: expected ", names[o]);
+            wrong += !refused_so(cmd, name, what);
+            runs++;
+        }
+    }
+    assert_true(options >= 80);
+    assert_int_equal(wrong, 0);
+    printf("options: %zu options of %zu commands, %zu unknown, missing or bad values, each refused in one format\n",
+           options, sizeof sweep_commands / sizeof sweep_commands[0], runs);
+}
+
 int main(void)
 {
     /* The rows that run make start one of their own: not a job of a
@@ -425,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_every_bad_invocation_is_refused_well),
         cmocka_unit_test(test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked),
         cmocka_unit_test(test_every_numeric_option_refuses_bad_values),
+        cmocka_unit_test(test_every_option_of_every_command_is_checked),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "cli/commands.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
 #include "run/layout.h"
@@ -89,14 +90,25 @@ static void record(void *ctx, const wm_link_event *ev)
 }
 
 /* The tutorial on one backend, dumped to path; its link events in *ev. */
+/* The trace options in argv into *spec, through the command line's parser. */
+static void trace_options(wm_trace_spec *spec, int argc, char **argv)
+{
+    const wm_option options[] = {WM_OPT_TRACE_ROWS(spec)};
+    const wm_opts o = WM_OPTS("test", options, "", NULL);
+    char *args[8] = {"test"};
+    assert_true(argc < 8);
+    for (int i = 0; i < argc; i++) args[i + 1] = argv[i];
+    int status;
+    assert_true(wm_opts_parse(&o, argc + 1, args, &status));
+}
+
 static void run_tutorial(const char *backend, const char *path, events *ev)
 {
     wm_layout *layout = wm_layout_load(LAYOUT, NULL, 0, stderr);
     assert_non_null(layout);
     wm_trace_spec spec = wm_trace_spec_default();
-    int i = 0;
     char *argv[] = {"--trace", (char *)path};
-    assert_int_equal(wm_trace_option(&spec, 2, argv, &i, "test"), 1);
+    trace_options(&spec, 2, argv);
     wm_runner *r = wm_runner_create_traced(wm_fabric_backend(backend), layout, &spec);
     assert_non_null(r);
     if (ev) wm_fabric_backend(backend)->set_link_hook(wm_runner_fabric(r), record, ev);
@@ -308,7 +320,7 @@ static void test_scoped_dump_holds_only_its_tiles_and_cycles(void **state)
         wm_trace_spec spec = wm_trace_spec_default();
         char *argv[] = {"--trace", (char *)tmp_path("scoped.fst"), "--trace-tiles", "1,2:2,3", "--trace-window",
                         "40:90"};
-        for (int i = 0; i < 6; i++) assert_int_equal(wm_trace_option(&spec, 6, argv, &i, "test"), 1);
+        trace_options(&spec, 6, argv);
         run_traffic(k ? "sw" : "rtl", &spec, NULL);
         char err[256];
         wm_dump *d = wm_dump_load(tmp_path("scoped.fst"), err, sizeof err);
@@ -398,10 +410,9 @@ static void run_core_row(const char *backend, int shape, const char *path, char 
     wm_layout *layout = wm_layout_load(LAYOUT, &set, 1, stderr);
     assert_non_null(layout);
     wm_trace_spec spec = wm_trace_spec_default();
-    int i = 0;
     char *argv[] = {"--trace", (char *)path};
-    assert_int_equal(wm_trace_option(&spec, 2, argv, &i, "test"), 1);
-    for (i = 0; i < nextra; i++) assert_int_equal(wm_trace_option(&spec, nextra, extra, &i, "test"), 1);
+    trace_options(&spec, 2, argv);
+    trace_options(&spec, nextra, extra);
     wm_runner *r = wm_runner_create_mode(wm_fabric_backend(backend), layout, &spec, WM_PE_CORE);
     assert_non_null(r);
     assert_int_equal(wm_runner_run(r, 100000), WM_RUN_DONE);

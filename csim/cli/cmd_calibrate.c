@@ -8,42 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh calibrate [--backend rtl|sw] [--write FILE | --check]\n"
-                 "Runs the calibration kernels on two PE cores each: calib (sw/traffic/calib.c)\n"
-                 "times each call of sw/mp.h, gscalib (sw/gs/calib.c) the gs library's parts,\n"
-                 "gsglue (sw/gs/calib_glue.c) each gs method on the cores and natively. Prints\n"
-                 "the native mode's charges they give (cycles on top of one cycle per port\n"
-                 "access) next to those this program was built with.\n"
-                 "  --write FILE  write them as a header (sw/cost_model.h; `make calibrate`\n"
-                 "                writes and rebuilds until the table measures itself)\n"
-                 "  --check       exit 1 if they differ from those built in (`make test`)\n"
-                 "The default backend is sw; both give the same figures.\n");
-}
+static const char about[] =
+    "Runs the calibration kernels on two PE cores each: calib (sw/traffic/calib.c)\n"
+    "times each call of sw/mp.h, gscalib (sw/gs/calib.c) the gs library's parts,\n"
+    "gsglue (sw/gs/calib_glue.c) each gs method on the cores and natively. Prints\n"
+    "the native mode's charges they give (cycles on top of one cycle per port\n"
+    "access) next to those this program was built with.\n";
 
 int wm_cmd_calibrate(int argc, char **argv)
 {
     const char *backend = "sw", *write = NULL;
     bool check = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            backend = argv[++i];
-        } else if (!strcmp(argv[i], "--write") && i + 1 < argc) {
-            write = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            check = true;
-        } else {
-            fprintf(stderr, "wavemesh calibrate: unknown argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const wm_option options[] = {
+        WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words,
+                          "the fabric model (default sw; both give the same figures)"),
+        WM_OPT_STRING_ROW("--write", "FILE", &write,
+                          "write them as a header (sw/cost_model.h; `make calibrate` writes and rebuilds until the "
+                          "table measures itself)"),
+        WM_OPT_FLAG_ROW("--check", &check, "exit 1 if they differ from those built in (`make test`)"),
+    };
+    const wm_opts opts = WM_OPTS("calibrate", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
-    if (!ops || !ops->create_cores) {
-        fprintf(stderr, "wavemesh calibrate: unknown backend '%s' (rtl or sw)\n", backend);
+    if (!ops->create_cores) {
+        fprintf(stderr, "wavemesh calibrate: --backend %s: this build's %s has no PE cores\n", backend, backend);
         return 2;
     }
     wm_cost_entry now[WM_COST_ENTRIES], built[WM_COST_ENTRIES];

@@ -6,34 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh cpi [--count N]\n"
-                 "Runs, for each instruction class of the PE core, N instructions of that class\n"
-                 "(default 1000, at most 3000; JALR at most 500) on the instruction-set simulator\n"
-                 "and on the Verilated core, and prints the cycles per instruction each measured\n"
-                 "next to the figure docs/core.md gives. TX stores find room and RX loads find a\n"
-                 "wavelet (no stall). Exits 1 if a model disagrees with the contract.\n");
-}
+static const char about[] =
+    "Runs, for each instruction class of the PE core, N instructions of that class\n"
+    "on the instruction-set simulator and on the Verilated core, and prints the\n"
+    "cycles per instruction each measured next to the figure docs/core.md gives.\n"
+    "TX stores find room and RX loads find a wavelet (no stall). Exits 1 if a\n"
+    "model disagrees with the contract.\n";
 
 int wm_cmd_cpi(int argc, char **argv)
 {
     unsigned long long n = 1000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (!wm_arg_positive("cpi", "--count", argv[++i], &n)) return 2;
-            if (n > 3000) {
-                fprintf(stderr, "wavemesh cpi: --count %llu: at most 3000 (the test bench's 16 KiB RAM)\n", n);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "wavemesh cpi: unknown argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const wm_option options[] = {
+        WM_OPT_U64_ROW("--count", "N", &n, 1, 3000,
+                       "instructions of each class (default 1000; JALR at most 500): at most what the test "
+                       "bench's 16 KiB RAM holds"),
+    };
+    const wm_opts opts = WM_OPTS("cpi", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     wm_cpi_row rows[32];
     const size_t k = wm_cpi_measure((unsigned)n, rows, 32);
     printf("| instruction class | docs/core.md | ISS | RTL |\n|---|---:|---:|---:|\n");

@@ -15,97 +15,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: wavemesh gs [--ranks WxH] [--schedule chain|grid|random] [--dofs N]\n"
-            "                   [--method pairwise|crystal|plan] [--pairing neko|gslib]\n"
-            "                   [--order rowmajor|snake] [--backend rtl|sw] [--pe native|core]\n"
-            "                   [--seed S] [--write-layout FILE] [--heatmap PREFIX]\n"
-            "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
-            "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
-            "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
-            "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners).\n"
-            "  pairwise  one transfer per peer, directly\n"
-            "  crystal   the setup-phase crystal router: records routed in ceil(log2 P)\n"
-            "            bisection stages, sizes negotiated over the fabric each stage\n"
-            "  plan      the crystal plan: the symbolic pass runs first (its cycles are\n"
-            "            printed apart), then the gs_op replays it with known sizes\n"
-            "Prints the gs_op's cycles, messages, wavelets, wavelet-hops, active stages and\n"
-            "a checksum, and whether the result equals the reference bit for bit (exit 1\n"
-            "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
-            "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
-            "adds in the compiler's soft float (docs/core.md); native runs it on the host.\n"
-            "--heatmap PREFIX draws, for each crystal-router stage of the gs_op, the\n"
-            "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
-            "message counts in the stage its header's tag names (pairwise: one stage).\n"
-            "Defaults: --ranks 4x4 --schedule grid --dofs 4 --method plan --pairing neko\n"
-            "          --order rowmajor --backend sw --pe native --seed 1\n");
-}
+static const char about[] =
+    "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
+    "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
+    "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
+    "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners).\n"
+    "  pairwise  one transfer per peer, directly\n"
+    "  crystal   the setup-phase crystal router: records routed in ceil(log2 P)\n"
+    "            bisection stages, sizes negotiated over the fabric each stage\n"
+    "  plan      the crystal plan: the symbolic pass runs first (its cycles are\n"
+    "            printed apart), then the gs_op replays it with known sizes\n"
+    "Prints the gs_op's cycles, messages, wavelets, wavelet-hops, active stages and\n"
+    "a checksum, and whether the result equals the reference bit for bit (exit 1\n"
+    "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
+    "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
+    "adds in the compiler's soft float (docs/core.md); native runs it on the host.\n"
+    "--heatmap PREFIX draws, for each crystal-router stage of the gs_op, the\n"
+    "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
+    "message counts in the stage its header's tag names (pairwise: one stage).\n";
 
-/* The options that take a value. */
-static bool takes_value(const char *a)
-{
-    static const char *const names[] = {"--ranks", "--schedule", "--dofs", "--method", "--pairing",
-                                        "--order", "--backend", "--seed", "--write-layout", "--pe",
-                                        "--heatmap"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(a, names[i])) return true;
-    return false;
-}
+static const char *const schedules[] = {"chain", "grid", "random", NULL};
+static const char *const methods[] = {"pairwise", "crystal", "plan", NULL};
+static const char *const pairings[] = {"neko", "gslib", NULL};
+static const char *const orders[] = {"rowmajor", "snake", NULL};
+/* The rtl-mesh backend has no gs: its mesh is of one fixed size. */
+static const char *const backends[] = {"rtl", "sw", NULL};
 
 int wm_cmd_gs(int argc, char **argv)
 {
-    wm_gs_config cfg = {.w = 4, .h = 4, .order = WM_RANK_ROWMAJOR, .method = WM_GS_PLAN, .pairing = WM_PAIRING_NEKO};
+    wm_gs_config cfg = {0};
     wm_gs_kind kind = WM_GS_GRID;
+    long long ranks[2] = {4, 4};
     unsigned long long dofs = 4, seed = 1;
-    const char *backend = "sw", *layout_out = NULL, *heatmap = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool good = true, reported = false;
-        long long gw, gh;
-        if (!strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!takes_value(a)) {
-            fprintf(stderr, "wavemesh gs: unknown argument '%s' (see --help)\n", a);
-            return 2;
-        } else if (!v) {
-            good = false;
-        } else if (!strcmp(a, "--ranks")) {
-            good = wm_arg_pair("gs", a, v, 'x', 1, WM_MESH_MAX, &gw, &gh);
-            cfg.w = (unsigned)gw;
-            cfg.h = (unsigned)gh;
-            reported = !good;
-        } else if (!strcmp(a, "--schedule")) {
-            good = wm_gs_kind_parse(v, &kind);
-        } else if (!strcmp(a, "--dofs")) {
-            good = wm_arg_u64("gs", a, v, 1, 4096, &dofs);
-            reported = !good;
-        } else if (!strcmp(a, "--method")) {
-            good = wm_gs_method_parse(v, &cfg.method);
-        } else if (!strcmp(a, "--pairing")) {
-            good = wm_pairing_parse(v, &cfg.pairing);
-        } else if (!strcmp(a, "--order")) {
-            good = wm_rank_order_parse(v, &cfg.order);
-        } else if (!strcmp(a, "--backend")) {
-            backend = v;
-        } else if (!strcmp(a, "--pe")) {
-            good = wm_pe_mode_parse(v, &cfg.pe);
-        } else if (!strcmp(a, "--seed")) {
-            good = wm_arg_u64("gs", a, v, 0, UINT64_MAX, &seed);
-            reported = !good;
-        } else if (!strcmp(a, "--write-layout")) {
-            layout_out = v;
-        } else if (!strcmp(a, "--heatmap")) {
-            heatmap = v;
-        }
-        if (!good) {
-            if (!reported) fprintf(stderr, "wavemesh gs: bad or missing value for %s (see --help)\n", a);
-            return 2;
-        }
-        i++;
+    const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
+               *pe = "native", *layout_out = NULL, *heatmap = NULL;
+    const wm_option options[] = {
+        WM_OPT_PAIR_ROW("--ranks", "WxH", 'x', ranks, 1, WM_MESH_MAX, "the rank grid, one rank a PE (default 4x4)"),
+        WM_OPT_CHOICE_ROW("--schedule", &schedule, schedules, "which dofs the ranks share (default grid)"),
+        WM_OPT_U64_ROW("--dofs", "N", &dofs, 1, 4096, "dofs on one shared face (default 4)"),
+        WM_OPT_CHOICE_ROW("--method", &method, methods, "how the gs_op moves them (default plan)"),
+        WM_OPT_CHOICE_ROW("--pairing", &pairing, pairings, "the crystal router's pairing rule (default neko)"),
+        WM_OPT_CHOICE_ROW("--order", &order, orders, "how the ranks are numbered on the mesh (default rowmajor)"),
+        WM_OPT_CHOICE_ROW("--backend", &backend, backends, "the fabric model (default sw)"),
+        WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where the gs kernel runs (default native)"),
+        WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "the random schedule's seed (default 1)"),
+        WM_OPT_STRING_ROW("--write-layout", "FILE", &layout_out, "write the rank-grid layout to FILE and exit"),
+        WM_OPT_STRING_ROW("--heatmap", "PREFIX", &heatmap, "a picture per stage, PREFIX-stageN.png"),
+    };
+    const wm_opts opts = WM_OPTS("gs", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    cfg.w = (unsigned)ranks[0];
+    cfg.h = (unsigned)ranks[1];
+    /* The table accepted only these words, so each parse succeeds. */
+    if (!wm_gs_kind_parse(schedule, &kind) || !wm_gs_method_parse(method, &cfg.method) ||
+        !wm_pairing_parse(pairing, &cfg.pairing) || !wm_rank_order_parse(order, &cfg.order)) {
+        fprintf(stderr, "wavemesh gs: a choice the option table accepted is not known to the gs layer\n");
+        return 2;
     }
+    cfg.pe = wm_pe_mode_of(pe);
     if (layout_out) {
         char err[4200];
         wm_outfile *o = wm_outfile_begin(layout_out, true, err, sizeof err);
@@ -117,10 +85,6 @@ int wm_cmd_gs(int argc, char **argv)
         return 0;
     }
     cfg.backend = wm_fabric_backend(backend);
-    if (!cfg.backend || !strcmp(backend, "rtl-mesh")) {
-        fprintf(stderr, "wavemesh gs: unknown backend '%s' (rtl or sw)\n", backend);
-        return 2;
-    }
     wm_gs_schedule *s = wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
     if (!s) {
         fprintf(stderr, "wavemesh gs: cannot make the %s schedule\n", wm_gs_kind_name(kind));

@@ -8,26 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_SETTINGS = 64 };
-#define DEFAULT_MAX_CYCLES 10000000ull
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: wavemesh heatmap LAYOUT -o PREFIX [--backend rtl|sw] [--pe native|core]\n"
-            "                        [--set NAME=VALUE]... [--split INSTANCE|none] [--max-cycles N]\n"
-            "Runs the layout and draws, for each phase of the run, PREFIX-PHASE.png:\n"
-            "four panels, one per direction (wavelets leaving each tile northwards,\n"
-            "eastwards, southwards, westwards), one cell per tile, in wavelets; and\n"
-            "prints each phase's wavelets per direction and its busiest link.\n"
-            "The phases: the up-sweep (every wavelet up to the last one delivered to\n"
-            "the PE of INSTANCE, by default `root` when the layout has one) and the\n"
-            "down-sweep (the rest); --split none, or no root: one phase, PREFIX-run.png.\n"
-            "Drawn by gnuplot (`make deps` installs gnuplot-nox). Exits non-zero when\n"
-            "the run does not finish (default limit %llu cycles) or a picture cannot\n"
-            "be written.\n",
-            DEFAULT_MAX_CYCLES);
-}
+static const char about[] =
+    "Runs the layout and draws, for each phase of the run, PREFIX-PHASE.png:\n"
+    "four panels, one per direction (wavelets leaving each tile northwards,\n"
+    "eastwards, southwards, westwards), one cell per tile, in wavelets; and\n"
+    "prints each phase's wavelets per direction and its busiest link.\n"
+    "The phases: the up-sweep (every wavelet up to the last one delivered to\n"
+    "the PE of INSTANCE, by default `root` when the layout has one) and the\n"
+    "down-sweep (the rest); --split none, or no root: one phase, PREFIX-run.png.\n"
+    "Drawn by gnuplot (`make deps` installs gnuplot-nox). Exits non-zero when\n"
+    "the run does not finish or a picture cannot be written.\n";
 
 static void print_phase(const wm_heatmap *m, size_t phase, unsigned w, unsigned h)
 {
@@ -51,51 +41,24 @@ static void print_phase(const wm_heatmap *m, size_t phase, unsigned w, unsigned 
 
 int wm_cmd_heatmap(int argc, char **argv)
 {
-    const char *backend = "rtl", *path = NULL, *prefix = NULL, *split = NULL;
-    wm_setting settings[MAX_SETTINGS];
+    const char *backend = "rtl", *path = NULL, *prefix = NULL, *split = NULL, *pe = "native";
+    wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
-    unsigned long long max_cycles = DEFAULT_MAX_CYCLES;
-    wm_pe_mode mode = WM_PE_NATIVE;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            backend = argv[++i];
-        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
-            if (!wm_pe_mode_parse(argv[++i], &mode)) {
-                fprintf(stderr, "wavemesh heatmap: unknown PE mode '%s' (native or core)\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (nsettings == MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
-                fprintf(stderr, "wavemesh heatmap: --set %s: expected NAME=INTEGER (at most %d of them)\n", argv[i],
-                        MAX_SETTINGS);
-                return 2;
-            }
-            nsettings++;
-        } else if (!strcmp(argv[i], "--split") && i + 1 < argc) {
-            split = argv[++i];
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            prefix = argv[++i];
-        } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
-            if (!wm_arg_positive("heatmap", "--max-cycles", argv[++i], &max_cycles)) return 2;
-        } else if (argv[i][0] != '-' && !path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "wavemesh heatmap: unexpected argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    if (!path || !prefix) {
-        usage(stderr);
-        return 2;
-    }
+    unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
+        {"-o", "PREFIX", WM_OPT_STRING, .to.str = &prefix, .required = true, .help = "the pictures' path prefix"},
+        WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
+        WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where each kernel runs (default native)"),
+        WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
+        WM_OPT_STRING_ROW("--split", "INSTANCE|none", &split, "the instance whose last receive ends the up-sweep"),
+        WM_OPT_MAX_CYCLES_ROW(&max_cycles),
+    };
+    const wm_opts opts = WM_OPTS("heatmap", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
-    if (!ops) {
-        fprintf(stderr, "wavemesh heatmap: unknown backend '%s' (rtl or sw)\n", backend);
-        return 2;
-    }
+    const wm_pe_mode mode = wm_pe_mode_of(pe);
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
     const wm_instance *root = NULL;
@@ -119,7 +82,7 @@ int wm_cmd_heatmap(int argc, char **argv)
     }
     ops->set_link_hook(wm_runner_fabric(r), wm_heatmap_record, m);
     const wm_run_result res = wm_runner_run(r, max_cycles);
-    int status = 0;
+    status = 0;
     if (res != WM_RUN_DONE) {
         wm_sched_report(wm_runner_sched(r), res, stderr);
         status = 1;

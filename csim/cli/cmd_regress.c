@@ -15,75 +15,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LAYOUT_MAX_CYCLES 10000000ull
+static const char about[] =
+    "Runs every scenario of the corpus on the expected backend (default rtl)\n"
+    "and on the backend under test (default sw), and compares the link-event\n"
+    "traces (every wavelet in every output register at every cycle) and the\n"
+    "results. One line per scenario; on a mismatch, the first divergence:\n"
+    "cycle, tile, port, the expected and the observed wavelet. Ends with\n"
+    "'N passed, M failed' and exits non-zero on any failure. Scenarios named\n"
+    "core-* run firmware on the PE cores (docs/core.md) and compare every core's\n"
+    "retired instructions, register writes, pushes and pops too; a divergence\n"
+    "there, or on the links, names the PC and instruction the tile's core\n"
+    "retired last on each side.\n"
+    "A scenario in which an RTL assertion fails, or that runs past its cycle cap\n"
+    "(10 x a correct run's cycles, + 10000) on either backend, is reported FAIL with\n"
+    "the cycle, and the next one runs; SIGINT or SIGTERM ends the regression after\n"
+    "a FAIL line for the scenario it stopped.\n"
+    "With LAYOUT, that layout (with its --set overrides) is the one scenario, run\n"
+    "in each PE mode given (default both, native then core) and compared the same\n"
+    "way: link events, cycles, every PE's state and exports, the cores' retired\n"
+    "instructions, the fabric's final state. --max-cycles bounds each run; a run\n"
+    "that reaches it on both backends alike still agrees.\n";
 
-static void usage(FILE *out)
+/* --perturb SPEC: the sw model made deliberately wrong (fabric_sw.h), and
+ * the text, which the random campaign's commands repeat. */
+typedef struct {
+    wm_sw_perturbation p;
+    const char *text;
+} perturb_option;
+
+static bool perturbation_parse(const char *text, void *to)
 {
-    fprintf(out,
-            "usage: wavemesh regress [--quick] [--only TEXT] [--pe native|core] [--list]\n"
-            "                        [--perturb SPEC] [--expected BACKEND] [--got BACKEND]\n"
-            "       wavemesh regress LAYOUT [--set NAME=VALUE]... [--pe native|core]\n"
-            "                        [--max-cycles N] [--perturb SPEC] [--expected B] [--got B]\n"
-            "       wavemesh regress --random N [--seed S] [--first K] [--jobs J] [--pe native|core]\n"
-            "                        [--max-side N] [--max-core-side N] [--shrink-runs N] [--log FILE]\n"
-            "                        [--progress] [--perturb SPEC] [--expected BACKEND] [--got BACKEND]\n"
-            "       wavemesh regress --scenario TEXT [--shrink-runs N] [--perturb SPEC] ...\n"
-            "Runs every scenario of the corpus on the expected backend (default rtl)\n"
-            "and on the backend under test (default sw), and compares the link-event\n"
-            "traces (every wavelet in every output register at every cycle) and the\n"
-            "results. One line per scenario; on a mismatch, the first divergence:\n"
-            "cycle, tile, port, the expected and the observed wavelet. Ends with\n"
-            "'N passed, M failed' and exits non-zero on any failure. Scenarios named\n"
-            "core-* run firmware on the PE cores (docs/core.md) and compare every core's\n"
-            "retired instructions, register writes, pushes and pops too; a divergence\n"
-            "there, or on the links, names the PC and instruction the tile's core\n"
-            "retired last on each side.\n"
-            "  --quick        only the short scenarios (the ones `make test` runs)\n"
-            "  --only TEXT    only the scenarios whose name contains TEXT\n"
-            "  --pe MODE      only the scenarios on the PE cores (core) or without (native)\n"
-            "  --list         print the scenario names and stop\n"
-            "  --perturb SPEC make the sw model deliberately wrong, to see the check fire:\n"
-            "                 rr-reverse:X,Y (tile X,Y arbitrates in reverse order) or\n"
-            "                 late-grant:X,Y,PORT (its output PORT, N/E/S/W/L, grants a\n"
-            "                 header one cycle late), or core-sltu:X,Y, core-div33:X,Y,\n"
-            "                 core-rx-late:X,Y (tile X,Y's core simulator: SLTU compares\n"
-            "                 signed, DIV takes 33 cycles, an RX load pops a cycle late)\n"
-            "A scenario in which an RTL assertion fails, or that runs past its cycle cap\n"
-            "(10 x a correct run's cycles, + 10000) on either backend, is reported FAIL with\n"
-            "the cycle, and the next one runs; SIGINT or SIGTERM ends the regression after\n"
-            "a FAIL line for the scenario it stopped.\n"
-            "Constrained-random lockstep (docs/verification.md):\n"
-            "  --random N       N scenarios drawn from the seed instead of the corpus: a mesh\n"
-            "                   of 1x1..32x32 (1xN, Nx1 too), a traffic pattern, a rate, message\n"
-            "                   lengths 1..256, slow-popping PEs, off-mesh headers, routers\n"
-            "                   disabled or toggled; or (one in eight, or all with --pe core)\n"
-            "                   random firmware traffic on the PE cores. Each line ends with\n"
-            "                   the command that runs that scenario alone; a failing one is\n"
-            "                   shrunk (smaller mesh, fewer cycles, fewer messages) to the\n"
-            "                   smallest version that still fails, and its command printed\n"
-            "  --seed S         the campaign's seed, 0..2^64-1 (default 1)\n"
-            "  --first K        start at scenario K of the seed (default 0): pieces of one\n"
-            "                   campaign run anywhere\n"
-            "  --jobs J         J scenarios at a time, each in a process of its own, 1..256\n"
-            "                   (default 1: one after the other in this process)\n"
-            "  --max-side N     mesh sides 1..N, N in 1..32 (default 32)\n"
-            "  --max-core-side N  the same on the cores, 1..32 (default 6)\n"
-            "  --shrink-runs N  versions a failure's shrinking may try, 0..100000 (default 200;\n"
-            "                   0: no shrinking)\n"
-            "  --log FILE       every scenario's line to FILE; failures, progress and the\n"
-            "                   summary on the terminal\n"
-            "  --progress       a progress line on stderr (scenarios done, failed, per minute)\n"
-            "  --scenario TEXT  run one scenario from its text (as the lines print it), and\n"
-            "                   shrink it if it fails\n"
-            "With LAYOUT, that layout (with its --set overrides) is the one scenario, run\n"
-            "in each PE mode given (default both, native then core) and compared the same\n"
-            "way: link events, cycles, every PE's state and exports, the cores' retired\n"
-            "instructions, the fabric's final state. --max-cycles (default %llu) bounds\n"
-            "each run; a run that reaches it on both backends alike still agrees.\n",
-            LAYOUT_MAX_CYCLES);
+    perturb_option *o = to;
+    char err[200];
+    o->text = text;
+    return wm_sw_perturbation_parse(text, &o->p, err, sizeof err);
 }
-
-enum { LAYOUT_MAX_SETTINGS = 64 };
 
 /* `regress LAYOUT`: one line per PE mode, then the count. */
 static int regress_layout(const char *path, const wm_setting *settings, size_t nsettings, int cores_only,
@@ -107,20 +73,10 @@ static int regress_layout(const char *path, const wm_setting *settings, size_t n
 
 /* The options of a random campaign (--random or --scenario). */
 typedef struct {
-    uint64_t random, seed, first, jobs, max_side, max_core_side, shrink_runs;
+    unsigned long long random, seed, first, jobs, max_side, max_core_side, shrink_runs;
     bool have_random, progress;
     const char *scenario, *log, *perturb;
 } random_options;
-
-/* "--name VALUE": VALUE an integer in lo..hi (wm_arg_u64), else a message
- * naming the option and its range. */
-static bool option_number(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    unsigned long long x;
-    if (!wm_arg_u64("regress", name, v, lo, hi, &x)) return false;
-    *out = x;
-    return true;
-}
 
 static int run_random(const random_options *o, int cores_only, const char *expected_name, const char *got_name,
                       const wm_fabric_ops *expected, const wm_fabric_ops *got);
@@ -146,87 +102,66 @@ static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const ch
 int wm_cmd_regress(int argc, char **argv)
 {
     const char *layout = NULL;
-    wm_setting settings[LAYOUT_MAX_SETTINGS];
+    wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
-    unsigned long long max_cycles = LAYOUT_MAX_CYCLES;
-    bool quick = false, list = false;
-    const char *only = NULL, *expected_name = "rtl", *got_name = "sw";
-    wm_sw_perturbation perturbation = {WM_SW_EXACT, 0, 0, 0};
-    int cores_only = -1; /* -1: every scenario; 0: native; 1: core */
+    unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
+    bool quick = false, list = false, pe_given = false;
+    const char *only = NULL, *expected_name = "rtl", *got_name = "sw", *pe = "native";
+    perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
     random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, NULL, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--random") && has_value) {
-            if (!option_number(a, argv[++i], 1, UINT64_MAX / 2, &ro.random)) return 2;
-            ro.have_random = true;
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!option_number(a, argv[++i], 0, UINT64_MAX, &ro.seed)) return 2;
-        } else if (!strcmp(a, "--first") && has_value) {
-            if (!option_number(a, argv[++i], 0, UINT64_MAX / 2, &ro.first)) return 2;
-        } else if (!strcmp(a, "--jobs") && has_value) {
-            if (!option_number(a, argv[++i], 1, 256, &ro.jobs)) return 2;
-        } else if (!strcmp(a, "--max-side") && has_value) {
-            if (!option_number(a, argv[++i], 1, WM_RANDOM_SIDE_MAX, &ro.max_side)) return 2;
-        } else if (!strcmp(a, "--max-core-side") && has_value) {
-            if (!option_number(a, argv[++i], 1, WM_RANDOM_SIDE_MAX, &ro.max_core_side)) return 2;
-        } else if (!strcmp(a, "--shrink-runs") && has_value) {
-            if (!option_number(a, argv[++i], 0, 100000, &ro.shrink_runs)) return 2;
-        } else if (!strcmp(a, "--log") && has_value) {
-            ro.log = argv[++i];
-        } else if (!strcmp(a, "--progress")) {
-            ro.progress = true;
-        } else if (!strcmp(a, "--scenario") && has_value) {
-            ro.scenario = argv[++i];
-        } else if (!strcmp(a, "--quick")) {
-            quick = true;
-        } else if (!strcmp(a, "--list")) {
-            list = true;
-        } else if (!strcmp(a, "--only") && i + 1 < argc) {
-            only = argv[++i];
-        } else if (!strcmp(a, "--pe") && i + 1 < argc) {
-            wm_pe_mode m;
-            if (!wm_pe_mode_parse(argv[++i], &m)) {
-                fprintf(stderr, "wavemesh regress: unknown PE mode '%s' (native or core)\n", argv[i]);
-                return 2;
-            }
-            cores_only = m == WM_PE_CORE;
-        } else if (!strcmp(a, "--expected") && i + 1 < argc) {
-            expected_name = argv[++i];
-        } else if (!strcmp(a, "--got") && i + 1 < argc) {
-            got_name = argv[++i];
-        } else if (!strcmp(a, "--perturb") && i + 1 < argc) {
-            char err[200];
-            if (!wm_sw_perturbation_parse(argv[++i], &perturbation, err, sizeof err)) {
-                fprintf(stderr, "wavemesh regress: %s\n", err);
-                return 2;
-            }
-            ro.perturb = argv[i];
-        } else if (!strcmp(a, "--set") && i + 1 < argc) {
-            if (nsettings == LAYOUT_MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
-                fprintf(stderr, "wavemesh regress: --set %s: expected NAME=INTEGER (at most %d of them)\n", argv[i],
-                        LAYOUT_MAX_SETTINGS);
-                return 2;
-            }
-            nsettings++;
-        } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) {
-            if (!wm_arg_positive("regress", "--max-cycles", argv[++i], &max_cycles)) return 2;
-        } else if (a[0] != '-' && !layout) {
-            layout = a;
-        } else {
-            fprintf(stderr, "wavemesh regress: unknown argument '%s' (see --help)\n", a);
-            return 2;
-        }
-    }
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("LAYOUT", &layout, false),
+        WM_OPT_FLAG_ROW("--quick", &quick, "only the short scenarios (the ones `make test` runs)"),
+        WM_OPT_STRING_ROW("--only", "TEXT", &only, "only the scenarios whose name contains TEXT"),
+        {"--pe", NULL, WM_OPT_CHOICE, .to.word = &pe, .words = wm_pe_words, .given = &pe_given,
+         .help = "only the scenarios on the PE cores (core) or without (native)"},
+        WM_OPT_FLAG_ROW("--list", &list, "print the scenario names and stop"),
+        {"--perturb", "SPEC", WM_OPT_CUSTOM, .to.custom = &perturb, .parse = perturbation_parse,
+         .expected = "rr-reverse:X,Y, late-grant:X,Y,PORT (PORT N/E/S/W/L), core-sltu:X,Y, core-div33:X,Y or "
+                     "core-rx-late:X,Y, each X,Y in 0..255",
+         .help = "make the sw model deliberately wrong, to see the check fire: rr-reverse:X,Y (tile X,Y "
+                 "arbitrates in reverse order) or late-grant:X,Y,PORT (its output PORT, N/E/S/W/L, grants a "
+                 "header one cycle late), or core-sltu:X,Y, core-div33:X,Y, core-rx-late:X,Y (tile X,Y's core "
+                 "simulator: SLTU compares signed, DIV takes 33 cycles, an RX load pops a cycle late)"},
+        WM_OPT_CHOICE_ROW("--expected", &expected_name, wm_backend_words, "the reference backend (default rtl)"),
+        WM_OPT_CHOICE_ROW("--got", &got_name, wm_backend_words, "the backend under test (default sw)"),
+        WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "with LAYOUT: override a parameter of it"),
+        WM_OPT_MAX_CYCLES_ROW(&max_cycles),
+        WM_OPT_HEADING_ROW("Constrained-random lockstep (docs/verification.md):"),
+        {"--random", "N", WM_OPT_U64, .to.u = &ro.random, .umin = 1, .umax = UINT64_MAX / 2,
+         .given = &ro.have_random,
+         .help = "N scenarios drawn from the seed instead of the corpus: a mesh of 1x1..32x32 (1xN, Nx1 too), a "
+                 "traffic pattern, a rate, message lengths 1..256, slow-popping PEs, off-mesh headers, routers "
+                 "disabled or toggled; or (one in eight, or all with --pe core) random firmware traffic on the PE "
+                 "cores. Each line ends with the command that runs that scenario alone; a failing one is shrunk "
+                 "(smaller mesh, fewer cycles, fewer messages) to the smallest version that still fails, and its "
+                 "command printed"},
+        WM_OPT_U64_ROW("--seed", "S", &ro.seed, 0, UINT64_MAX, "the campaign's seed (default 1)"),
+        WM_OPT_U64_ROW("--first", "K", &ro.first, 0, UINT64_MAX / 2,
+                       "start at scenario K of the seed (default 0): pieces of one campaign run anywhere"),
+        WM_OPT_U64_ROW("--jobs", "J", &ro.jobs, 1, 256,
+                       "J scenarios at a time, each in a process of its own (default 1: one after the other in "
+                       "this process)"),
+        WM_OPT_U64_ROW("--max-side", "N", &ro.max_side, 1, WM_RANDOM_SIDE_MAX, "mesh sides 1..N (default 32)"),
+        WM_OPT_U64_ROW("--max-core-side", "N", &ro.max_core_side, 1, WM_RANDOM_SIDE_MAX,
+                       "the same on the cores (default 6)"),
+        WM_OPT_U64_ROW("--shrink-runs", "N", &ro.shrink_runs, 0, 100000,
+                       "versions a failure's shrinking may try (default 200; 0: no shrinking)"),
+        WM_OPT_STRING_ROW("--log", "FILE", &ro.log,
+                          "every scenario's line to FILE; failures, progress and the summary on the terminal"),
+        WM_OPT_FLAG_ROW("--progress", &ro.progress, "a progress line on stderr (scenarios done, failed, per minute)"),
+        WM_OPT_STRING_ROW("--scenario", "TEXT", &ro.scenario,
+                          "run one scenario from its text (as the lines print it), and shrink it if it fails"),
+    };
+    const wm_opts opts = WM_OPTS("regress", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    /* -1: every scenario; 0: native; 1: core */
+    const int cores_only = pe_given ? wm_pe_mode_of(pe) == WM_PE_CORE : -1;
+    const wm_sw_perturbation perturbation = perturb.p;
+    ro.perturb = perturb.text;
     const wm_fabric_ops *expected = wm_fabric_backend(expected_name);
     const wm_fabric_ops *got = wm_fabric_backend(got_name);
-    if (!expected || !got) {
-        fprintf(stderr, "wavemesh regress: unknown backend '%s' (rtl or sw)\n", !expected ? expected_name : got_name);
-        return 2;
-    }
     /* The perturbation goes with the backends, given to every sw fabric
      * they make (the rtl ones ignore it). */
     const wm_fabric_config fabric_cfg = {.perturbation = perturbation};
@@ -257,7 +192,7 @@ int wm_cmd_regress(int argc, char **argv)
                     ro.scenario ? "--scenario" : "--random");
             return 2;
         }
-        const int status = run_random(&ro, cores_only, expected_name, got_name, expected, got);
+        status = run_random(&ro, cores_only, expected_name, got_name, expected, got);
         return status;
     }
     if (perturbation.kind != WM_SW_EXACT && !list && !perturbation_lands(&perturbation, quick, only, cores_only))

@@ -19,31 +19,24 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SETTINGS = 64, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256 };
-#define DEFAULT_MAX_CYCLES 10000000ull
+enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh rows FILE [--backend rtl|sw]... [--pe native|core]... [--cycles]\n"
-                 "                       [--max-cycles N]\n"
-                 "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
-                 "lines, each optionally followed by `expect INSTANCE.EXPORT=VALUE...` lines)\n"
-                 "on each backend given (default rtl) in each PE mode given (default native:\n"
-                 "kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
-                 "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
-                 "every kernel returned, every expected export has its value and, when leaf\n"
-                 "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
-                 "results equal the reference loop. One line per row, backend and mode:\n"
-                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
-                 "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
-                 "SUITE is the name of the directory holding FILE. --cycles adds the leaves'\n"
-                 "cycles table under each line. Exits 0 only when every row passed; a\n"
-                 "malformed line is reported with FILE:LINE before any row runs.\n"
-                 "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
-                 "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
-                 "file next to it (docs/waves.md).\n");
-    fputs(wm_trace_usage, out);
-}
+static const char about[] =
+    "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
+    "lines, each optionally followed by `expect INSTANCE.EXPORT=VALUE...` lines)\n"
+    "on each backend given (default rtl) in each PE mode given (default native:\n"
+    "kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
+    "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
+    "every kernel returned, every expected export has its value and, when leaf\n"
+    "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
+    "results equal the reference loop. One line per row, backend and mode:\n"
+    "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
+    "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
+    "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
+    "passed; a malformed line is reported with FILE:LINE before any row runs.\n"
+    "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
+    "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
+    "file next to it (docs/waves.md).\n";
 
 static double now_seconds(void)
 {
@@ -191,68 +184,12 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     return pass;
 }
 
-int wm_cmd_rows(int argc, char **argv)
+/* Reads and checks the whole rows file f (path, in folder dir) into *out,
+ * *nout rows; returns the number of malformed lines, each reported with
+ * path:line. */
+static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec **out, size_t *nout)
 {
-    const char *path = NULL;
-    const wm_fabric_ops *backends[MAX_BACKENDS];
-    size_t nbackends = 0;
-    wm_pe_mode modes[2];
-    size_t nmodes = 0;
-    row_ctx c = {0};
-    c.max_cycles = DEFAULT_MAX_CYCLES;
-    c.trace = wm_trace_spec_default();
-    for (int i = 1; i < argc; i++) {
-        const int traced = wm_trace_option(&c.trace, argc, argv, &i, "rows");
-        if (traced < 0) return 2;
-        if (traced) continue;
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            const wm_fabric_ops *ops = wm_fabric_backend(argv[++i]);
-            if (!ops || nbackends == MAX_BACKENDS) {
-                fprintf(stderr, "wavemesh rows: unknown backend '%s' (rtl or sw)\n", argv[i]);
-                return 2;
-            }
-            backends[nbackends++] = ops;
-        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
-            wm_pe_mode m;
-            if (!wm_pe_mode_parse(argv[++i], &m)) {
-                fprintf(stderr, "wavemesh rows: unknown PE mode '%s' (native or core)\n", argv[i]);
-                return 2;
-            }
-            if (nmodes < 2) modes[nmodes++] = m;
-        } else if (!strcmp(argv[i], "--cycles")) {
-            c.cycles = true;
-        } else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) {
-            unsigned long long v;
-            if (!wm_arg_positive("rows", "--max-cycles", argv[++i], &v)) return 2;
-            c.max_cycles = v;
-        } else if (argv[i][0] != '-' && !path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "wavemesh rows: unexpected argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    if (!path) {
-        usage(stderr);
-        return 2;
-    }
-    if (!wm_trace_spec_check(&c.trace, "rows")) return 2;
-    if (!nbackends) backends[nbackends++] = wm_fabric_backend("rtl");
-    if (!nmodes) modes[nmodes++] = WM_PE_NATIVE;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    char suite[128], dir[1024], layout_path[2048] = "";
-    suite_of(path, suite, sizeof suite, dir, sizeof dir);
-    c.suite = suite;
-    c.rows_path = path;
-    /* Read and check the whole file first: a malformed line anywhere stops
-     * the command before any row runs. */
+    char layout_path[2048] = "";
     row_spec *rows = NULL;
     size_t nrows = 0, cap = 0;
     unsigned errors = 0, lineno = 0;
@@ -345,15 +282,57 @@ int wm_cmd_rows(int argc, char **argv)
             errors++;
         }
     }
+    *out = rows;
+    *nout = nrows;
+    return errors;
+}
+
+int wm_cmd_rows(int argc, char **argv)
+{
+    const char *path = NULL, *backends[MAX_BACKENDS], *modes[2];
+    size_t nbackends = 0, nmodes = 0;
+    row_ctx c = {0};
+    c.max_cycles = WM_MAX_CYCLES_DEFAULT;
+    c.trace = wm_trace_spec_default();
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("FILE", &path, true),
+        {"--backend", NULL, WM_OPT_CHOICE, .to.word = backends, .words = wm_backend_words, .max_count = MAX_BACKENDS,
+         .count = &nbackends, .help = "a fabric model to run each row on (default rtl)"},
+        {"--pe", NULL, WM_OPT_CHOICE, .to.word = modes, .words = wm_pe_words, .max_count = 2, .count = &nmodes,
+         .help = "a PE mode to run each row in (default native)"},
+        WM_OPT_FLAG_ROW("--cycles", &c.cycles, "add the leaves' cycles table under each line"),
+        WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
+        WM_OPT_TRACE_ROWS(&c.trace),
+    };
+    const wm_opts opts = WM_OPTS("rows", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    if (!wm_trace_options_check("rows", &c.trace)) return 2;
+    if (!nbackends) backends[nbackends++] = "rtl";
+    if (!nmodes) modes[nmodes++] = "native";
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char suite[128], dir[1024];
+    suite_of(path, suite, sizeof suite, dir, sizeof dir);
+    c.suite = suite;
+    c.rows_path = path;
+    /* Read and check the whole file first: a malformed line anywhere stops
+     * the command before any row runs. */
+    row_spec *rows = NULL;
+    size_t nrows = 0;
+    const unsigned errors = read_rows(f, path, dir, &rows, &nrows);
     fclose(f);
     unsigned failed = 0, ran = 0;
     if (!errors && !nrows) fprintf(stderr, "%s: no rows\n", path);
     for (size_t i = 0; !errors && i < nrows && !wm_interrupt_signal(); i++) {
         for (size_t m = 0; m < nmodes && !wm_interrupt_signal(); m++) {
-            c.mode = modes[m];
+            c.mode = wm_pe_mode_of(modes[m]);
             for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
                 ran++;
-                if (!run_row(&c, &rows[i], backends[b])) failed++;
+                if (!run_row(&c, &rows[i], wm_fabric_backend(backends[b]))) failed++;
                 /* A failed RTL assertion fails its row (which says so)
                  * and no other. */
                 wm_interrupt_clear_assertion();

@@ -20,24 +20,16 @@ static void print_event(void *ctx, const wm_link_event *ev)
 int wm_cmd_selftest(int argc, char **argv)
 {
     const char *backend = "rtl";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            printf("usage: wavemesh selftest [--backend rtl|sw]\n"
-                   "Sends one 2-data-wavelet message from (0,0) to (2,1) of a 3x2 mesh and\n"
-                   "prints each wavelet in each output register, cycle by cycle.\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            backend = argv[++i];
-        } else {
-            fprintf(stderr, "wavemesh selftest: unknown argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const wm_option options[] = {
+        WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
+    };
+    const wm_opts opts = WM_OPTS("selftest", options,
+                                 "Sends one 2-data-wavelet message from (0,0) to (2,1) of a 3x2 mesh and\n"
+                                 "prints each wavelet in each output register, cycle by cycle.\n",
+                                 NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
-    if (!ops) {
-        fprintf(stderr, "wavemesh selftest: unknown backend '%s' (rtl or sw)\n", backend);
-        return 2;
-    }
     wm_fabric *f = wm_interrupt_fabric_create(ops, 3, 2, false);
     if (!f) return 1;
     ops->set_link_hook(f, print_event, NULL);

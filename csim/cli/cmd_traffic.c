@@ -16,46 +16,22 @@
 #include <string.h>
 #include <time.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: wavemesh traffic [--backend rtl|sw] [--mesh WxH] [--pattern NAME] [--rate R] [--len L]\n"
-            "                        [--cycles N] [--warmup N] [--drain N] [--seed S] [--pop-interval K]\n"
-            "                        [--hotspot X,Y] [--hotspot-fraction F] [--pe native|core] [--csv]\n"
-            "Runs synthetic traffic and prints the average message latency and the\n"
-            "accepted throughput, measured as BookSim2 does:\n"
-            "  --backend      the fabric model (default sw)\n"
-            "  --mesh         mesh size, 1x1 .. 256x256 (default 8x8)\n"
-            "  --pattern      uniform, transpose, bitcomp or hotspot (default uniform)\n"
-            "  --rate         offered load, wavelets per node per cycle, Bernoulli (default 0.1)\n"
-            "  --len          wavelets per message, header included, 1..256 (default 4)\n"
-            "  --cycles       the sample period, cycles (default 1000)\n"
-            "  --warmup       cycles before the sample period (default 1000)\n"
-            "  --drain        at most this many cycles after it for the sampled messages\n"
-            "                 to arrive, else the run is saturated (default 10 x cycles)\n"
-            "  --seed         random seed (default 1)\n"
-            "  --pop-interval PEs pop at most once every K cycles (default 1: every cycle)\n"
-            "  --hotspot      the hotspot PE (default the centre); --hotspot-fraction its\n"
-            "                 share of the messages (default 0.2)\n"
-            "  --csv          one CSV header line and one row instead of text\n"
-            "  --pe           firmware traffic instead: every PE runs the stream kernel\n"
-            "                 (sw/traffic/stream.c), natively or on its core (docs/core.md),\n"
-            "                 sending rate x cycles / len messages of len wavelets, one\n"
-            "                 every len / rate cycles, uniform or transpose, and\n"
-            "                 receiving what is sent to it; every receiver's count and sum\n"
-            "                 are checked. Needs len >= 2 (the first data wavelet carries\n"
-            "                 the send time); the run lasts until every PE is done.\n"
-            "Latency runs from a message's creation (source queue included) to the pop\n"
-            "of its last wavelet at the destination (with --pe, from the firmware's read\n"
-            "of the timestamp counter before the send to its read after that pop);\n"
-            "beside the average, its 50th, 90th and 99th percentiles and maximum\n"
-            "(nearest rank; with --len 2 or more, a message being told apart by its\n"
-            "first data wavelet; with --pe, each kernel records its messages' latencies\n"
-            "in its PE's data memory, which the host reads back after the run).\n"
-            "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
-            "simulated / CPU seconds of the run.\n");
-    fputs(wm_trace_usage, out);
-}
+static const char about[] =
+    "Runs synthetic traffic and prints the average message latency and the\n"
+    "accepted throughput, measured as BookSim2 does.\n";
+
+static const char more[] =
+    "Latency runs from a message's creation (source queue included) to the pop\n"
+    "of its last wavelet at the destination (with --pe, from the firmware's read\n"
+    "of the timestamp counter before the send to its read after that pop);\n"
+    "beside the average, its 50th, 90th and 99th percentiles and maximum\n"
+    "(nearest rank; with --len 2 or more, a message being told apart by its\n"
+    "first data wavelet; with --pe, each kernel records its messages' latencies\n"
+    "in its PE's data memory, which the host reads back after the run).\n"
+    "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
+    "simulated / CPU seconds of the run.\n";
+
+static const char *const patterns[] = {"uniform", "transpose", "bitcomp", "hotspot", NULL};
 
 static double seconds_of(clockid_t clock)
 {
@@ -175,99 +151,14 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     return res == WM_RUN_DONE && !wrong ? 0 : 1;
 }
 
-int wm_cmd_traffic(int argc, char **argv)
+/* Synthetic traffic (traffic/traffic.h) on a w x h fabric of backend ops,
+ * dumped as trace says. */
+static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
+                             const wm_trace_spec *trace, bool csv)
 {
-    bool pe_given = false;
-    wm_pe_mode mode = WM_PE_NATIVE;
-    const char *backend = "sw";
-    unsigned w = 8, h = 8;
-    bool csv = false, drain_given = false;
-    wm_traffic_config cfg = wm_traffic_config_default();
-    wm_trace_spec trace = wm_trace_spec_default();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        const int traced = wm_trace_option(&trace, argc, argv, &i, "traffic");
-        if (traced < 0) return 2;
-        if (traced) continue;
-        if (!strcmp(a, "--csv")) {
-            csv = true;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "wavemesh traffic: '%s' needs a value, or is unknown (see --help)\n", a);
-            return 2;
-        }
-        const char *v = argv[++i];
-        unsigned long long u = 0;
-        long long pa, pb;
-        bool ok = true, reported = true;
-        if (!strcmp(a, "--backend")) backend = v;
-        else if (!strcmp(a, "--pe")) ok = reported = pe_given = wm_pe_mode_parse(v, &mode);
-        else if (!strcmp(a, "--mesh")) {
-            ok = wm_arg_pair("traffic", a, v, 'x', 1, WM_MESH_MAX, &pa, &pb);
-            w = (unsigned)pa;
-            h = (unsigned)pb;
-        }
-        else if (!strcmp(a, "--pattern")) ok = reported = wm_pattern_parse(v, &cfg.pattern);
-        else if (!strcmp(a, "--rate")) ok = wm_arg_real("traffic", a, v, 0.0, 1.0, &cfg.rate);
-        else if (!strcmp(a, "--len")) {
-            ok = wm_arg_u64("traffic", a, v, 1, WM_LEN_MAX + 1, &u);
-            cfg.len = (unsigned)u;
-        }
-        else if (!strcmp(a, "--cycles")) ok = wm_arg_u64("traffic", a, v, 1, UINT32_MAX, &u), cfg.sample = u;
-        else if (!strcmp(a, "--warmup")) ok = wm_arg_u64("traffic", a, v, 0, UINT32_MAX, &u), cfg.warmup = u;
-        else if (!strcmp(a, "--drain")) {
-            ok = wm_arg_u64("traffic", a, v, 0, UINT32_MAX, &u);
-            cfg.drain_max = u;
-            drain_given = true;
-        }
-        else if (!strcmp(a, "--seed")) ok = wm_arg_u64("traffic", a, v, 0, UINT64_MAX, &u), cfg.seed = u;
-        else if (!strcmp(a, "--pop-interval")) {
-            ok = wm_arg_u64("traffic", a, v, 1, 1000000, &u);
-            cfg.pop_interval = (unsigned)u;
-        }
-        else if (!strcmp(a, "--hotspot")) {
-            ok = wm_arg_pair("traffic", a, v, ',', 0, WM_MESH_MAX - 1, &pa, &pb);
-            cfg.hotspot_x = (unsigned)pa;
-            cfg.hotspot_y = (unsigned)pb;
-        }
-        else if (!strcmp(a, "--hotspot-fraction")) ok = wm_arg_real("traffic", a, v, 0.0, 1.0, &cfg.hotspot_fraction);
-        else {
-            fprintf(stderr, "wavemesh traffic: unknown argument '%s' (see --help)\n", a);
-            return 2;
-        }
-        if (!ok) {
-            if (!reported)
-                fprintf(stderr, "wavemesh traffic: bad value '%s' for %s (%s)\n", v, a,
-                        !strcmp(a, "--pe") ? "native or core" : "uniform, transpose, bitcomp or hotspot");
-            return 2;
-        }
-    }
-    if (!drain_given) cfg.drain_max = 10 * cfg.sample;
-    if (!wm_trace_spec_check(&trace, "traffic")) return 2;
-    const wm_fabric_ops *ops = wm_fabric_backend(backend);
-    if (!ops) {
-        fprintf(stderr, "wavemesh traffic: unknown backend '%s' (rtl or sw)\n", backend);
-        return 2;
-    }
     char err[160];
-    if (!wm_traffic_config_check(&cfg, w, h, err, sizeof err)) {
-        fprintf(stderr, "wavemesh traffic: %s\n", err);
-        return 2;
-    }
-    if (pe_given) {
-        if (trace.path) {
-            fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
-            return 2;
-        }
-        return firmware_traffic(ops, w, h, &cfg, mode, csv);
-    }
     wm_waves *waves = NULL;
-    if (trace.path && !(waves = wm_waves_create(&trace, w, h, err, sizeof err))) {
+    if (trace->path && !(waves = wm_waves_create(trace, w, h, err, sizeof err))) {
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
@@ -276,7 +167,7 @@ int wm_cmd_traffic(int argc, char **argv)
         wm_waves_destroy(waves);
         return 1;
     }
-    wm_traffic *t = wm_traffic_create(&cfg, ops, f, w, h);
+    wm_traffic *t = wm_traffic_create(cfg, ops, f, w, h);
     if (!t) {
         wm_waves_destroy(waves);
         ops->destroy(f);
@@ -336,16 +227,16 @@ int wm_cmd_traffic(int argc, char **argv)
                "router_cycles_per_s\n");
         printf("%s,%ux%u,%s,%g,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                ",%.3f,%s,%s,%s,%s,%.4f,%.4f,%s,%.4f,%.4f,%.0f\n",
-               ops->name, w, h, wm_pattern_name(cfg.pattern), cfg.rate, cfg.len, cfg.seed, cfg.warmup, cfg.sample,
+               ops->name, w, h, wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed, cfg->warmup, cfg->sample,
                r.cycles, r.sample_messages, r.sample_arrived, r.avg_latency, pct[0], pct[1], pct[2], pct[3], r.offered,
                r.accepted,
                r.saturated ? "yes" : "no", wall, cpu, speed);
         return 0;
     }
     printf("backend %s  mesh %ux%u  pattern %s  rate %g  len %u  seed %" PRIu64 "\n", ops->name, w, h,
-           wm_pattern_name(cfg.pattern), cfg.rate, cfg.len, cfg.seed);
-    printf("cycles %" PRIu64 " (warm-up %" PRIu64 ", sample %" PRIu64 ", drain %" PRIu64 ")\n", r.cycles, cfg.warmup,
-           cfg.sample, r.cycles - cfg.warmup - cfg.sample);
+           wm_pattern_name(cfg->pattern), cfg->rate, cfg->len, cfg->seed);
+    printf("cycles %" PRIu64 " (warm-up %" PRIu64 ", sample %" PRIu64 ", drain %" PRIu64 ")\n", r.cycles, cfg->warmup,
+           cfg->sample, r.cycles - cfg->warmup - cfg->sample);
     printf("sampled messages %" PRIu64 ", arrived %" PRIu64 "\n", r.sample_messages, r.sample_arrived);
     if (r.saturated)
         printf("average latency: saturated (sampled messages still in flight after the drain)\n");
@@ -358,4 +249,74 @@ int wm_cmd_traffic(int argc, char **argv)
     printf("offered %.4f, accepted %.4f wavelets/node/cycle\n", r.offered, r.accepted);
     printf("cpu %.3f s (wall %.3f s), %.2f M router-cycles/s of cpu\n", cpu, wall, speed / 1e6);
     return 0;
+}
+
+int wm_cmd_traffic(int argc, char **argv)
+{
+    bool pe_given = false, csv = false, drain_given = false;
+    const char *backend = "sw", *pe = "native", *pattern = "uniform";
+    long long mesh[2] = {8, 8}, hotspot[2] = {-1, -1};
+    wm_traffic_config cfg = wm_traffic_config_default();
+    unsigned long long len = cfg.len, pop_interval = cfg.pop_interval, sample = cfg.sample, warmup = cfg.warmup,
+                       drain = cfg.drain_max, seed = cfg.seed;
+    wm_trace_spec trace = wm_trace_spec_default();
+    const wm_option options[] = {
+        WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default sw)"),
+        WM_OPT_PAIR_ROW("--mesh", "WxH", 'x', mesh, 1, WM_MESH_MAX, "mesh size (default 8x8)"),
+        WM_OPT_CHOICE_ROW("--pattern", &pattern, patterns, "the traffic pattern (default uniform)"),
+        WM_OPT_REAL_ROW("--rate", "R", &cfg.rate, 0.0, 1.0,
+                        "offered load, wavelets per node per cycle, Bernoulli (default 0.1)"),
+        WM_OPT_U64_ROW("--len", "L", &len, 1, WM_LEN_MAX + 1, "wavelets per message, header included (default 4)"),
+        WM_OPT_U64_ROW("--cycles", "N", &sample, 1, UINT32_MAX, "the sample period, cycles (default 1000)"),
+        WM_OPT_U64_ROW("--warmup", "N", &warmup, 0, UINT32_MAX, "cycles before the sample period (default 1000)"),
+        {"--drain", "N", WM_OPT_U64, .to.u = &drain, .umin = 0, .umax = UINT32_MAX, .given = &drain_given,
+         .help = "at most this many cycles after it for the sampled messages to arrive, else the run is "
+                 "saturated (default 10 x cycles)"},
+        WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "random seed (default 1)"),
+        WM_OPT_U64_ROW("--pop-interval", "K", &pop_interval, 1, 1000000,
+                       "PEs pop at most once every K cycles (default 1: every cycle)"),
+        WM_OPT_PAIR_ROW("--hotspot", "X,Y", ',', hotspot, 0, WM_MESH_MAX - 1, "the hotspot PE (default the centre)"),
+        WM_OPT_REAL_ROW("--hotspot-fraction", "F", &cfg.hotspot_fraction, 0.0, 1.0,
+                        "the hotspot's share of the messages (default 0.2)"),
+        {"--pe", NULL, WM_OPT_CHOICE, .to.word = &pe, .words = wm_pe_words, .given = &pe_given,
+         .help = "firmware traffic instead: every PE runs the stream kernel (sw/traffic/stream.c), natively or "
+                 "on its core (docs/core.md), sending rate x cycles / len messages of len wavelets, one every "
+                 "len / rate cycles, uniform or transpose, and receiving what is sent to it; every receiver's "
+                 "count and sum are checked. Needs len >= 2 (the first data wavelet carries the send time); the "
+                 "run lasts until every PE is done"},
+        WM_OPT_FLAG_ROW("--csv", &csv, "one CSV header line and one row instead of text"),
+        WM_OPT_TRACE_ROWS(&trace),
+    };
+    const wm_opts opts = WM_OPTS("traffic", options, about, more);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    const unsigned w = (unsigned)mesh[0], h = (unsigned)mesh[1];
+    if (!wm_pattern_parse(pattern, &cfg.pattern)) { /* the table accepted only its words */
+        fprintf(stderr, "wavemesh traffic: --pattern %s: not a pattern of the traffic layer\n", pattern);
+        return 2;
+    }
+    const wm_pe_mode mode = wm_pe_mode_of(pe);
+    cfg.len = (unsigned)len;
+    cfg.sample = sample;
+    cfg.warmup = warmup;
+    cfg.drain_max = drain;
+    cfg.seed = seed;
+    cfg.pop_interval = (unsigned)pop_interval;
+    if (hotspot[0] >= 0) cfg.hotspot_x = (unsigned)hotspot[0], cfg.hotspot_y = (unsigned)hotspot[1];
+    if (!drain_given) cfg.drain_max = 10 * cfg.sample;
+    if (!wm_trace_options_check("traffic", &trace)) return 2;
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    char err[160];
+    if (!wm_traffic_config_check(&cfg, w, h, err, sizeof err)) {
+        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        return 2;
+    }
+    if (pe_given) {
+        if (trace.path) {
+            fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
+            return 2;
+        }
+        return firmware_traffic(ops, w, h, &cfg, mode, csv);
+    }
+    return synthetic_traffic(ops, w, h, &cfg, &trace, csv);
 }

@@ -11,63 +11,51 @@
 
 enum { MAX_LEAVES = 32768 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh tree --leaves P --placement row|tworow|inorder|htree|chain\n"
-                 "                     [--values a,b,... | --seed S] -o FILE\n"
-                 "Writes a layout (docs/layouts.md) for the tree collectives over P >= 1 leaves\n"
-                 "l0..l{P-1} under the root `root`, on the placement's coordinates (csim/run/tree.h);\n"
-                 "`chain` writes lesson 9's running sum over P PEs instead. Leaf values come from\n"
-                 "--values (exactly P of them) or from --seed (0..999 each, default seed 1).\n");
-}
+static const char about[] =
+    "Writes a layout (docs/layouts.md) for the tree collectives over P leaves\n"
+    "l0..l{P-1} under the root `root`, on the placement's coordinates (csim/run/tree.h);\n"
+    "`chain` writes lesson 9's running sum over P PEs instead. Leaf values come from\n"
+    "--values (exactly P of them) or from --seed (0..999 each, default seed 1).\n";
 
-static bool parse_values(char *text, size_t leaves, int64_t *values)
+static const char *const placements[] = {"row", "tworow", "inorder", "htree", "chain", NULL};
+
+static bool parse_values(const char *values_text, size_t leaves, int64_t *values)
 {
+    char *text = strdup(values_text);
     size_t n = 0;
-    for (char *save = NULL, *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    bool ok = text != NULL;
+    for (char *save = NULL, *t = ok ? strtok_r(text, ",", &save) : NULL; ok && t; t = strtok_r(NULL, ",", &save)) {
         char *end;
         errno = 0;
         long long v = strtoll(t, &end, wm_int_base(t));
         /* a leaf's value is a 32-bit word (sw/collectives/leaf.c) */
-        if (errno || *end || end == t || n == leaves || v < INT32_MIN || v > (long long)UINT32_MAX) return false;
-        values[n++] = v;
+        ok = !errno && !*end && end != t && n < leaves && v >= INT32_MIN && v <= (long long)UINT32_MAX;
+        if (ok) values[n++] = v;
     }
-    return n == leaves;
+    free(text);
+    return ok && n == leaves;
 }
 
 int wm_cmd_tree(int argc, char **argv)
 {
     long long leaves = 0;
-    const char *placement_name = NULL, *out_path = NULL;
-    char *values_text = NULL;
+    const char *placement_name = NULL, *out_path = NULL, *values_text = NULL;
     unsigned long long seed = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--leaves") && i + 1 < argc) {
-            if (!wm_arg_int("tree", "--leaves", argv[++i], 1, MAX_LEAVES, &leaves)) return 2;
-        } else if (!strcmp(argv[i], "--placement") && i + 1 < argc) {
-            placement_name = argv[++i];
-        } else if (!strcmp(argv[i], "--values") && i + 1 < argc) {
-            values_text = argv[++i];
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (!wm_arg_u64("tree", "--seed", argv[++i], 0, UINT64_MAX, &seed)) return 2;
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            out_path = argv[++i];
-        } else {
-            fprintf(stderr, "wavemesh tree: unexpected argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const wm_option options[] = {
+        {"--leaves", "P", WM_OPT_INT, .to.i = &leaves, .min = 1, .max = MAX_LEAVES, .required = true,
+         .help = "the number of leaves"},
+        {"--placement", NULL, WM_OPT_CHOICE, .to.word = &placement_name, .words = placements, .required = true,
+         .help = "where the PEs sit"},
+        WM_OPT_STRING_ROW("--values", "a,b,...", &values_text, "the leaves' values, P integers"),
+        WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "draw the leaves' values from S (default 1)"),
+        {"-o", "FILE", WM_OPT_STRING, .to.str = &out_path, .required = true, .help = "the layout file to write"},
+    };
+    const wm_opts opts = WM_OPTS("tree", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     wm_tree_placement placement;
-    if (!leaves || !placement_name || !out_path) {
-        usage(stderr);
-        return 2;
-    }
-    if (!wm_tree_placement_parse(placement_name, &placement)) {
-        fprintf(stderr, "wavemesh tree: unknown placement '%s' (row, tworow, inorder, htree, chain)\n",
-                placement_name);
+    if (!wm_tree_placement_parse(placement_name, &placement)) { /* the table accepted only its words */
+        fprintf(stderr, "wavemesh tree: --placement %s: not a placement of the tree layer\n", placement_name);
         return 2;
     }
     int64_t *values = calloc((size_t)leaves, sizeof *values);

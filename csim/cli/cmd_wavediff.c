@@ -7,14 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh wavediff A B\n"
-                 "Compares two dumps (FST or VCD) signal by signal over the signals both hold,\n"
-                 "up to the end of the shorter one, and reports the first difference: the\n"
-                 "signal, the time (the cycle) and both values. Exit status 0 when they agree,\n"
-                 "1 when they differ, 2 when a dump cannot be read or they share no signal.\n");
-}
+static const char about[] =
+    "Compares two dumps (FST or VCD) signal by signal over the signals both hold,\n"
+    "up to the end of the shorter one, and reports the first difference: the\n"
+    "signal, the time (the cycle) and both values. Exit status 0 when they agree,\n"
+    "1 when they differ, 2 when a dump cannot be read or they share no signal.\n";
 
 static void print_value(const char *label, bool known, uint64_t v)
 {
@@ -25,22 +22,13 @@ static void print_value(const char *label, bool known, uint64_t v)
 int wm_cmd_wavediff(int argc, char **argv)
 {
     const char *path[2] = {NULL, NULL};
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (argv[i][0] == '-' || n == 2) {
-            fprintf(stderr, "wavemesh wavediff: unexpected argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-        path[n++] = argv[i];
-    }
-    if (n != 2) {
-        usage(stderr);
-        return 2;
-    }
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("A", &path[0], true),
+        WM_OPT_POSITIONAL_ROW("B", &path[1], true),
+    };
+    const wm_opts opts = WM_OPTS("wavediff", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     char err[512];
     wm_dump *a = wm_dump_load(path[0], err, sizeof err);
     if (!a) {
@@ -54,7 +42,7 @@ int wm_cmd_wavediff(int argc, char **argv)
         return 2;
     }
     const wm_wavediff_result r = wm_wavediff(a, b);
-    int status = 0;
+    status = 0;
     if (!r.common) {
         fprintf(stderr, "wavemesh wavediff: %s and %s share no signal\n", path[0], path[1]);
         status = 2;

@@ -13,36 +13,30 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_SETTINGS = 64 };
-
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: wavemesh waves LAYOUT -o FILE.gtkw [--dump DUMP] [--overview|--compact] [--pe native|core]\n"
-                 "                      [--set NAME=VALUE]...\n"
-                 "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
-                 "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
-                 "and its results, then each link port's valid, data (headers decoded), msg\n"
-                 "(the header of the message on it, held until the next: it reads zoomed out),\n"
-                 "credit, occupancy and wormhole owner, the PE's queues and error flags; then\n"
-                 "the tiles without a kernel (tile_X_Y). Translate filter files FILE-state.txt,\n"
-                 "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
-                 "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
-                 "on run, rows and traffic writes such a save file next to every dump.\n"
-                 "--overview keeps, per instance, the firmware signals and valid with data and\n"
-                 "msg of the ramp and of the four links: a few instances to a screen. --compact\n"
-                 "keeps one line a signal and no group lines: each instance's state, the msg of\n"
-                 "the ports its tile used and the ramp's data (the tworow row's eight tiles fit\n"
-                 "a 1080p screen).\n"
-                 "The layout is run once (sw backend, the same PE mode) to find the ports used\n"
-                 "and, when it has a `root`, to set marker A at the root's last receive (the\n"
-                 "up-sweep's end) and marker B at the down-sweep's first wavelet on a link,\n"
-                 "each explained by a comment line at the top.\n"
-                 "--pe core: for dumps of runs with --pe core, whose tiles have PE cores: each\n"
-                 "instance also shows its core's pc (as function+offset), retire, the retiring\n"
-                 "instruction (disassembled), rd_we, rd, rd_data, push, pop, halted and\n"
-                 "fault_cause, through FILE-insn.txt and one FILE-pc-KERNEL.txt per kernel,\n"
-                 "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n");
-}
+static const char about[] =
+    "Writes a GTKWave save file for dumps of the layout's runs (either backend):\n"
+    "one group per instance (l0, p0, root ...) with its kernel's state as a word\n"
+    "and its results, then each link port's valid, data (headers decoded), msg\n"
+    "(the header of the message on it, held until the next: it reads zoomed out),\n"
+    "credit, occupancy and wormhole owner, the PE's queues and error flags; then\n"
+    "the tiles without a kernel (tile_X_Y). Translate filter files FILE-state.txt,\n"
+    "FILE-owner.txt and FILE-headers.txt are written next to it; the header filter\n"
+    "lists the headers found in DUMP, which the save file also opens. `--trace`\n"
+    "on run, rows and traffic writes such a save file next to every dump.\n"
+    "--overview keeps, per instance, the firmware signals and valid with data and\n"
+    "msg of the ramp and of the four links: a few instances to a screen. --compact\n"
+    "keeps one line a signal and no group lines: each instance's state, the msg of\n"
+    "the ports its tile used and the ramp's data (the tworow row's eight tiles fit\n"
+    "a 1080p screen).\n"
+    "The layout is run once (sw backend, the same PE mode) to find the ports used\n"
+    "and, when it has a `root`, to set marker A at the root's last receive (the\n"
+    "up-sweep's end) and marker B at the down-sweep's first wavelet on a link,\n"
+    "each explained by a comment line at the top.\n"
+    "--pe core: for dumps of runs with --pe core, whose tiles have PE cores: each\n"
+    "instance also shows its core's pc (as function+offset), retire, the retiring\n"
+    "instruction (disassembled), rd_we, rd, rd_data, push, pop, halted and\n"
+    "fault_cause, through FILE-insn.txt and one FILE-pc-KERNEL.txt per kernel,\n"
+    "made with riscv64-unknown-elf-objdump from build/firmware/KERNEL.elf.\n";
 
 typedef struct {
     wm_run_notes *notes;
@@ -75,46 +69,23 @@ static void survey_run(const wm_layout *layout, wm_pe_mode mode, bool links, wm_
 
 int wm_cmd_waves(int argc, char **argv)
 {
-    const char *layout_path = NULL, *out = NULL, *dump = NULL;
-    wm_setting settings[MAX_SETTINGS];
+    const char *layout_path = NULL, *out = NULL, *dump = NULL, *pe = "native";
+    wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
-    bool overview = false, compact = false, cores = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--overview")) {
-            overview = true;
-        } else if (!strcmp(argv[i], "--compact")) {
-            compact = true;
-        } else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
-            const char *pe = argv[++i];
-            if (strcmp(pe, "native") && strcmp(pe, "core")) {
-                fprintf(stderr, "wavemesh waves: --pe %s: expected native or core\n", pe);
-                return 2;
-            }
-            cores = !strcmp(pe, "core");
-        } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
-            dump = argv[++i];
-        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (nsettings == MAX_SETTINGS || !wm_setting_parse(argv[++i], &settings[nsettings])) {
-                fprintf(stderr, "wavemesh waves: --set %s: expected NAME=INTEGER\n", argv[i]);
-                return 2;
-            }
-            nsettings++;
-        } else if (argv[i][0] != '-' && !layout_path) {
-            layout_path = argv[i];
-        } else {
-            fprintf(stderr, "wavemesh waves: unexpected argument '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    if (!layout_path || !out) {
-        usage(stderr);
-        return 2;
-    }
+    bool overview = false, compact = false;
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("LAYOUT", &layout_path, true),
+        {"-o", "FILE.gtkw", WM_OPT_STRING, .to.str = &out, .required = true, .help = "the save file to write"},
+        WM_OPT_STRING_ROW("--dump", "DUMP", &dump, "the dump the save file opens"),
+        WM_OPT_FLAG_ROW("--overview", &overview, "a few signals an instance"),
+        WM_OPT_FLAG_ROW("--compact", &compact, "one line a signal, no group lines"),
+        WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "the PE mode of the dumped runs (default native)"),
+        WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
+    };
+    const wm_opts opts = WM_OPTS("waves", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    const bool cores = wm_pe_mode_of(pe) == WM_PE_CORE;
     wm_layout *layout = wm_layout_load(layout_path, settings, nsettings, stderr);
     if (!layout) return 1;
     /* The dump fills the header filter: one that exists must read as a

@@ -1,15 +1,9 @@
-/* commands.c: the subcommand table. One line per subcommand. */
+/* commands.c: the subcommand table, one line per subcommand, and the
+ * option rows several commands share. */
 #include "cli/commands.h"
-#include "run/layout.h"
-
-#include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <stddef.h>
+#include <string.h>
 
 int wm_cmd_selftest(int argc, char **argv);
 int wm_cmd_run(int argc, char **argv);
@@ -40,66 +34,80 @@ const wm_command wm_commands[] = {
     {NULL, NULL, NULL},
 };
 
-/* One integer, the whole of s, that fits its type: digits (decimal, or hex
- * after 0x: wm_int_base, so 010 is ten), after a '-' when signed. Blanks
- * and a '+', which strtoull would take, are refused. */
-static bool whole_int(const char *s, bool is_signed, long long *v, unsigned long long *u)
+const char *const wm_backend_words[] = {"rtl", "sw", "rtl-mesh", NULL};
+const char *const wm_pe_words[] = {"native", "core", NULL};
+
+wm_pe_mode wm_pe_mode_of(const char *word) { return strcmp(word, "core") ? WM_PE_NATIVE : WM_PE_CORE; }
+
+static bool ends_with(const char *s, const char *suffix)
 {
-    char *end;
-    errno = 0;
-    const char *digits = is_signed && *s == '-' ? s + 1 : s;
-    if (*digits < '0' || *digits > '9') return false;
-    if (is_signed) *v = strtoll(s, &end, wm_int_base(s));
-    else *u = strtoull(s, &end, wm_int_base(s));
-    return !*end && errno != ERANGE;
+    const size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
 }
 
-bool wm_arg_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)
+bool wm_trace_path_parse(const char *text, void *spec)
 {
-    unsigned long long unused;
-    if (whole_int(s, true, out, &unused) && *out >= min && *out <= max) return true;
-    fprintf(stderr, "wavemesh %s: %s %s: expected an integer in %lld..%lld\n", cmd, opt, s, min, max);
-    return false;
+    wm_trace_spec *t = spec;
+    t->path = text;
+    t->format = ends_with(text, ".vcd") ? WM_WAVES_VCD : WM_WAVES_FST;
+    return ends_with(text, ".vcd") || ends_with(text, ".fst");
 }
 
-bool wm_arg_u64(const char *cmd, const char *opt, const char *s, unsigned long long min, unsigned long long max,
-                unsigned long long *out)
+/* A decimal number at *p, digits only (no blank or sign), at most max;
+ * *p moves past it. */
+static bool take_number(const char **p, unsigned long long max, unsigned long long *out)
 {
-    long long unused;
-    if (whole_int(s, false, &unused, out) && *out >= min && *out <= max) return true;
-    fprintf(stderr, "wavemesh %s: %s %s: expected an integer in %llu..%llu\n", cmd, opt, s, min, max);
-    return false;
-}
-
-bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out)
-{
-    return wm_arg_u64(cmd, opt, s, 1, ULLONG_MAX, out);
-}
-
-bool wm_arg_pair(const char *cmd, const char *opt, const char *s, char sep, long long min, long long max,
-                 long long *a, long long *b)
-{
-    char first[64];
-    const char *at = strchr(s, sep);
-    unsigned long long unused;
-    bool ok = at && (size_t)(at - s) < sizeof first;
-    if (ok) {
-        memcpy(first, s, (size_t)(at - s));
-        first[at - s] = '\0';
-        ok = whole_int(first, true, a, &unused) && whole_int(at + 1, true, b, &unused) && *a >= min &&
-             *a <= max && *b >= min && *b <= max;
+    if (**p < '0' || **p > '9') return false;
+    unsigned long long v = 0;
+    for (; **p >= '0' && **p <= '9'; (*p)++) {
+        const unsigned d = (unsigned)(**p - '0');
+        if (v > (max - d) / 10) return false;
+        v = v * 10 + d;
     }
-    if (ok) return true;
-    fprintf(stderr, "wavemesh %s: %s %s: expected %s, each an integer in %lld..%lld\n", cmd, opt, s, sep == 'x' ? "WxH" : "X,Y", min, max);
-    return false;
+    *out = v;
+    return true;
 }
 
-bool wm_arg_real(const char *cmd, const char *opt, const char *s, double min, double max, double *out)
+/* The character c at *p, which moves past it. */
+static bool take_char(const char **p, char c) { return **p == c && (++*p, true); }
+
+/* --trace-tiles' message gives the range as text. */
+_Static_assert(WM_MESH_MAX == 256, "--trace-tiles says each in 0..255");
+
+bool wm_trace_tiles_parse(const char *text, void *spec)
 {
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    if (*s && !isspace((unsigned char)*s) && end != s && !*end && !errno && *out >= min && *out <= max) return true;
-    fprintf(stderr, "wavemesh %s: %s %s: expected a number in %g..%g\n", cmd, opt, s, min, max);
+    wm_trace_spec *t = spec;
+    const char *p = text;
+    unsigned long long x0, y0, x1, y1;
+    const unsigned long long top = WM_MESH_MAX - 1;
+    if (!take_number(&p, top, &x0) || !take_char(&p, ',') || !take_number(&p, top, &y0) || !take_char(&p, ':') ||
+        !take_number(&p, top, &x1) || !take_char(&p, ',') || !take_number(&p, top, &y1) || *p || x0 > x1 || y0 > y1)
+        return false;
+    t->x0 = (unsigned)x0;
+    t->y0 = (unsigned)y0;
+    t->x1 = (unsigned)x1;
+    t->y1 = (unsigned)y1;
+    t->tiles_given = true;
+    return true;
+}
+
+bool wm_trace_window_parse(const char *text, void *spec)
+{
+    wm_trace_spec *t = spec;
+    const char *p = text;
+    unsigned long long from, to;
+    if (!take_number(&p, UINT64_MAX, &from) || !take_char(&p, ':') || !take_number(&p, UINT64_MAX, &to) || *p ||
+        from > to)
+        return false;
+    t->from = from;
+    t->to = to;
+    return true;
+}
+
+bool wm_trace_options_check(const char *cmd, const wm_trace_spec *spec)
+{
+    if (spec->path || (!spec->tiles_given && spec->from == 0 && spec->to == UINT64_MAX)) return true;
+    fprintf(stderr, "wavemesh %s: %s without --trace FILE: there is no dump to limit\n", cmd,
+            spec->tiles_given ? "--trace-tiles" : "--trace-window");
     return false;
 }

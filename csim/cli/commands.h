@@ -1,10 +1,16 @@
 /* commands.h: the subcommands of the wavemesh command line.
  *
- * Each subcommand is one function in its own csim/cmd_*.c, taking the
+ * Each subcommand is one function in its own csim/cli/cmd_*.c, taking the
  * arguments after its name (argv[0] is the subcommand) and returning the
- * process exit status. Each answers --help. */
+ * process exit status. Each declares its options as a table for the one
+ * parser (csim/cli/options.h), which answers --help; the rows several
+ * commands share are here. */
 #ifndef WM_COMMANDS_H
 #define WM_COMMANDS_H
+
+#include "cli/options.h"
+#include "run/scheduler.h" /* wm_pe_mode */
+#include "waves/waves.h"   /* wm_trace_spec */
 
 #include <stdbool.h>
 
@@ -14,22 +20,49 @@ typedef struct {
     const char *summary;
 } wm_command;
 
-/* Every number on a command line goes through these: the value s of
- * option opt of subcommand cmd, an integer in min..max (decimal, or 0x
- * hexadecimal); false after a message naming the command, the option, the
- * value and the range. */
-bool wm_arg_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out);
-bool wm_arg_u64(const char *cmd, const char *opt, const char *s, unsigned long long min, unsigned long long max,
-                unsigned long long *out);
-/* A positive integer: 1..2^64-1. */
-bool wm_arg_positive(const char *cmd, const char *opt, const char *s, unsigned long long *out);
-/* Two integers A<sep>B (e.g. 8x8, 3,4), each in min..max. */
-bool wm_arg_pair(const char *cmd, const char *opt, const char *s, char sep, long long min, long long max,
-                 long long *a, long long *b);
-/* A real number in min..max. */
-bool wm_arg_real(const char *cmd, const char *opt, const char *s, double min, double max, double *out);
-
 /* The table, terminated by a NULL name (csim/cli/commands.c). */
 extern const wm_command wm_commands[];
+
+/* A run's cycle limit unless --max-cycles says otherwise; a bare number,
+ * for the help texts that quote it. */
+#define WM_MAX_CYCLES_DEFAULT 10000000
+#define WM_TEXT(x) WM_TEXT_(x)
+#define WM_TEXT_(x) #x
+
+/* The most --set options of one command. */
+enum { WM_MAX_SETTINGS = 64 };
+
+/* The words of --backend (wm_fabric_backend's names) and of --pe. */
+extern const char *const wm_backend_words[];
+extern const char *const wm_pe_words[];
+wm_pe_mode wm_pe_mode_of(const char *word);
+
+/* --max-cycles N of a layout run. */
+#define WM_OPT_MAX_CYCLES_ROW(to_)                                                              \
+    WM_OPT_U64_ROW("--max-cycles", "N", (to_), 1, UINT64_MAX,                                    \
+                   "stop the run after N cycles (default " WM_TEXT(WM_MAX_CYCLES_DEFAULT) ")")
+
+/* --trace FILE, --trace-tiles X0,Y0:X1,Y1 and --trace-window FROM:TO into
+ * the wm_trace_spec *spec (start from wm_trace_spec_default()). */
+bool wm_trace_path_parse(const char *text, void *spec);
+bool wm_trace_tiles_parse(const char *text, void *spec);
+bool wm_trace_window_parse(const char *text, void *spec);
+#define WM_OPT_TRACE_ROWS(spec)                                                                                  \
+    {"--trace", "FILE", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_path_parse,                        \
+     .expected = "FILE.fst or FILE.vcd",                                                                         \
+     .help = "dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save file FILE.gtkw is written next to " \
+             "it (docs/waves.md). SIGINT (Ctrl-C) or SIGTERM stops a run at the next cycle and keeps its dump, "  \
+             "readable up to that cycle, with its save file; the exit status is then 130 (143), after a line "    \
+             "naming the cycle"},                                                                                 \
+    {"--trace-tiles", "X0,Y0:X1,Y1", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_tiles_parse,          \
+     .expected = "X0,Y0:X1,Y1, each in 0..255, with X0<=X1, Y0<=Y1",                                             \
+     .help = "dump only the tiles of this rectangle (default all)"},                                             \
+    {"--trace-window", "FROM:TO", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_window_parse,            \
+     .expected = "FROM:TO, cycles in 0..18446744073709551615, with FROM<=TO",                                    \
+     .help = "dump only cycles FROM..TO (default all)"}
+
+/* After the options: --trace-tiles or --trace-window without --trace
+ * would dump nothing; false after a message naming cmd. */
+bool wm_trace_options_check(const char *cmd, const wm_trace_spec *spec);
 
 #endif

@@ -17,17 +17,6 @@ static const wm_pe_mode_ops *mode_ops(wm_pe_mode m)
     return (unsigned)m < sizeof modes / sizeof modes[0] ? modes[m] : NULL;
 }
 
-bool wm_pe_mode_parse(const char *text, wm_pe_mode *out)
-{
-    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        if (!strcmp(text, modes[m]->name)) {
-            *out = modes[m]->mode;
-            return true;
-        }
-    }
-    return false;
-}
-
 const char *wm_pe_mode_name(wm_pe_mode m)
 {
     const wm_pe_mode_ops *pm = mode_ops(m);

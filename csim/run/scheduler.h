@@ -65,8 +65,6 @@ typedef enum {
     WM_PE_CORE        /* its firmware on the tile's RV32IM core (docs/core.md) */
 } wm_pe_mode;
 
-/* "native" or "core" into *out; false for anything else. */
-bool wm_pe_mode_parse(const char *text, wm_pe_mode *out);
 const char *wm_pe_mode_name(wm_pe_mode m);
 
 /* One coroutine per instance of the layout, on fabric f of backend ops,

@@ -17,15 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char wm_trace_usage[] =
-    "  --trace FILE   dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save\n"
-    "                 file FILE.gtkw is written next to it (docs/waves.md)\n"
-    "  --trace-tiles X0,Y0:X1,Y1  dump only the tiles of this rectangle (default all)\n"
-    "  --trace-window FROM:TO     dump only cycles FROM..TO (default all)\n"
-    "  SIGINT (Ctrl-C) or SIGTERM stops a run at the next cycle and keeps its dump,\n"
-    "  readable up to that cycle, with its save file; the exit status is then 130\n"
-    "  (143), after a line naming the cycle.\n";
-
 const char *const wm_waves_state_names[] = {"running", "computing", "blocked_send", "blocked_recv", "done",
                                             "fault"};
 const unsigned wm_waves_state_count = sizeof wm_waves_state_names / sizeof wm_waves_state_names[0];
@@ -72,86 +63,6 @@ wm_trace_spec wm_trace_spec_default(void)
     memset(&s, 0, sizeof s);
     s.to = UINT64_MAX;
     return s;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    const size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
-/* A decimal number at *p, digits only (no blank or sign), at most max;
- * *p moves past it. */
-static bool take_number(const char **p, unsigned long long max, unsigned long long *out)
-{
-    if (**p < '0' || **p > '9') return false;
-    unsigned long long v = 0;
-    for (; **p >= '0' && **p <= '9'; (*p)++) {
-        const unsigned d = (unsigned)(**p - '0');
-        if (v > (max - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-/* The character c at *p, which moves past it. */
-static bool take_char(const char **p, char c) { return **p == c && (++*p, true); }
-
-int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd)
-{
-    const char *opt = argv[*i];
-    if (strcmp(opt, "--trace") && strcmp(opt, "--trace-tiles") && strcmp(opt, "--trace-window")) return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "wavemesh %s: %s needs a value (see --help)\n", cmd, opt);
-        return -1;
-    }
-    const char *val = argv[++*i];
-    if (!strcmp(opt, "--trace")) {
-        spec->path = val;
-        spec->format = ends_with(val, ".vcd") ? WM_WAVES_VCD : WM_WAVES_FST;
-        if (!ends_with(val, ".vcd") && !ends_with(val, ".fst")) {
-            fprintf(stderr, "wavemesh %s: --trace %s: the file must end in .fst or .vcd\n", cmd, val);
-            return -1;
-        }
-    } else if (!strcmp(opt, "--trace-tiles")) {
-        const char *p = val;
-        unsigned long long x0, y0, x1, y1;
-        const unsigned long long top = WM_MESH_MAX - 1;
-        if (!take_number(&p, top, &x0) || !take_char(&p, ',') || !take_number(&p, top, &y0) || !take_char(&p, ':') ||
-            !take_number(&p, top, &x1) || !take_char(&p, ',') || !take_number(&p, top, &y1) || *p || x0 > x1 ||
-            y0 > y1) {
-            fprintf(stderr, "wavemesh %s: --trace-tiles %s: expected X0,Y0:X1,Y1, each in 0..%llu, with X0<=X1, Y0<=Y1\n",
-                    cmd, val, top);
-            return -1;
-        }
-        spec->x0 = (unsigned)x0;
-        spec->y0 = (unsigned)y0;
-        spec->x1 = (unsigned)x1;
-        spec->y1 = (unsigned)y1;
-        spec->tiles_given = true;
-    } else {
-        const char *p = val;
-        unsigned long long from, to;
-        if (!take_number(&p, UINT64_MAX, &from) || !take_char(&p, ':') || !take_number(&p, UINT64_MAX, &to) || *p ||
-            from > to) {
-            fprintf(stderr,
-                    "wavemesh %s: --trace-window %s: expected FROM:TO, cycles in 0..%" PRIu64 ", with FROM<=TO\n",
-                    cmd, val, UINT64_MAX);
-            return -1;
-        }
-        spec->from = from;
-        spec->to = to;
-    }
-    return 1;
-}
-
-bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd)
-{
-    if (spec->path || (!spec->tiles_given && spec->from == 0 && spec->to == UINT64_MAX)) return true;
-    fprintf(stderr, "wavemesh %s: %s without --trace FILE: there is no dump to limit\n", cmd,
-            spec->tiles_given ? "--trace-tiles" : "--trace-window");
-    return false;
 }
 
 wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size)

@@ -42,19 +42,7 @@ typedef struct {
     bool cores;                /* the fabric's tiles have PE cores (--pe core) */
 } wm_trace_spec;
 
-/* The help lines of the three options. */
-extern const char wm_trace_usage[];
-
 wm_trace_spec wm_trace_spec_default(void);
-
-/* If argv[*i] is --trace, --trace-tiles or --trace-window, takes it and its
- * value (advancing *i) and returns 1; 0 if it is none of them; -1 after a
- * message naming cmd when its value is malformed. */
-int wm_trace_option(wm_trace_spec *spec, int argc, char **argv, int *i, const char *cmd);
-
-/* After the options: --trace-tiles or --trace-window without --trace
- * would dump nothing; false after a message naming cmd. */
-WM_MUST_USE bool wm_trace_spec_check(const wm_trace_spec *spec, const char *cmd);
 
 /* The kernel states in the dump, as wm_pe_state numbers them (csim/run/scheduler.h). */
 extern const char *const wm_waves_state_names[];
