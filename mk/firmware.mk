@@ -44,6 +44,12 @@ $(FW_DIR)/%.elf: $(FW_DIR)/obj/crt0.o $(FW_DIR)/obj/start_%.o $(FW_OBJ) sw/rv32/
 $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
 	$(RV_OBJCOPY) -O binary $< $@
 
+# The dependency files come from the compiler, never from a rule: without
+# this one, make's built-in `%: %.o` would have it remake start_KERNEL.d,
+# when sw/rv32/start.c is newer, from a start_KERNEL.d.o built by the
+# start_%.o rule.
+$(FW_DIR)/obj/%.d: ;
+
 # The objects stay for incremental builds; the .elf for objdump.
 .SECONDARY: $(FW_OBJ) $(FW_KERNELS:%=$(FW_DIR)/obj/start_%.o) $(FW_DIR)/obj/crt0.o $(FW_KERNELS:%=$(FW_DIR)/%.elf)
 -include $(wildcard $(FW_DIR)/obj/*.d $(FW_DIR)/obj/*/*.d $(FW_DIR)/obj/*/*/*.d)
