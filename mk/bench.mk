@@ -1,0 +1,20 @@
+# ---------------------------------------------------------------- the figures of docs/
+.PHONY: bench pictures
+bench: check-tools ## the benchmarks behind docs/benchmarks.md (docs/bench/*.sh)
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	@for b in docs/bench/*.sh; do echo "== $$b"; WAVEMESH=$(WAVEMESH) sh $$b || exit 1; done
+
+# The pictures of docs/pictures.md: link use per phase of the seed's
+# placements and of the all-reduce (wavemesh heatmap), per crystal-router
+# stage of the 32x32 gslib plan (gs --heatmap), and the latency against
+# throughput curves of traffic sweeps (docs/bench/latency.sh).
+pictures: check-tools ## the heatmaps and latency curves of docs/pictures.md
+	@$(MAKE) --no-print-directory $(WAVEMESH)
+	@mkdir -p docs/img
+	@for s in 0:tutorial 1:tworow 2:compact; do \
+	    $(WAVEMESH) heatmap sw/collectives/bench.layout --set SHAPE=$${s%%:*} -o docs/img/heatmap-$${s#*:} || exit 1; \
+	done
+	@$(WAVEMESH) heatmap sw/collectives/allreduce.layout --split c -o docs/img/heatmap-allreduce
+	@$(WAVEMESH) gs --ranks 32x32 --schedule grid --dofs 4 --method plan --pairing gslib --order snake \
+	    --heatmap docs/img/heatmap-gs32-plan | grep '^stage\|^heatmap\|^reference'
+	@WAVEMESH=$(WAVEMESH) sh docs/bench/latency.sh > $(BUILD)/latency.md && echo "latency table: $(BUILD)/latency.md"

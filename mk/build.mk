@@ -1,0 +1,67 @@
+# ---------------------------------------------------------------- the host build
+# csim/ and sw/ compiled for the host into libwavemesh.a, the C++ shims
+# over the Verilated models, and wavemesh and every cmocka test linked with
+# them and the models.
+CSIM_C    := $(filter-out csim/cli/main.c,$(shell find csim -name '*.c'))
+# sw/rv32 is the core's runtime: firmware only, never linked into the host.
+SW_C      := $(shell find sw -path sw/rv32 -prune -o -name '*.c' -print 2>/dev/null)
+LIB_C     := $(CSIM_C) $(SW_C)
+LIB_O     := $(LIB_C:%.c=$(BUILD)/obj/%.o)
+SHIM_CPP  := $(wildcard csim/fabric/*.cpp)
+SHIM_O    := $(SHIM_CPP:%.cpp=$(BUILD)/obj/%.o)
+TEST_C    := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
+
+WAVEMESH  := $(BUILD)/wavemesh
+LIBWM     := $(BUILD)/libwavemesh.a
+# The core's shim in an archive of its own: it needs the core model only.
+CORE_O    := $(BUILD)/obj/csim/core/core_rtl.o
+CORE_LIBS := $(BUILD)/libwmcore.a $(VCORE_LIB)
+# What wavemesh and the tests link, in link order.
+MODEL_LIBS := $(LIBWM) $(CORE_LIBS) $(VTILECORE_LIBS) $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB) $(VRT_O) \
+              $(VMESHCORE_LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The loader finds the images, and the regression's corpus the layouts of
+# sw/, by an absolute path, so that the tools work from any folder; the
+# waves of a run with --pe core name the cores' PCs from KERNEL.elf.
+$(BUILD)/obj/csim/run/core_image.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+$(BUILD)/obj/csim/waves/waves_fw.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
+$(BUILD)/obj/csim/regress/collectives_regress.o: CPPFLAGS += -DWM_SOURCE_DIR='"$(abspath .)"'
+
+# The C++ shims over the Verilated models (csim/fabric/, csim/core/), each
+# built after the models whose headers it includes.
+SHIM_CXX   = $(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wall -Wextra -Werror -isystem $(VINC) -isystem $(VINC)/vltstd
+
+$(BUILD)/obj/csim/fabric/%.o: csim/fabric/%.cpp $(VTILE_LIB) $(VTILE_TRACED) $(VMESH_LIB)
+	@mkdir -p $(@D)
+	$(SHIM_CXX) -isystem $(VTILE_DIR) -isystem $(VBUILD)/vtile_fst -isystem $(VBUILD)/vtile_vcd \
+	    -isystem $(VMESH_DIR) $(VTILECORE_INC) -DWM_VMESH_W=$(VMESH_W) -DWM_VMESH_H=$(VMESH_H) -c $< -o $@
+$(BUILD)/obj/csim/fabric/fabric_rtl.o: $(VTILECORE_LIBS)
+$(BUILD)/obj/csim/fabric/fabric_vmesh.o: $(VMESHCORE_LIB)
+$(BUILD)/obj/csim/fabric/fabric_vmesh.o: CPPFLAGS += -isystem $(VMESHCORE_DIR) \
+    -DWM_VMESH_CORE_W=$(VMESH_CORE_W) -DWM_VMESH_CORE_H=$(VMESH_CORE_H)
+
+$(CORE_O): csim/core/core_rtl.cpp $(VCORE_LIB)
+	@mkdir -p $(@D)
+	$(SHIM_CXX) -isystem $(VCORE_DIR) -c $< -o $@
+
+$(LIBWM): $(LIB_O) $(SHIM_O)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libwmcore.a: $(CORE_O)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(WAVEMESH): $(BUILD)/obj/csim/cli/main.o $(MODEL_LIBS)
+	$(CXX) -o $@ $< $(MODEL_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(MODEL_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $< $(MODEL_LIBS) -lcmocka $(LDLIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

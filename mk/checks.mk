@@ -1,0 +1,29 @@
+# ---------------------------------------------------------------- the tree's rules
+# Static checks of the sources, each shown to fire on a planted fault.
+
+# The layer rule of csim/README.md, and proof that the check fires: a copy
+# of csim/ with one upward include must be refused.
+.PHONY: check-layers check-firmware
+check-layers: ## no file of csim/ includes from a higher layer; a planted upward include is refused
+	@sh tests/check_layers.sh .
+	@rm -rf $(BUILD)/layers-fault && mkdir -p $(BUILD)/layers-fault && cp -r csim $(BUILD)/layers-fault/
+	@echo '#include "cli/commands.h"' >> $(BUILD)/layers-fault/csim/fabric/fabric_backend.c
+	@if sh tests/check_layers.sh $(BUILD)/layers-fault >/dev/null; then \
+	    echo "check-layers: an upward include went unnoticed"; exit 1; fi
+
+# Firmware is freestanding C that sees only sw/mp.h and its PE's memory
+# (docs/pe-memory.md); and the check fires: a kernel that calls malloc is
+# refused.
+check-firmware: ## sw/ is freestanding C that sees only sw/mp.h; a planted malloc is refused
+	@CC=$(CC) sh tests/check_firmware.sh . $(BUILD)/freestanding
+	@rm -rf $(BUILD)/firmware-fault && mkdir -p $(BUILD)/firmware-fault && cp -r sw $(BUILD)/firmware-fault/
+	@printf 'void *malloc(unsigned long n);\nvoid *wm_leaf_scratch(void) { return malloc(64); }\n' \
+	    >> $(BUILD)/firmware-fault/sw/collectives/leaf.c
+	@if CC=$(CC) sh tests/check_firmware.sh $(BUILD)/firmware-fault $(BUILD)/firmware-fault/obj >/dev/null; then \
+	    echo "check-firmware: a kernel calling malloc went unnoticed"; exit 1; fi
+
+# A check that is a script of tests/ and nothing else: check-NAME runs
+# tests/check_NAME.sh on the source tree, whose exit status is the verdict;
+# naming it in TEST_STEPS puts it in make test.
+check-%: tests/check_%.sh ## tests/check_NAME.sh on the source tree (a script that takes the tree's root)
+	@sh $< .

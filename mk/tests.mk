@@ -1,0 +1,37 @@
+# ---------------------------------------------------------------- the suites
+# The cmocka binaries and regress --quick, as built (make sanitize runs
+# them built with the sanitizers). Each cmocka binary exits with its number
+# of failed tests; its report goes to stderr, so it is captured with 2>&1.
+.PHONY: run-tests regress-long
+run-tests: ## the cmocka binaries, regress --quick and the random lockstep, as built (a step of test)
+	@pass=0; fail=0; \
+	for t in $(TEST_BIN); do \
+	    echo "== $$t"; \
+	    if $$t 2>&1; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	done; \
+	echo "== $(WAVEMESH) regress --quick"; \
+	if $(WAVEMESH) regress --quick; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: regress --quick"; fi; \
+	echo "== $(WAVEMESH) $(RANDOM_TEST_ARGS) (each line in $(BUILD)/regress-random.log)"; \
+	if $(WAVEMESH) $(RANDOM_TEST_ARGS) --log $(BUILD)/regress-random.log; then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: regress --random"; fi; \
+	echo "== sh tests/check_coverage_report.sh"; \
+	if sh tests/check_coverage_report.sh; then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_coverage_report.sh"; fi; \
+	echo "== sh tests/check_random_shrink.sh"; \
+	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
+	echo "test binaries: $$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ]
+
+# Constrained-random lockstep (docs/verification.md): `make test` runs a
+# few hundred small scenarios; `make regress-long` ten thousand over every
+# shape up to 32x32, one process per scenario, JOBS at a time, each line in
+# $(BUILD)/regress-long.log, failures and the summary on the terminal.
+RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-core-side 4 --jobs 2
+RANDOM_LONG_N    ?= 10000
+RANDOM_SEED      ?= 1
+JOBS             ?= 2
+regress-long: check-tools ## RANDOM_LONG_N (10000) random lockstep scenarios, JOBS (2) at a time
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	$(WAVEMESH) regress --random $(RANDOM_LONG_N) --seed $(RANDOM_SEED) --jobs $(JOBS) --progress \
+	    --log $(BUILD)/regress-long.log
