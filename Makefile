@@ -72,7 +72,7 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # one before has passed: adding a check to `make test` is adding its name
 # here.
 TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz \
-              all lint check-layers check-firmware check-help check-calibration run-tests
+              all lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration run-tests
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
 	@fail=0; for step in $(TEST_STEPS); do \
 	    $(MAKE) --no-print-directory $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \

@@ -3,7 +3,7 @@
 
 # The layer rule of csim/README.md, and proof that the check fires: a copy
 # of csim/ with one upward include must be refused.
-.PHONY: check-layers check-firmware
+.PHONY: check-layers check-firmware check-no-exit check-cycles check-docs
 check-layers: ## no file of csim/ includes from a higher layer; a planted upward include is refused
 	@sh tests/check_layers.sh .
 	@rm -rf $(BUILD)/layers-fault && mkdir -p $(BUILD)/layers-fault && cp -r csim $(BUILD)/layers-fault/
@@ -21,6 +21,24 @@ check-firmware: ## sw/ is freestanding C that sees only sw/mp.h; a planted mallo
 	    >> $(BUILD)/firmware-fault/sw/collectives/leaf.c
 	@if CC=$(CC) sh tests/check_firmware.sh $(BUILD)/firmware-fault $(BUILD)/firmware-fault/obj >/dev/null; then \
 	    echo "check-firmware: a kernel calling malloc went unnoticed"; exit 1; fi
+
+# Library code (csim/ but cli/) returns its errors: no exit or abort but the
+# allowed ones; the self-test plants one and expects the report.
+check-no-exit: ## no exit()/abort() in csim/ outside cli/ but the allowed; a planted abort() is refused
+	@sh tests/check_no_exit.sh .
+	@sh tests/check_no_exit.sh --self-test
+
+# No cycle in csim/'s includes, nor in the calls between the objects of one
+# folder (nm on the built objects); the self-test plants cycles.
+check-cycles: $(LIBWM) ## no include cycle in csim/, no call cycle within a folder; planted cycles are refused
+	@sh tests/check_include_cycles.sh . $(BUILD)/obj
+	@CC=$(CC) sh tests/check_include_cycles.sh --self-test . $(BUILD)/obj
+
+# The docs say what the tool prints: checked figures, no commit hash or load
+# average outside a Machine: line, no broken link; planted faults are refused.
+check-docs: $(WAVEMESH) ## docs/ figures match the tool, no hash or load average, links resolve; planted faults are refused
+	@bash tests/check_docs.sh
+	@bash tests/check_docs_fires.sh
 
 # A check that is a script of tests/ and nothing else: check-NAME runs
 # tests/check_NAME.sh on the source tree, whose exit status is the verdict;

@@ -4,7 +4,7 @@
 # runtime too), then every test binary and regress --quick run on it; any
 # report fails the run (UBSan halts on its first finding that
 # tests/ubsan.supp does not waive, ASan on its first).
-# The coroutine switches are announced to ASan (csim/run/scheduler.c). The
+# The coroutine switches are announced to ASan (csim/run/native_sched.c). The
 # FST writer's findings are waived in tests/ubsan.supp, with the reasons.
 SAN_BUILD  := $(BUILD)/san
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
