@@ -61,6 +61,7 @@
 // synchroniser; and wm_tile_core gates the core's reset with core_run_i,
 // which is safe only for a synchronous reset.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
 
@@ -420,27 +421,22 @@ module wm_router #(
     end
 `endif
 
-`ifdef WM_ASSERTIONS
     // Word-wide checks: every test runs them, every cycle, on every tile.
-    wire [4:0] owned_by = own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15] | own_sel_q[24:20];
-    wire [4:0] owns     = {own_sel_q[24:20] != 5'b0, own_sel_q[19:15] != 5'b0, own_sel_q[14:10] != 5'b0,
-                           own_sel_q[9:5] != 5'b0, own_sel_q[4:0] != 5'b0};
-    always @(posedge clk_i) begin : b_check
-        integer o;
-        // A credit never returns beyond the buffer it stands for.
-        for (o = 0; o < 5; o = o + 1)
-            if (rst_ni && credit_q[CW*o +: CW] > ((o == 4) ? RAMP_CREDITS : LINK_CREDITS)) begin
-                $display("ASSERTION FAILED %m: credit overflow on output %0d", o);
-                $stop;
-            end
-        // An output is owned exactly when it names an input, and an input
-        // is busy exactly when it holds an output or is discarding.
-        if (rst_ni && (own_q != owns || busy_q != (drop_q | owned_by))) begin
-            $display("ASSERTION FAILED %m: owners %b of outputs %b, busy inputs %b", own_sel_q, own_q, busy_q);
-            $stop;
+    // A credit never returns beyond the buffer it stands for.
+    generate
+        for (go = 0; go < 5; go = go + 1) begin : gen_credit_check
+            `WM_ASSERT(credit_in_range, clk_i, rst_ni,
+                       credit_q[CW*go +: CW] <= ((go == 4) ? RAMP_CREDITS : LINK_CREDITS),
+                       ("credit overflow on output %0d", go))
         end
-    end
-`endif
+    endgenerate
+    // An output is owned exactly when it names an input, and an input is
+    // busy exactly when it holds an output or is discarding.
+    `WM_ASSERT(owners_consistent, clk_i, rst_ni,
+               own_q == any(own_sel_q)
+               && busy_q == (drop_q | own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15]
+                             | own_sel_q[24:20]),
+               ("owners %b of outputs %b, busy inputs %b", own_sel_q, own_q, busy_q))
 endmodule
 
 `default_nettype wire

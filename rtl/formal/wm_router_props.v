@@ -45,11 +45,11 @@
 // negation, which yosys-abc's bmc3 -a must see fail, one by one: smtbmc
 // does not get through this design).
 `ifdef WM_COVER_RUN
-`define WM_ASSERT(c)
-`define WM_COVER(c) assert (!(c))
+`define WM_PROP_ASSERT(c)
+`define WM_PROP_COVER(c) assert (!(c))
 `else
-`define WM_ASSERT(c) assert (c)
-`define WM_COVER(c) cover (c)
+`define WM_PROP_ASSERT(c) assert (c)
+`define WM_PROP_COVER(c) cover (c)
 `endif
 
 module wm_router_props #(
@@ -285,17 +285,17 @@ module wm_router_props #(
             always @* begin
                 if (!f_init) begin
                     // credits: never into a full downstream buffer
-                    if (GROUPS[0] && out_valid_o[g]) `WM_ASSERT(d_cnt_q < DDEPTH);
-                    if (GROUPS[2] && out_valid_o[g]) `WM_ASSERT(!o[0]);   // nothing of an off-mesh message leaves
+                    if (GROUPS[0] && out_valid_o[g]) `WM_PROP_ASSERT(d_cnt_q < DDEPTH);
+                    if (GROUPS[2] && out_valid_o[g]) `WM_PROP_ASSERT(!o[0]);   // nothing of an off-mesh message leaves
                     if (GROUPS[1] && out_valid_o[g]) begin
                         if (m_rem_q == 8'd0) begin
                             // a header: the right port, the next message of its input
-                            `WM_ASSERT(routed_to(o, g));
-                            `WM_ASSERT(o[7:5] <= 3'd4);
-                            `WM_ASSERT(o[4:1] == (exp_mid_q[o[7:5]] & MMASK));
+                            `WM_PROP_ASSERT(routed_to(o, g));
+                            `WM_PROP_ASSERT(o[7:5] <= 3'd4);
+                            `WM_PROP_ASSERT(o[4:1] == (exp_mid_q[o[7:5]] & MMASK));
                         end else begin
                             // data: its message's, in order
-                            `WM_ASSERT(o[7:5] == m_src_q && o[4:1] == m_mid_q && o[15:8] == m_seq_q);
+                            `WM_PROP_ASSERT(o[7:5] == m_src_q && o[4:1] == m_mid_q && o[15:8] == m_seq_q);
                         end
                     end
                 end
@@ -305,10 +305,10 @@ module wm_router_props #(
             // sources back to back; a full downstream buffer used up.
             always @* begin
                 if (!f_init) begin
-                    `WM_COVER(hdr_out[g]);
-                    `WM_COVER(out_valid_o[g] && m_rem_q == 8'd1 && m_seq_q == 8'd2);
-                    `WM_COVER(hdr_out[g] && m_done_q && o[7:5] != m_last_src_q);
-                    `WM_COVER(out_valid_o[g] && d_cnt_q == DDEPTH - 1'b1);
+                    `WM_PROP_COVER(hdr_out[g]);
+                    `WM_PROP_COVER(out_valid_o[g] && m_rem_q == 8'd1 && m_seq_q == 8'd2);
+                    `WM_PROP_COVER(hdr_out[g] && m_done_q && o[7:5] != m_last_src_q);
+                    `WM_PROP_COVER(out_valid_o[g] && d_cnt_q == DDEPTH - 1'b1);
                 end
             end
         end
@@ -341,15 +341,15 @@ module wm_router_props #(
         if (!f_init) begin
             for (s = 0; s < 5; s = s + 1) begin
                 // one header of an input at a time, whichever outputs
-                if (GROUPS[1]) `WM_ASSERT((hdr_from[5*s +: 5] & (hdr_from[5*s +: 5] - 1'b1)) == 5'b0);
+                if (GROUPS[1]) `WM_PROP_ASSERT((hdr_from[5*s +: 5] & (hdr_from[5*s +: 5] - 1'b1)) == 5'b0);
             end
             if (tp) assume (!tx_full);
-            if (GROUPS[2] && err_offmesh_o) `WM_ASSERT(err_hdr_o[0] && off_mesh(err_hdr_o));
+            if (GROUPS[2] && err_offmesh_o) `WM_PROP_ASSERT(err_hdr_o[0] && off_mesh(err_hdr_o));
             // not vacuous
-            `WM_COVER(err_offmesh_o);
-            `WM_COVER(off_before_q != 5'b0);
-            `WM_COVER(link_full != 4'b0);
-            if (ACTIVE[4]) `WM_COVER(tx_full);
+            `WM_PROP_COVER(err_offmesh_o);
+            `WM_PROP_COVER(off_before_q != 5'b0);
+            `WM_PROP_COVER(link_full != 4'b0);
+            if (ACTIVE[4]) `WM_PROP_COVER(tx_full);
         end
     end
 
@@ -365,8 +365,8 @@ module wm_router_props #(
     end
     always @* begin
         if (!f_init && GROUPS[0]) begin
-            `WM_ASSERT((out_valid_o[3:0] & ~ne2_q) == 4'b0);
-            if (!en1_q) `WM_ASSERT(out_valid_o == 5'b0 && link_credit_o == 4'b0);
+            `WM_PROP_ASSERT((out_valid_o[3:0] & ~ne2_q) == 4'b0);
+            if (!en1_q) `WM_PROP_ASSERT(out_valid_o == 5'b0 && link_credit_o == 4'b0);
         end
     end
 
@@ -387,9 +387,9 @@ module wm_router_props #(
     always @* begin
         if (!f_init) begin
             for (q = 0; q < 4; q = q + 1)
-                if (GROUPS[0]) `WM_ASSERT(link_credit_o[q] ==
+                if (GROUPS[0]) `WM_PROP_ASSERT(link_credit_o[q] ==
                     (cnt1_q[IC*q +: IC] + (lv1_q[q] ? 1'b1 : 1'b0) != in_count_o[IC*q +: IC]));
-            if (GROUPS[2] && err1_q) `WM_ASSERT(err_offmesh_o && err_hdr_o == hdr1_q);
+            if (GROUPS[2] && err1_q) `WM_PROP_ASSERT(err_offmesh_o && err_hdr_o == hdr1_q);
         end
     end
 
@@ -413,7 +413,7 @@ module wm_router_props #(
         for (p = 0; p < 4; p = p + 1) begin
             if (lv[p]) assume (u_cr_q[p] != {IC{1'b0}});
             // credits: a link buffer is never pushed when full
-            if (GROUPS[0] && !f_init && lv[p]) `WM_ASSERT(in_count_o[IC*p +: IC] < IN_FULL);
+            if (GROUPS[0] && !f_init && lv[p]) `WM_PROP_ASSERT(in_count_o[IC*p +: IC] < IN_FULL);
         end
     end
 endmodule
