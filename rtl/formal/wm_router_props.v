@@ -91,6 +91,7 @@ module wm_router_props #(
     input  wire  [31:0] tx_data_i,
     input  wire  [4:0]  down_pop_i      // each downstream buffer pops
 );
+`include "rtl/wm_ports.vh"
     localparam IC  = $clog2(IN_DEPTH) + 1;
     localparam DC  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
     localparam TC  = $clog2(TX_DEPTH) + 1;
@@ -141,11 +142,24 @@ module wm_router_props #(
         .load_o(tx_load), .next_o(tx_next)
     );
 
+    // The properties below read the router's ports as vectors in port order.
     wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) dut (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x), .y_i(y), .last_x_i(last_x), .last_y_i(last_y),
-        .enable_i(enable_i), .link_valid_i(lv), .link_data_i({in_w[3], in_w[2], in_w[1], in_w[0]}),
-        .link_credit_o(link_credit_o), .nbr_en_i(nbr_en_i), .out_valid_o(out_valid_o),
-        .out_data_o(out_data_o), .out_credit_i(out_credit), .ramp_valid_i(!tx_empty),
+        .enable_i(enable_i),
+        .north_valid_i(lv[PORT_N]), .north_data_i(in_w[PORT_N]), .north_credit_o(link_credit_o[PORT_N]),
+        .north_en_i(nbr_en_i[PORT_N]), .north_valid_o(out_valid_o[PORT_N]),
+        .north_data_o(out_data_o[32*PORT_N +: 32]), .north_credit_i(out_credit[PORT_N]),
+        .east_valid_i(lv[PORT_E]), .east_data_i(in_w[PORT_E]), .east_credit_o(link_credit_o[PORT_E]),
+        .east_en_i(nbr_en_i[PORT_E]), .east_valid_o(out_valid_o[PORT_E]),
+        .east_data_o(out_data_o[32*PORT_E +: 32]), .east_credit_i(out_credit[PORT_E]),
+        .south_valid_i(lv[PORT_S]), .south_data_i(in_w[PORT_S]), .south_credit_o(link_credit_o[PORT_S]),
+        .south_en_i(nbr_en_i[PORT_S]), .south_valid_o(out_valid_o[PORT_S]),
+        .south_data_o(out_data_o[32*PORT_S +: 32]), .south_credit_i(out_credit[PORT_S]),
+        .west_valid_i(lv[PORT_W]), .west_data_i(in_w[PORT_W]), .west_credit_o(link_credit_o[PORT_W]),
+        .west_en_i(nbr_en_i[PORT_W]), .west_valid_o(out_valid_o[PORT_W]),
+        .west_data_o(out_data_o[32*PORT_W +: 32]), .west_credit_i(out_credit[PORT_W]),
+        .ramp_valid_o(out_valid_o[PORT_L]), .ramp_data_o(out_data_o[32*PORT_L +: 32]),
+        .ramp_credit_i(out_credit[PORT_L]), .ramp_valid_i(!tx_empty),
         .ramp_data_i(tx_head), .ramp_load_i(tx_load), .ramp_next_i(tx_next[31:16]),
         .ramp_pop_o(ramp_pop), .in_count_o(in_count_o), .in_head_o(in_head_o),
         .err_offmesh_o(err_offmesh_o), .err_hdr_o(err_hdr_o), .owner_o(owner_o)
