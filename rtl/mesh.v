@@ -70,6 +70,7 @@ module wm_mesh #(
     output wire [32*W*H-1:0]     core_pc_o,
     output wire [W*H-1:0]        core_wait_o
 );
+`include "rtl/wm_ports.vh"
     localparam N = W * H;
     localparam integer LX = W - 1;
     localparam integer LY = H - 1;
@@ -195,8 +196,8 @@ module wm_mesh #(
                         .pe_tsc_o        (pe_tsc_o[64*T +: 64]),
                         .pe_status_o     (pe_status_o[4*T +: 4]),
                         .err_hdr_o       (err_hdr_o[32*T +: 32]),
-                        .ramp_valid_o    (out_valid_o[5*T + 4]),
-                        .ramp_data_o     (out_data_o[160*T + 128 +: 32]),
+                        .ramp_valid_o    (out_valid_o[5*T + PORT_L]),
+                        .ramp_data_o     (out_data_o[160*T + 32*PORT_L +: 32]),
                         .in_count_o      (unused_in_count),
                         .in_head_o       (unused_in_head),
                         .halted_o        (unused_halted),
@@ -275,8 +276,8 @@ module wm_mesh #(
                         .pe_tsc_o      (pe_tsc_o[64*T +: 64]),
                         .pe_status_o   (pe_status_o[4*T +: 4]),
                         .err_hdr_o     (err_hdr_o[32*T +: 32]),
-                        .ramp_valid_o  (out_valid_o[5*T + 4]),
-                        .ramp_data_o   (out_data_o[160*T + 128 +: 32]),
+                        .ramp_valid_o  (out_valid_o[5*T + PORT_L]),
+                        .ramp_data_o   (out_data_o[160*T + 32*PORT_L +: 32]),
                         .in_count_o    (unused_in_count),
                         .in_head_o     (unused_in_head)
                     );
@@ -299,9 +300,14 @@ module wm_mesh #(
                     assign core_pc_o[32*T +: 32]          = 32'd0;
                     assign core_wait_o[T]                 = 1'b0;
                 end
-                assign out_valid_o[5*T +: 4]      = {w_valid[T], s_valid[T], e_valid[T], n_valid[T]};
-                assign out_data_o[160*T +: 128]   = {w_data[32*T +: 32], s_data[32*T +: 32],
-                                                     e_data[32*T +: 32], n_data[32*T +: 32]};
+                assign out_valid_o[5*T + PORT_N]          = n_valid[T];
+                assign out_valid_o[5*T + PORT_E]          = e_valid[T];
+                assign out_valid_o[5*T + PORT_S]          = s_valid[T];
+                assign out_valid_o[5*T + PORT_W]          = w_valid[T];
+                assign out_data_o[160*T + 32*PORT_N +: 32] = n_data[32*T +: 32];
+                assign out_data_o[160*T + 32*PORT_E +: 32] = e_data[32*T +: 32];
+                assign out_data_o[160*T + 32*PORT_S +: 32] = s_data[32*T +: 32];
+                assign out_data_o[160*T + 32*PORT_W +: 32] = w_data[32*T +: 32];
             end
         end
     endgenerate

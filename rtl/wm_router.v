@@ -1,6 +1,8 @@
 // wm_router: five-port wormhole router with dimension-order routing.
 //
-// Ports are numbered N=0, E=1, S=2, W=3, L=4 (the ramp to and from the PE).
+// Ports are numbered N=0, E=1, S=2, W=3, L=4 (the ramp to and from the PE;
+// rtl/wm_ports.vh names them PORT_N..PORT_L), which is the order of every
+// per-port vector inside; the links keep the tile's names at the ports.
 // A message is a header wavelet {col[31:24], row[23:16], len[15:8],
 // tag[7:0]} followed by len data wavelets. The router routes a header east
 // or west until its column matches, then north (towards row 0) or south,
@@ -61,6 +63,7 @@
 // synchroniser; and wm_tile_core gates the core's reset with core_run_i,
 // which is safe only for a synchronous reset.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
 
@@ -75,15 +78,42 @@ module wm_router #(
     input  wire  [7:0]  last_x_i,
     input  wire  [7:0]  last_y_i,
     input  wire         enable_i,
-    // link inputs, port p at bits [p] / [32p+31:32p], p = N, E, S, W
-    input  wire  [3:0]   link_valid_i,
-    input  wire  [127:0] link_data_i,
-    output wire  [3:0]   link_credit_o,
-    input  wire  [3:0]   nbr_en_i,
-    // outputs, port p = N, E, S, W, L (L feeds the PE's RX queue)
-    output wire  [4:0]   out_valid_o,
-    output wire  [159:0] out_data_o,
-    input  wire  [4:0]   out_credit_i,
+    // the links, named as wm_tile names them: per direction the input
+    // (valid, data, the credit returned for its buffer), the neighbour's
+    // enable, and the output register with the credit that comes back
+    input  wire          north_valid_i,
+    input  wire  [31:0]  north_data_i,
+    output wire          north_credit_o,
+    input  wire          north_en_i,
+    output wire          north_valid_o,
+    output wire  [31:0]  north_data_o,
+    input  wire          north_credit_i,
+    input  wire          east_valid_i,
+    input  wire  [31:0]  east_data_i,
+    output wire          east_credit_o,
+    input  wire          east_en_i,
+    output wire          east_valid_o,
+    output wire  [31:0]  east_data_o,
+    input  wire          east_credit_i,
+    input  wire          south_valid_i,
+    input  wire  [31:0]  south_data_i,
+    output wire          south_credit_o,
+    input  wire          south_en_i,
+    output wire          south_valid_o,
+    output wire  [31:0]  south_data_o,
+    input  wire          south_credit_i,
+    input  wire          west_valid_i,
+    input  wire  [31:0]  west_data_i,
+    output wire          west_credit_o,
+    input  wire          west_en_i,
+    output wire          west_valid_o,
+    output wire  [31:0]  west_data_o,
+    input  wire          west_credit_i,
+    // ramp output: the register that feeds the PE's RX queue, and the
+    // credit the queue returns for each pop
+    output wire          ramp_valid_o,
+    output wire  [31:0]  ramp_data_o,
+    input  wire          ramp_credit_i,
     // ramp input: the head of the PE's TX queue, and the word that head
     // loads at this edge (wm_fifo's load_o and next_o), for its route
     input  wire          ramp_valid_i,
@@ -99,6 +129,8 @@ module wm_router #(
     // observation: per output {own_idx} while owned, else 7
     output wire  [14:0]  owner_o
 );
+`include "rtl/wm_ports.vh"
+    localparam integer OFF_MESH = PORTS;   // a route's bit for a destination off the mesh
     localparam IC  = $clog2(IN_DEPTH) + 1;
     localparam CW  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
     localparam integer IND = IN_DEPTH;
@@ -117,24 +149,45 @@ module wm_router #(
         last_y_q <= last_y_i;
     end
 
+    // The links as per-port vectors, for the loops below.
+    wire [LINKS-1:0]    link_valid, nbr_en;
+    wire [32*LINKS-1:0] link_data;
+    wire [PORTS-1:0]    out_credit;
+    assign link_valid[PORT_N]            = north_valid_i;
+    assign link_valid[PORT_E]            = east_valid_i;
+    assign link_valid[PORT_S]            = south_valid_i;
+    assign link_valid[PORT_W]            = west_valid_i;
+    assign link_data[32*PORT_N +: 32]    = north_data_i;
+    assign link_data[32*PORT_E +: 32]    = east_data_i;
+    assign link_data[32*PORT_S +: 32]    = south_data_i;
+    assign link_data[32*PORT_W +: 32]    = west_data_i;
+    assign nbr_en[PORT_N]                = north_en_i;
+    assign nbr_en[PORT_E]                = east_en_i;
+    assign nbr_en[PORT_S]                = south_en_i;
+    assign nbr_en[PORT_W]                = west_en_i;
+    assign out_credit[PORT_N]            = north_credit_i;
+    assign out_credit[PORT_E]            = east_credit_i;
+    assign out_credit[PORT_S]            = south_credit_i;
+    assign out_credit[PORT_W]            = west_credit_i;
+    assign out_credit[PORT_L]            = ramp_credit_i;
+
     // Steps 2 and 3 of docs/fabric.md for one wavelet, as a one-hot route:
-    // bits 0..4 for outputs N, E, S, W, L, bit 5 for a destination off the
-    // mesh. Only a header's route is ever used; data wavelets get one all
-    // the same.
+    // bit p for output p, bit OFF_MESH for a destination off the mesh. Only
+    // a header's route is ever used; data wavelets get one all the same.
     function [5:0] route_of(input [7:0] col, input [7:0] row, input [7:0] x, input [7:0] y,
                             input [7:0] last_x, input [7:0] last_y);
         begin
             route_of = 6'd0;
-            if (col > last_x || row > last_y) route_of[5] = 1'b1;   // off the mesh
-            else if (col > x)                 route_of[1] = 1'b1;   // E
-            else if (col < x)                 route_of[3] = 1'b1;   // W
-            else if (row > y)                 route_of[2] = 1'b1;   // S
-            else if (row < y)                 route_of[0] = 1'b1;   // N
-            else                              route_of[4] = 1'b1;   // L
+            if (col > last_x || row > last_y) route_of[OFF_MESH] = 1'b1;
+            else if (col > x)                 route_of[PORT_E] = 1'b1;
+            else if (col < x)                 route_of[PORT_W] = 1'b1;
+            else if (row > y)                 route_of[PORT_S] = 1'b1;
+            else if (row < y)                 route_of[PORT_N] = 1'b1;
+            else                              route_of[PORT_L] = 1'b1;
         end
     endfunction
 
-    // ---- input side: four link buffers, the ramp from the PE ----
+    // ---- input side: four link buffers (inputs N..W), the ramp from the PE (L) ----
     // Per input i: hv[i], head[i]; load[i] and next[i] say what the head
     // register takes at this edge. (Arrays of words rather than one wide
     // vector: a Verilated tile reads a word where it would shift a slice.)
@@ -146,15 +199,15 @@ module wm_router #(
 
     genvar gp;
     generate
-        for (gp = 0; gp < 4; gp = gp + 1) begin : gen_in
+        for (gp = 0; gp < LINKS; gp = gp + 1) begin : gen_in
             wire        empty;
             wire        unused_full;
             wire [31:0] next_word;
             wm_fifo #(.WIDTH(32), .DEPTH(IN_DEPTH)) u_buf (
                 .clk_i   (clk_i),
                 .rst_ni  (rst_ni),
-                .push_i  (link_valid_i[gp]),
-                .data_i  (link_data_i[32*gp +: 32]),
+                .push_i  (link_valid[gp]),
+                .data_i  (link_data[32*gp +: 32]),
                 .pop_i   (pop[gp]),
                 .data_o  (head[gp]),
                 .count_o (in_count_o[IC*gp +: IC]),
@@ -168,11 +221,11 @@ module wm_router #(
             wire   unused_next         = &{1'b0, next_word[15:0]};
         end
     endgenerate
-    assign hv[4]          = ramp_valid_i;
-    assign head[4]        = ramp_data_i;
-    assign load[4]        = ramp_load_i;
-    assign next[4]        = ramp_next_i;
-    assign ramp_pop_o     = pop[4];
+    assign hv[PORT_L]     = ramp_valid_i;
+    assign head[PORT_L]   = ramp_data_i;
+    assign load[PORT_L]   = ramp_load_i;
+    assign next[PORT_L]   = ramp_next_i;
+    assign ramp_pop_o     = pop[PORT_L];
 
     // The heads' routes, transposed for the arbiters: want_q[5o + i] is
     // "input i's head goes to output o", off_q[i] "it is off the mesh".
@@ -196,7 +249,7 @@ module wm_router #(
             if (load[i]) begin
                 r    = route_of(next[i][15:8], next[i][7:0], x_q, y_q, last_x_q, last_y_q);
                 w    = (w & ~(COL << i)) | (column(r[4:0]) << i);
-                f[i] = r[5];
+                f[i] = r[OFF_MESH];
             end
         end
         want_q <= w;
@@ -208,7 +261,7 @@ module wm_router #(
     reg [3:0] nbr_en_q;
     always @(posedge clk_i) begin
         if (!rst_ni) nbr_en_q <= 4'b0;
-        else         nbr_en_q <= nbr_en_i;
+        else         nbr_en_q <= nbr_en;
     end
 
     // ---- state ----
@@ -226,7 +279,7 @@ module wm_router #(
     reg  [5*CW-1:0] credit_q;
     reg  [4:0]    out_valid_q;
     reg  [159:0]  out_data_q;
-    reg  [3:0]    link_credit_q;
+    reg  [LINKS-1:0] link_credit_q;
     reg           err_offmesh_q;
     reg  [31:0]   err_hdr_q;
 
@@ -243,7 +296,7 @@ module wm_router #(
     endfunction
 
     wire [4:0] en     = {5{enable_i}};
-    wire [4:0] ne     = {1'b1, nbr_en_q};   // the ramp's "neighbour" is our own RX queue
+    wire [4:0] ne     = {1'b1, nbr_en_q};   // L, above N..W: the ramp's "neighbour" is our own RX queue
     wire [4:0] act    = hv & ~busy_q;       // inputs whose head is a header to place
     wire [4:0] drop_pop = en & hv & drop_q; // a wavelet of a discarded message
     wire [4:0] off_pop  = en & act & off_q; // an off-mesh header
@@ -308,7 +361,7 @@ module wm_router #(
             busy_q        <= 5'b0;
             drop_q        <= 5'b0;
             out_valid_q   <= 5'b0;
-            link_credit_q <= 4'b0;
+            link_credit_q <= {LINKS{1'b0}};
             err_offmesh_q <= 1'b0;
         end else begin
             own_q         <= own_d;
@@ -316,7 +369,7 @@ module wm_router #(
             busy_q        <= busy_d;
             drop_q        <= drop_d;
             out_valid_q   <= moved;
-            link_credit_q <= pop[3:0];
+            link_credit_q <= pop[LINKS-1:0];
             err_offmesh_q <= err_offmesh_q || (off_pop != 5'b0);
         end
     end
@@ -327,11 +380,11 @@ module wm_router #(
     // them whenever its inputs change.
     always @(posedge clk_i) begin : b_credit
         integer o;
-        if (!rst_ni) credit_q <= {RAMP_CREDITS, {4{LINK_CREDITS}}};
+        if (!rst_ni) credit_q <= {RAMP_CREDITS, {LINKS{LINK_CREDITS}}};   // L above N..W
         else
             for (o = 0; o < 5; o = o + 1)
-                if (out_credit_i[o] != moved[o])
-                    credit_q[CW*o +: CW] <= out_credit_i[o] ? credit_q[CW*o +: CW] + CR_ONE
+                if (out_credit[o] != moved[o])
+                    credit_q[CW*o +: CW] <= out_credit[o] ? credit_q[CW*o +: CW] + CR_ONE
                                                             : credit_q[CW*o +: CW] - CR_ONE;
     end
 
@@ -367,12 +420,23 @@ module wm_router #(
                                         | ({32{src[5*o + 4]}} & head[4]);
     end
 
-    assign out_valid_o   = out_valid_q;
-    assign out_data_o    = out_data_q;
-    assign link_credit_o = link_credit_q;
+    assign north_valid_o  = out_valid_q[PORT_N];
+    assign north_data_o   = out_data_q[32*PORT_N +: 32];
+    assign north_credit_o = link_credit_q[PORT_N];
+    assign east_valid_o   = out_valid_q[PORT_E];
+    assign east_data_o    = out_data_q[32*PORT_E +: 32];
+    assign east_credit_o  = link_credit_q[PORT_E];
+    assign south_valid_o  = out_valid_q[PORT_S];
+    assign south_data_o   = out_data_q[32*PORT_S +: 32];
+    assign south_credit_o = link_credit_q[PORT_S];
+    assign west_valid_o   = out_valid_q[PORT_W];
+    assign west_data_o    = out_data_q[32*PORT_W +: 32];
+    assign west_credit_o  = link_credit_q[PORT_W];
+    assign ramp_valid_o   = out_valid_q[PORT_L];
+    assign ramp_data_o    = out_data_q[32*PORT_L +: 32];
     assign err_offmesh_o = err_offmesh_q;
     assign err_hdr_o     = err_hdr_q;
-    assign in_head_o     = {head[3], head[2], head[1], head[0]};
+    assign in_head_o     = {head[PORT_W], head[PORT_S], head[PORT_E], head[PORT_N]};
     genvar gw;
     generate
         for (gw = 0; gw < 5; gw = gw + 1) begin : gen_owner
@@ -403,7 +467,7 @@ module wm_router #(
         integer o, o2;
         if (f_reset_q) begin
             for (o = 0; o < 5; o = o + 1) begin
-                assert (credit_q[CW*o +: CW] <= ((o == 4) ? RAMP_CREDITS : LINK_CREDITS));
+                assert (credit_q[CW*o +: CW] <= ((o == PORT_L) ? RAMP_CREDITS : LINK_CREDITS));
                 if (moved[o]) assert (credit_q[CW*o +: CW] != {CW{1'b0}});
                 assert ((f_sel[o] & (f_sel[o] - 1'b1)) == 5'b0);
                 for (o2 = o + 1; o2 < 5; o2 = o2 + 1)
@@ -420,27 +484,22 @@ module wm_router #(
     end
 `endif
 
-`ifdef WM_ASSERTIONS
     // Word-wide checks: every test runs them, every cycle, on every tile.
-    wire [4:0] owned_by = own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15] | own_sel_q[24:20];
-    wire [4:0] owns     = {own_sel_q[24:20] != 5'b0, own_sel_q[19:15] != 5'b0, own_sel_q[14:10] != 5'b0,
-                           own_sel_q[9:5] != 5'b0, own_sel_q[4:0] != 5'b0};
-    always @(posedge clk_i) begin : b_check
-        integer o;
-        // A credit never returns beyond the buffer it stands for.
-        for (o = 0; o < 5; o = o + 1)
-            if (rst_ni && credit_q[CW*o +: CW] > ((o == 4) ? RAMP_CREDITS : LINK_CREDITS)) begin
-                $display("ASSERTION FAILED %m: credit overflow on output %0d", o);
-                $stop;
-            end
-        // An output is owned exactly when it names an input, and an input
-        // is busy exactly when it holds an output or is discarding.
-        if (rst_ni && (own_q != owns || busy_q != (drop_q | owned_by))) begin
-            $display("ASSERTION FAILED %m: owners %b of outputs %b, busy inputs %b", own_sel_q, own_q, busy_q);
-            $stop;
+    // A credit never returns beyond the buffer it stands for.
+    generate
+        for (go = 0; go < PORTS; go = go + 1) begin : gen_credit_check
+            `WM_ASSERT(credit_in_range, clk_i, rst_ni,
+                       credit_q[CW*go +: CW] <= ((go == PORT_L) ? RAMP_CREDITS : LINK_CREDITS),
+                       ("credit overflow on output %0d", go))
         end
-    end
-`endif
+    endgenerate
+    // An output is owned exactly when it names an input, and an input is
+    // busy exactly when it holds an output or is discarding.
+    `WM_ASSERT(owners_consistent, clk_i, rst_ni,
+               own_q == any(own_sel_q)
+               && busy_q == (drop_q | own_sel_q[4:0] | own_sel_q[9:5] | own_sel_q[14:10] | own_sel_q[19:15]
+                             | own_sel_q[24:20]),
+               ("owners %b of outputs %b, busy inputs %b", own_sel_q, own_q, busy_q))
 endmodule
 
 `default_nettype wire

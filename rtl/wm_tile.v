@@ -73,8 +73,7 @@ module wm_tile #(
     output wire [4*$clog2(IN_DEPTH)+3:0] in_count_o,  // link buffer occupancy, N..W
     output wire [159:0] in_head_o     // oldest wavelet of the TX queue and of each link buffer
 );
-    wire [4:0]   out_valid;
-    wire [159:0] out_data;
+`include "rtl/wm_ports.vh"
     wire         ramp_in_valid, ramp_in_pop, rx_credit;
     wire [31:0]  ramp_in_data;
     wire         ramp_in_load;
@@ -89,30 +88,54 @@ module wm_tile #(
     always @(posedge clk_i) en_q <= enable_i;
 
     wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) u_router (
-        .clk_i         (clk_i),
-        .rst_ni        (rst_ni),
-        .x_i           (x_i),
-        .y_i           (y_i),
-        .last_x_i      (last_x_i),
-        .last_y_i      (last_y_i),
-        .enable_i      (en_q),
-        .link_valid_i  ({west_valid_i, south_valid_i, east_valid_i, north_valid_i}),
-        .link_data_i   ({west_data_i, south_data_i, east_data_i, north_data_i}),
-        .link_credit_o ({west_credit_o, south_credit_o, east_credit_o, north_credit_o}),
-        .nbr_en_i      ({west_en_i, south_en_i, east_en_i, north_en_i}),
-        .out_valid_o   (out_valid),
-        .out_data_o    (out_data),
-        .out_credit_i  ({rx_credit, west_credit_i, south_credit_i, east_credit_i, north_credit_i}),
-        .ramp_valid_i  (ramp_in_valid),
-        .ramp_data_i   (ramp_in_data),
-        .ramp_load_i   (ramp_in_load),
-        .ramp_next_i   (ramp_in_next[31:16]),
-        .ramp_pop_o    (ramp_in_pop),
-        .in_count_o    (in_count_o),
-        .in_head_o     (in_head_o[127:0]),
-        .err_offmesh_o (err_offmesh),
-        .err_hdr_o     (err_hdr_o),
-        .owner_o       (owner)
+        .clk_i          (clk_i),
+        .rst_ni         (rst_ni),
+        .x_i            (x_i),
+        .y_i            (y_i),
+        .last_x_i       (last_x_i),
+        .last_y_i       (last_y_i),
+        .enable_i       (en_q),
+        .north_valid_i  (north_valid_i),
+        .north_data_i   (north_data_i),
+        .north_credit_o (north_credit_o),
+        .north_en_i     (north_en_i),
+        .north_valid_o  (north_valid_o),
+        .north_data_o   (north_data_o),
+        .north_credit_i (north_credit_i),
+        .east_valid_i   (east_valid_i),
+        .east_data_i    (east_data_i),
+        .east_credit_o  (east_credit_o),
+        .east_en_i      (east_en_i),
+        .east_valid_o   (east_valid_o),
+        .east_data_o    (east_data_o),
+        .east_credit_i  (east_credit_i),
+        .south_valid_i  (south_valid_i),
+        .south_data_i   (south_data_i),
+        .south_credit_o (south_credit_o),
+        .south_en_i     (south_en_i),
+        .south_valid_o  (south_valid_o),
+        .south_data_o   (south_data_o),
+        .south_credit_i (south_credit_i),
+        .west_valid_i   (west_valid_i),
+        .west_data_i    (west_data_i),
+        .west_credit_o  (west_credit_o),
+        .west_en_i      (west_en_i),
+        .west_valid_o   (west_valid_o),
+        .west_data_o    (west_data_o),
+        .west_credit_i  (west_credit_i),
+        .ramp_valid_o   (ramp_valid_o),
+        .ramp_data_o    (ramp_data_o),
+        .ramp_credit_i  (rx_credit),
+        .ramp_valid_i   (ramp_in_valid),
+        .ramp_data_i    (ramp_in_data),
+        .ramp_load_i    (ramp_in_load),
+        .ramp_next_i    (ramp_in_next[31:16]),
+        .ramp_pop_o     (ramp_in_pop),
+        .in_count_o     (in_count_o),
+        .in_head_o      (in_head_o[32*LINKS-1:0]),
+        .err_offmesh_o  (err_offmesh),
+        .err_hdr_o      (err_hdr_o),
+        .owner_o        (owner)
     );
 
     wm_pe #(.TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_pe (
@@ -132,35 +155,45 @@ module wm_tile #(
         .ramp_load_o    (ramp_in_load),
         .ramp_next_o    (ramp_in_next),
         .ramp_pop_i     (ramp_in_pop),
-        .rx_push_i      (out_valid[4]),
-        .rx_data_i      (out_data[159:128]),
+        .rx_push_i      (ramp_valid_o),
+        .rx_data_i      (ramp_data_o),
         .rx_credit_o    (rx_credit)
     );
 
     // Wavelets in flight in this tile: in a link buffer, in the TX queue or
     // in an output register. Wavelets in the RX queue have arrived.
-    wire busy = (in_count_o != {(4*$clog2(IN_DEPTH)+4){1'b0}}) || ramp_in_valid || (out_valid != 5'b0);
+    wire busy = (in_count_o != {(4*$clog2(IN_DEPTH)+4){1'b0}}) || ramp_in_valid
+              || north_valid_o || east_valid_o || south_valid_o || west_valid_o || ramp_valid_o;
 
     assign en_o = en_q;
-    assign in_head_o[159:128] = ramp_in_data;
-    assign north_valid_o = out_valid[0];
-    assign north_data_o  = out_data[31:0];
-    assign east_valid_o = out_valid[1];
-    assign east_data_o  = out_data[63:32];
-    assign south_valid_o = out_valid[2];
-    assign south_data_o  = out_data[95:64];
-    assign west_valid_o = out_valid[3];
-    assign west_data_o  = out_data[127:96];
-    assign ramp_valid_o = out_valid[4];
-    assign ramp_data_o  = out_data[159:128];
+    assign in_head_o[32*PORT_L +: 32] = ramp_in_data;
     assign pe_status_o  = {err_offmesh, err_rx_empty, err_tx_full, busy};
 
     // The one traced instance: tracing_off above also hides the cells below.
+    // Per-port vectors for wm_waves, port p at bit p and word p.
+    wire [PORTS-1:0]    out_valid;
+    wire [32*PORTS-1:0] out_data;
+    wire [LINKS-1:0]    link_credit;
+    assign out_valid[PORT_N]          = north_valid_o;
+    assign out_valid[PORT_E]          = east_valid_o;
+    assign out_valid[PORT_S]          = south_valid_o;
+    assign out_valid[PORT_W]          = west_valid_o;
+    assign out_valid[PORT_L]          = ramp_valid_o;
+    assign out_data[32*PORT_N +: 32]  = north_data_o;
+    assign out_data[32*PORT_E +: 32]  = east_data_o;
+    assign out_data[32*PORT_S +: 32]  = south_data_o;
+    assign out_data[32*PORT_W +: 32]  = west_data_o;
+    assign out_data[32*PORT_L +: 32]  = ramp_data_o;
+    assign link_credit[PORT_N]        = north_credit_o;
+    assign link_credit[PORT_E]        = east_credit_o;
+    assign link_credit[PORT_S]        = south_credit_o;
+    assign link_credit[PORT_W]        = west_credit_o;
+
     /*verilator tracing_on*/
     wm_waves #(.CW($clog2(IN_DEPTH) + 1), .TCW($clog2(TX_DEPTH) + 1), .RCW($clog2(RX_DEPTH) + 1)) u_waves (
-        .out_valid_i ({ramp_valid_o, west_valid_o, south_valid_o, east_valid_o, north_valid_o}),
-        .out_data_i  ({ramp_data_o, west_data_o, south_data_o, east_data_o, north_data_o}),
-        .credit_i    ({west_credit_o, south_credit_o, east_credit_o, north_credit_o}),
+        .out_valid_i (out_valid),
+        .out_data_i  (out_data),
+        .credit_i    (link_credit),
         .owner_i     (owner),
         .in_count_i  (in_count_o),
         .tx_count_i  (pe_tx_count_o),

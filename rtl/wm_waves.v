@@ -43,6 +43,7 @@ module wm_waves #(
     input  wire            clk_i,
     input  wire            rst_ni
 );
+`include "rtl/wm_ports.vh"
     // Per output register, N, E, S, W, L: data wavelets still to come of
     // the message on it, and the header it carries.
     reg  [39:0]  rem_q, rem_d;
@@ -52,7 +53,7 @@ module wm_waves #(
     always @(*) begin
         rem_d = rem_q;
         msg_d = msg_q;
-        for (o = 0; o < 5; o = o + 1) begin
+        for (o = 0; o < PORTS; o = o + 1) begin
             if (out_valid_i[o]) begin
                 if (rem_q[8*o +: 8] == 8'd0) begin
                     msg_d[32*o +: 32] = out_data_i[32*o +: 32];
@@ -74,34 +75,34 @@ module wm_waves #(
     end
 
     /*verilator tracing_on*/
-    wire          north_valid  = out_valid_i[0];
-    wire [31:0]   north_data   = out_data_i[31:0];
-    wire [31:0]   north_msg    = msg_d[31:0];
-    wire          north_credit = credit_i[0];
-    wire [2:0]    north_owner  = owner_i[2:0];
-    wire [CW-1:0] north_count  = in_count_i[CW-1:0];
-    wire          east_valid   = out_valid_i[1];
-    wire [31:0]   east_data    = out_data_i[63:32];
-    wire [31:0]   east_msg     = msg_d[63:32];
-    wire          east_credit  = credit_i[1];
-    wire [2:0]    east_owner   = owner_i[5:3];
-    wire [CW-1:0] east_count   = in_count_i[2*CW-1:CW];
-    wire          south_valid  = out_valid_i[2];
-    wire [31:0]   south_data   = out_data_i[95:64];
-    wire [31:0]   south_msg    = msg_d[95:64];
-    wire          south_credit = credit_i[2];
-    wire [2:0]    south_owner  = owner_i[8:6];
-    wire [CW-1:0] south_count  = in_count_i[3*CW-1:2*CW];
-    wire          west_valid   = out_valid_i[3];
-    wire [31:0]   west_data    = out_data_i[127:96];
-    wire [31:0]   west_msg     = msg_d[127:96];
-    wire          west_credit  = credit_i[3];
-    wire [2:0]    west_owner   = owner_i[11:9];
-    wire [CW-1:0] west_count   = in_count_i[4*CW-1:3*CW];
-    wire          ramp_valid   = out_valid_i[4];
-    wire [31:0]   ramp_data    = out_data_i[159:128];
-    wire [31:0]   ramp_msg     = msg_d[159:128];
-    wire [2:0]    ramp_owner   = owner_i[14:12];
+    wire          north_valid  = out_valid_i[PORT_N];
+    wire [31:0]   north_data   = out_data_i[32*PORT_N +: 32];
+    wire [31:0]   north_msg    = msg_d[32*PORT_N +: 32];
+    wire          north_credit = credit_i[PORT_N];
+    wire [2:0]    north_owner  = owner_i[3*PORT_N +: 3];
+    wire [CW-1:0] north_count  = in_count_i[CW*PORT_N +: CW];
+    wire          east_valid   = out_valid_i[PORT_E];
+    wire [31:0]   east_data    = out_data_i[32*PORT_E +: 32];
+    wire [31:0]   east_msg     = msg_d[32*PORT_E +: 32];
+    wire          east_credit  = credit_i[PORT_E];
+    wire [2:0]    east_owner   = owner_i[3*PORT_E +: 3];
+    wire [CW-1:0] east_count   = in_count_i[CW*PORT_E +: CW];
+    wire          south_valid  = out_valid_i[PORT_S];
+    wire [31:0]   south_data   = out_data_i[32*PORT_S +: 32];
+    wire [31:0]   south_msg    = msg_d[32*PORT_S +: 32];
+    wire          south_credit = credit_i[PORT_S];
+    wire [2:0]    south_owner  = owner_i[3*PORT_S +: 3];
+    wire [CW-1:0] south_count  = in_count_i[CW*PORT_S +: CW];
+    wire          west_valid   = out_valid_i[PORT_W];
+    wire [31:0]   west_data    = out_data_i[32*PORT_W +: 32];
+    wire [31:0]   west_msg     = msg_d[32*PORT_W +: 32];
+    wire          west_credit  = credit_i[PORT_W];
+    wire [2:0]    west_owner   = owner_i[3*PORT_W +: 3];
+    wire [CW-1:0] west_count   = in_count_i[CW*PORT_W +: CW];
+    wire          ramp_valid   = out_valid_i[PORT_L];
+    wire [31:0]   ramp_data    = out_data_i[32*PORT_L +: 32];
+    wire [31:0]   ramp_msg     = msg_d[32*PORT_L +: 32];
+    wire [2:0]    ramp_owner   = owner_i[3*PORT_L +: 3];
     wire [TCW-1:0] tx_count    = tx_count_i;
     wire [RCW-1:0] rx_count    = rx_count_i;
     wire          busy         = status_i[0];

@@ -31,6 +31,7 @@
 // drives pe_push_o / pe_pop_o combinationally in that cycle, only when the
 // access can happen (the datapath's sticky error flags never fire).
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 
 module wm_core #(
     parameter MEM_BYTES = 16384,   // a power of two (wm_ram indexes with the low bits)
@@ -489,30 +490,15 @@ module wm_core #(
     assign wait_o         = wait_q;
 
 
-`ifdef WM_ASSERTIONS
-    always @(posedge clk_i) begin
-        if (rst_ni && pe_push_o && pe_tx_count_i >= TX_FULL) begin
-            $display("ASSERTION FAILED %m: push into a full TX queue");
-            $stop;
-        end
-        if (rst_ni && pe_pop_o && pe_rx_count_i == 4'd0) begin
-            $display("ASSERTION FAILED %m: pop from an empty RX queue");
-            $stop;
-        end
-        if (rst_ni && dmem_en_o && dmem_addr_o >= MEM_TOP) begin
-            $display("ASSERTION FAILED %m: data access past the RAM at %h", dmem_addr_o);
-            $stop;
-        end
-        if (rst_ni && cnt_q > CNT_LONG_LAST) begin
-            $display("ASSERTION FAILED %m: X cycle count %0d out of range", cnt_q);
-            $stop;
-        end
-        if (rst_ni && halted_q && (retire_o || dmem_en_o || pe_push_o || pe_pop_o)) begin
-            $display("ASSERTION FAILED %m: activity after the halt");
-            $stop;
-        end
-    end
-`endif
+    `WM_ASSERT(no_push_when_tx_full, clk_i, rst_ni, !(pe_push_o && pe_tx_count_i >= TX_FULL),
+               ("push into a full TX queue"))
+    `WM_ASSERT(no_pop_when_rx_empty, clk_i, rst_ni, !(pe_pop_o && pe_rx_count_i == 4'd0),
+               ("pop from an empty RX queue"))
+    `WM_ASSERT(data_in_ram, clk_i, rst_ni, !(dmem_en_o && dmem_addr_o >= MEM_TOP),
+               ("data access past the RAM at %h", dmem_addr_o))
+    `WM_ASSERT(cnt_in_range, clk_i, rst_ni, cnt_q <= CNT_LONG_LAST, ("X cycle count %0d out of range", cnt_q))
+    `WM_ASSERT(quiet_after_halt, clk_i, rst_ni, !(halted_q && (retire_o || dmem_en_o || pe_push_o || pe_pop_o)),
+               ("activity after the halt"))
 endmodule
 
 `default_nettype wire

@@ -16,6 +16,7 @@
 // of 2^31 with equal signs, which is -2^31, remainder 0.
 // Datapath only: no reset, the core never reads it before a start.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 
 module wm_core_div (
     input  wire        clk_i,
@@ -71,14 +72,7 @@ module wm_core_div (
     assign quot_o = negq_q ? 32'd0 - quo_q : quo_q;
     assign rem_o  = negr_q ? 32'd0 - rem_q : rem_q;
 
-`ifdef WM_ASSERTIONS
-    always @(posedge clk_i) begin
-        if (start_i && step_i) begin
-            $display("ASSERTION FAILED %m: start and step in the same cycle");
-            $stop;
-        end
-    end
-`endif
+    `WM_ASSERT(start_alone, clk_i, 1'b1, !(start_i && step_i), ("start and step in the same cycle"))
 endmodule
 
 `default_nettype wire

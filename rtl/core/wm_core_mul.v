@@ -19,6 +19,7 @@
 // |acc| < 2^32 after every step); the sum needs 34.
 // Datapath only: no reset, the core never reads it before a start.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 
 module wm_core_mul (
     input  wire        clk_i,
@@ -58,14 +59,7 @@ module wm_core_mul (
     assign lo_o = lo_q;
     assign hi_o = sum[31:0];
 
-`ifdef WM_ASSERTIONS
-    always @(posedge clk_i) begin
-        if (start_i && step_i) begin
-            $display("ASSERTION FAILED %m: start and step in the same cycle");
-            $stop;
-        end
-    end
-`endif
+    `WM_ASSERT(start_alone, clk_i, 1'b1, !(start_i && step_i), ("start and step in the same cycle"))
 endmodule
 
 `default_nettype wire

@@ -24,6 +24,7 @@
 // from mem_q (csim/core/core_rtl.cpp). INIT_FILE, when set, loads both with
 // $readmemh (Icarus testbenches). No reset: the contents survive it.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 
 module wm_ram #(
     parameter MEM_BYTES = 16384,
@@ -91,14 +92,8 @@ module wm_ram #(
     // The bits above the RAM and below the word select no word.
     wire unused_addr = &{1'b0, iaddr_i[31:AW+2], iaddr_i[1:0], daddr_i[31:AW+2], daddr_i[1:0]};
 
-`ifdef WM_ASSERTIONS
-    always @(posedge clk_i) begin
-        if (den_i && (daddr_i >> (AW + 2)) != 32'd0) begin
-            $display("ASSERTION FAILED %m: data access past the RAM at %h", daddr_i);
-            $stop;
-        end
-    end
-`endif
+    `WM_ASSERT(data_in_ram, clk_i, 1'b1, !den_i || (daddr_i >> (AW + 2)) == 32'd0,
+               ("data access past the RAM at %h", daddr_i))
 endmodule
 
 `default_nettype wire

@@ -106,7 +106,7 @@ jobs | while read -r name top params files proof covers q; do
     smt=""
     case "$covers" in smt:*) smt="write_smt2 -wires $base.smt2" ;; esac
     cat > "$base.ys" <<EOY
-read_verilog -formal $srcs $here/$top.v
+read_verilog -formal -I$root $srcs $here/$top.v
 chparam $chp $top
 prep -top $top -flatten
 memory_map
@@ -132,8 +132,8 @@ EOY
         # the cover run: the RTL without its own properties, the harness
         # with each cover an assertion of its negation
         cat > "$base.cover.ys" <<EOY
-read_verilog -DWM_COVER_RUN $srcs
-read_verilog -formal -DWM_COVER_RUN $here/$top.v
+read_verilog -DWM_COVER_RUN -I$root $srcs
+read_verilog -formal -DWM_COVER_RUN -I$root $here/$top.v
 chparam $chp $top
 prep -top $top -flatten
 memory_map

@@ -45,11 +45,11 @@
 // negation, which yosys-abc's bmc3 -a must see fail, one by one: smtbmc
 // does not get through this design).
 `ifdef WM_COVER_RUN
-`define WM_ASSERT(c)
-`define WM_COVER(c) assert (!(c))
+`define WM_PROP_ASSERT(c)
+`define WM_PROP_COVER(c) assert (!(c))
 `else
-`define WM_ASSERT(c) assert (c)
-`define WM_COVER(c) cover (c)
+`define WM_PROP_ASSERT(c) assert (c)
+`define WM_PROP_COVER(c) cover (c)
 `endif
 
 module wm_router_props #(
@@ -91,6 +91,7 @@ module wm_router_props #(
     input  wire  [31:0] tx_data_i,
     input  wire  [4:0]  down_pop_i      // each downstream buffer pops
 );
+`include "rtl/wm_ports.vh"
     localparam IC  = $clog2(IN_DEPTH) + 1;
     localparam DC  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
     localparam TC  = $clog2(TX_DEPTH) + 1;
@@ -141,11 +142,24 @@ module wm_router_props #(
         .load_o(tx_load), .next_o(tx_next)
     );
 
+    // The properties below read the router's ports as vectors in port order.
     wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) dut (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x), .y_i(y), .last_x_i(last_x), .last_y_i(last_y),
-        .enable_i(enable_i), .link_valid_i(lv), .link_data_i({in_w[3], in_w[2], in_w[1], in_w[0]}),
-        .link_credit_o(link_credit_o), .nbr_en_i(nbr_en_i), .out_valid_o(out_valid_o),
-        .out_data_o(out_data_o), .out_credit_i(out_credit), .ramp_valid_i(!tx_empty),
+        .enable_i(enable_i),
+        .north_valid_i(lv[PORT_N]), .north_data_i(in_w[PORT_N]), .north_credit_o(link_credit_o[PORT_N]),
+        .north_en_i(nbr_en_i[PORT_N]), .north_valid_o(out_valid_o[PORT_N]),
+        .north_data_o(out_data_o[32*PORT_N +: 32]), .north_credit_i(out_credit[PORT_N]),
+        .east_valid_i(lv[PORT_E]), .east_data_i(in_w[PORT_E]), .east_credit_o(link_credit_o[PORT_E]),
+        .east_en_i(nbr_en_i[PORT_E]), .east_valid_o(out_valid_o[PORT_E]),
+        .east_data_o(out_data_o[32*PORT_E +: 32]), .east_credit_i(out_credit[PORT_E]),
+        .south_valid_i(lv[PORT_S]), .south_data_i(in_w[PORT_S]), .south_credit_o(link_credit_o[PORT_S]),
+        .south_en_i(nbr_en_i[PORT_S]), .south_valid_o(out_valid_o[PORT_S]),
+        .south_data_o(out_data_o[32*PORT_S +: 32]), .south_credit_i(out_credit[PORT_S]),
+        .west_valid_i(lv[PORT_W]), .west_data_i(in_w[PORT_W]), .west_credit_o(link_credit_o[PORT_W]),
+        .west_en_i(nbr_en_i[PORT_W]), .west_valid_o(out_valid_o[PORT_W]),
+        .west_data_o(out_data_o[32*PORT_W +: 32]), .west_credit_i(out_credit[PORT_W]),
+        .ramp_valid_o(out_valid_o[PORT_L]), .ramp_data_o(out_data_o[32*PORT_L +: 32]),
+        .ramp_credit_i(out_credit[PORT_L]), .ramp_valid_i(!tx_empty),
         .ramp_data_i(tx_head), .ramp_load_i(tx_load), .ramp_next_i(tx_next[31:16]),
         .ramp_pop_o(ramp_pop), .in_count_o(in_count_o), .in_head_o(in_head_o),
         .err_offmesh_o(err_offmesh_o), .err_hdr_o(err_hdr_o), .owner_o(owner_o)
@@ -285,17 +299,17 @@ module wm_router_props #(
             always @* begin
                 if (!f_init) begin
                     // credits: never into a full downstream buffer
-                    if (GROUPS[0] && out_valid_o[g]) `WM_ASSERT(d_cnt_q < DDEPTH);
-                    if (GROUPS[2] && out_valid_o[g]) `WM_ASSERT(!o[0]);   // nothing of an off-mesh message leaves
+                    if (GROUPS[0] && out_valid_o[g]) `WM_PROP_ASSERT(d_cnt_q < DDEPTH);
+                    if (GROUPS[2] && out_valid_o[g]) `WM_PROP_ASSERT(!o[0]);   // nothing of an off-mesh message leaves
                     if (GROUPS[1] && out_valid_o[g]) begin
                         if (m_rem_q == 8'd0) begin
                             // a header: the right port, the next message of its input
-                            `WM_ASSERT(routed_to(o, g));
-                            `WM_ASSERT(o[7:5] <= 3'd4);
-                            `WM_ASSERT(o[4:1] == (exp_mid_q[o[7:5]] & MMASK));
+                            `WM_PROP_ASSERT(routed_to(o, g));
+                            `WM_PROP_ASSERT(o[7:5] <= 3'd4);
+                            `WM_PROP_ASSERT(o[4:1] == (exp_mid_q[o[7:5]] & MMASK));
                         end else begin
                             // data: its message's, in order
-                            `WM_ASSERT(o[7:5] == m_src_q && o[4:1] == m_mid_q && o[15:8] == m_seq_q);
+                            `WM_PROP_ASSERT(o[7:5] == m_src_q && o[4:1] == m_mid_q && o[15:8] == m_seq_q);
                         end
                     end
                 end
@@ -305,10 +319,10 @@ module wm_router_props #(
             // sources back to back; a full downstream buffer used up.
             always @* begin
                 if (!f_init) begin
-                    `WM_COVER(hdr_out[g]);
-                    `WM_COVER(out_valid_o[g] && m_rem_q == 8'd1 && m_seq_q == 8'd2);
-                    `WM_COVER(hdr_out[g] && m_done_q && o[7:5] != m_last_src_q);
-                    `WM_COVER(out_valid_o[g] && d_cnt_q == DDEPTH - 1'b1);
+                    `WM_PROP_COVER(hdr_out[g]);
+                    `WM_PROP_COVER(out_valid_o[g] && m_rem_q == 8'd1 && m_seq_q == 8'd2);
+                    `WM_PROP_COVER(hdr_out[g] && m_done_q && o[7:5] != m_last_src_q);
+                    `WM_PROP_COVER(out_valid_o[g] && d_cnt_q == DDEPTH - 1'b1);
                 end
             end
         end
@@ -341,15 +355,15 @@ module wm_router_props #(
         if (!f_init) begin
             for (s = 0; s < 5; s = s + 1) begin
                 // one header of an input at a time, whichever outputs
-                if (GROUPS[1]) `WM_ASSERT((hdr_from[5*s +: 5] & (hdr_from[5*s +: 5] - 1'b1)) == 5'b0);
+                if (GROUPS[1]) `WM_PROP_ASSERT((hdr_from[5*s +: 5] & (hdr_from[5*s +: 5] - 1'b1)) == 5'b0);
             end
             if (tp) assume (!tx_full);
-            if (GROUPS[2] && err_offmesh_o) `WM_ASSERT(err_hdr_o[0] && off_mesh(err_hdr_o));
+            if (GROUPS[2] && err_offmesh_o) `WM_PROP_ASSERT(err_hdr_o[0] && off_mesh(err_hdr_o));
             // not vacuous
-            `WM_COVER(err_offmesh_o);
-            `WM_COVER(off_before_q != 5'b0);
-            `WM_COVER(link_full != 4'b0);
-            if (ACTIVE[4]) `WM_COVER(tx_full);
+            `WM_PROP_COVER(err_offmesh_o);
+            `WM_PROP_COVER(off_before_q != 5'b0);
+            `WM_PROP_COVER(link_full != 4'b0);
+            if (ACTIVE[4]) `WM_PROP_COVER(tx_full);
         end
     end
 
@@ -365,8 +379,8 @@ module wm_router_props #(
     end
     always @* begin
         if (!f_init && GROUPS[0]) begin
-            `WM_ASSERT((out_valid_o[3:0] & ~ne2_q) == 4'b0);
-            if (!en1_q) `WM_ASSERT(out_valid_o == 5'b0 && link_credit_o == 4'b0);
+            `WM_PROP_ASSERT((out_valid_o[3:0] & ~ne2_q) == 4'b0);
+            if (!en1_q) `WM_PROP_ASSERT(out_valid_o == 5'b0 && link_credit_o == 4'b0);
         end
     end
 
@@ -387,9 +401,9 @@ module wm_router_props #(
     always @* begin
         if (!f_init) begin
             for (q = 0; q < 4; q = q + 1)
-                if (GROUPS[0]) `WM_ASSERT(link_credit_o[q] ==
+                if (GROUPS[0]) `WM_PROP_ASSERT(link_credit_o[q] ==
                     (cnt1_q[IC*q +: IC] + (lv1_q[q] ? 1'b1 : 1'b0) != in_count_o[IC*q +: IC]));
-            if (GROUPS[2] && err1_q) `WM_ASSERT(err_offmesh_o && err_hdr_o == hdr1_q);
+            if (GROUPS[2] && err1_q) `WM_PROP_ASSERT(err_offmesh_o && err_hdr_o == hdr1_q);
         end
     end
 
@@ -413,7 +427,7 @@ module wm_router_props #(
         for (p = 0; p < 4; p = p + 1) begin
             if (lv[p]) assume (u_cr_q[p] != {IC{1'b0}});
             // credits: a link buffer is never pushed when full
-            if (GROUPS[0] && !f_init && lv[p]) `WM_ASSERT(in_count_o[IC*p +: IC] < IN_FULL);
+            if (GROUPS[0] && !f_init && lv[p]) `WM_PROP_ASSERT(in_count_o[IC*p +: IC] < IN_FULL);
         end
     end
 endmodule

@@ -26,6 +26,7 @@
 // The router's link buffers keep their three ring entries in flops; the
 // PE's queues put theirs in block RAM (docs/fpga.md says why).
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
 
@@ -206,18 +207,10 @@ module wm_fifo #(
     end
 `endif
 
-`ifdef WM_ASSERTIONS
-    always @(posedge clk_i) begin
-        if (rst_ni && push_i && full_o) begin
-            $display("ASSERTION FAILED %m: push into a full FIFO");
-            $stop;
-        end
-        if (rst_ni && pop_i && empty_o) begin
-            $display("ASSERTION FAILED %m: pop from an empty FIFO");
-            $stop;
-        end
-    end
-`endif
+    // A caller's bugs: the FIFO refuses both (do_push, do_pop), but a caller
+    // that relies on it has lost a wavelet or read a stale one.
+    `WM_ASSERT(no_push_when_full, clk_i, rst_ni, !(push_i && full_o), ("push into a full FIFO"))
+    `WM_ASSERT(no_pop_when_empty, clk_i, rst_ni, !(pop_i && empty_o), ("pop from an empty FIFO"))
 endmodule
 
 `default_nettype wire

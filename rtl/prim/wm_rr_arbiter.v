@@ -16,6 +16,7 @@
 // walking a variable index from the pointer is 7). After a grant the mask becomes "above the winner",
 // which is ptr = winner + 1 mod N: a grant to N-1 leaves the empty mask.
 `default_nettype none
+`include "rtl/prim/wm_assert.vh"
 // Dumps show wm_waves only.
 /*verilator tracing_off*/
 
@@ -73,15 +74,9 @@ module wm_rr_arbiter #(
     end
 `endif
 
-`ifdef WM_ASSERTIONS
     // The mask is a pointer: bit 0 clear, and once set every higher bit set.
-    always @(posedge clk_i) begin
-        if (rst_ni && (mask_q[0] || ((mask_q << 1) & ~mask_q) != {N{1'b0}})) begin
-            $display("ASSERTION FAILED %m: round-robin mask %b is not a pointer", mask_q);
-            $stop;
-        end
-    end
-`endif
+    `WM_ASSERT(mask_is_pointer, clk_i, rst_ni, !mask_q[0] && ((mask_q << 1) & ~mask_q) == {N{1'b0}},
+               ("round-robin mask %b is not a pointer", mask_q))
 endmodule
 
 `default_nettype wire
