@@ -3,10 +3,10 @@
 # modules (what lint and Icarus read) and the parameter sets that lint,
 # synth-check and tests/depths.sh check.
 RTL_DIRS  := -Irtl -Irtl/prim -Irtl/core
-RTL_SRC   := $(wildcard rtl/*.v rtl/prim/*.v) rtl/lint.vlt
+RTL_SRC   := $(wildcard rtl/*.v rtl/*.vh rtl/prim/*.v rtl/prim/*.vh) rtl/lint.vlt
 RTL_MODS  := $(wildcard rtl/prim/wm_*.v rtl/wm_*.v rtl/core/wm_*.v)
 # rtl/core/: the PE core, Verilated alone as the reference of the ISS
-CORE_RTL  := $(wildcard rtl/core/*.v) rtl/lint.vlt
+CORE_RTL  := $(wildcard rtl/core/*.v) rtl/prim/wm_assert.vh rtl/lint.vlt
 
 # The second set of depths: none a power of two, none the default.
 DEPTHS2   := IN_DEPTH=3 TX_DEPTH=5 RX_DEPTH=2
