@@ -3,7 +3,8 @@
 # Copies docs/ to a temporary folder, checks that the copy passes, then
 # plants a stale figure (one number of the first checked block of core.md
 # and of cost-model.md changed), a cost constant that sw/cost_model.h does
-# not have, a commit hash, a load average and a broken link, and expects
+# not have, a commit hash, a load average, a broken link and a
+# verification.md past 300 lines, and expects
 # each to be reported at its file and line. Run from the repository root
 # with build/wavemesh built.
 set -eu
@@ -42,6 +43,8 @@ echo "Measured with a load average of 1.5." >>"$d/kernels.md"
 expect+=("$d/kernels.md:$(wc -l <"$d/kernels.md"): load average")
 echo "See [the lost page](no-such-page.md)." >>"$d/layouts.md"
 expect+=("$d/layouts.md:$(wc -l <"$d/layouts.md"): a link to no-such-page.md")
+while [ "$(wc -l <"$d/verification.md")" -le 300 ]; do echo "One more line of history." >>"$d/verification.md"; done
+expect+=("$d/verification.md:[0-9]*: [0-9]* lines, more than the 300")
 
 if bash tests/check_docs.sh "$d" 2>"$tmp/planted.err"; then
     echo "check_docs_fires: check_docs.sh passed a copy of docs/ with planted faults" >&2
@@ -59,4 +62,4 @@ if [ $status -ne 0 ]; then
     cat "$tmp/planted.err" >&2
     exit 1
 fi
-echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average and a broken link are each reported"
+echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link and a verification.md past 300 lines are each reported"
