@@ -60,7 +60,6 @@ typedef struct {
 } name_entry;
 
 struct wm_profiler {
-    wm_runner *r;
     const wm_fabric_ops *ops;
     wm_fabric *f;
     wm_sched *s;
@@ -290,11 +289,16 @@ void wm_profiler_destroy(wm_profiler *p)
 
 wm_profiler *wm_profiler_attach(wm_runner *r, const wm_fabric_ops *ops, char *err, size_t err_size)
 {
+    return wm_profiler_attach_sched(wm_runner_sched(r), ops, wm_runner_fabric(r), err, err_size);
+}
+
+wm_profiler *wm_profiler_attach_sched(wm_sched *s, const wm_fabric_ops *ops, wm_fabric *f, char *err,
+                                      size_t err_size)
+{
     wm_profiler *p = wm_xcalloc(1, sizeof *p);
-    p->r = r;
     p->ops = ops;
-    p->f = wm_runner_fabric(r);
-    p->s = wm_runner_sched(r);
+    p->f = f;
+    p->s = s;
     p->mode = wm_sched_mode(p->s);
     p->npes = wm_sched_pe_count(p->s);
     p->pes = wm_xcalloc(p->npes ? p->npes : 1, sizeof *p->pes);

@@ -55,6 +55,10 @@ WM_MUST_USE wm_profiler *wm_profiler_attach(wm_runner *r, const wm_fabric_ops *o
  * at the run's last cycle, its last cycles given to what it waits for.
  * Destroys p. NULL with the reason in err. */
 WM_MUST_USE wm_profile *wm_profiler_finish(wm_profiler *p, char *err, size_t err_size);
+/* The same for a scheduler of ops over fabric f that its caller made
+ * (the regression's scenarios), not yet run. */
+WM_MUST_USE wm_profiler *wm_profiler_attach_sched(wm_sched *s, const wm_fabric_ops *ops, wm_fabric *f, char *err,
+                                                  size_t err_size);
 /* Stop listening without a profile (after a failure). */
 void wm_profiler_destroy(wm_profiler *p);
 

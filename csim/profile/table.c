@@ -200,3 +200,18 @@ bool wm_profile_write_csv(const wm_profile *p, FILE *out, char *err, size_t err_
     }
     return true;
 }
+
+uint64_t wm_profile_digest(const wm_profile *p)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (!mem) return 0;
+    wm_profile_print_tables(p, mem);
+    wm_profile_print_path(p, mem);
+    fclose(mem);
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < size; i++) h = (h ^ (uint8_t)text[i]) * 1099511628211ull;
+    free(text);
+    return h;
+}

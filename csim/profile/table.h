@@ -33,6 +33,10 @@ void wm_profile_print_path(const wm_profile *p, FILE *out);
 /* The sum of the path's segments. */
 uint64_t wm_profile_path_cycles(const wm_profile *p);
 
+/* A 64-bit digest (FNV-1a) of the text of the tables and the path: two
+ * runs with the same digest printed the same profile. */
+uint64_t wm_profile_digest(const wm_profile *p);
+
 /* The CSV; false with the reason in err when writing fails. */
 WM_MUST_USE bool wm_profile_write_csv(const wm_profile *p, FILE *out, char *err, size_t err_size);
 
