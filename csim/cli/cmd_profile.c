@@ -21,6 +21,26 @@ static const char about[] =
     "cycles, or the kernel's own code. The output is the same on every backend.\n"
     "Exits 0 only when every kernel returned.\n";
 
+typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t err_size);
+
+/* The profile through writer into the file at path; false after a message. */
+static bool write_file(const char *path, profile_writer writer, const wm_profile *p)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    char err[400];
+    bool ok = writer(p, f, err, sizeof err);
+    if (!ok) fprintf(stderr, "wavemesh profile: %s: %s\n", path, err);
+    if (fclose(f) != 0 && ok) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
 int wm_cmd_profile(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL;
@@ -54,22 +74,7 @@ int wm_cmd_profile(int argc, char **argv)
     fputc('\n', stdout);
     wm_profile_print_path(prof, stdout);
     bool ok = true;
-    if (csv) {
-        FILE *f = fopen(csv, "w");
-        if (!f) {
-            fprintf(stderr, "wavemesh profile: %s: %s\n", csv, strerror(errno));
-            ok = false;
-        } else {
-            if (!wm_profile_write_csv(prof, f, err, sizeof err)) {
-                fprintf(stderr, "wavemesh profile: %s: %s\n", csv, err);
-                ok = false;
-            }
-            if (fclose(f) != 0 && ok) {
-                fprintf(stderr, "wavemesh profile: %s: %s\n", csv, strerror(errno));
-                ok = false;
-            }
-        }
-    }
+    if (csv) ok = write_file(csv, wm_profile_write_csv, prof) && ok;
     wm_profile_free(prof);
     return res == WM_RUN_DONE && ok ? 0 : 1;
 }

@@ -356,18 +356,32 @@ wm_profiler *wm_profiler_attach_sched(wm_sched *s, const wm_fabric_ops *ops, wm_
 
 /* ------------------------------------------------------------ finish */
 
-/* A kernel not done when the run ended: its last cycles go to what it
- * waits for, in the function it is in. */
+/* PE r's slices cut at cycle end: a native kernel charges ahead of the
+ * loop, past the end of a run cut short. */
+static void clip(pe_rec *r, uint64_t end)
+{
+    slice_list *l = &r->slices;
+    while (l->n && l->v[l->n - 1].start >= end) l->n--;
+    if (l->n && l->v[l->n - 1].end > end) l->v[l->n - 1].end = end;
+    if (r->cursor > end) r->cursor = end;
+}
+
+/* A kernel not done when the run ended ends with it: its last cycles go
+ * to what it waits for, in the function it is in. */
 static void close_pe(wm_profiler *p, pe_rec *r, size_t i, uint64_t run_end)
 {
-    if (!r->ended) r->end = run_end;
+    if (!r->ended) {
+        r->end = run_end;
+        clip(r, run_end);
+    }
     if (r->end < r->cursor) r->end = r->cursor;
     if (r->cursor == r->end) return;
     const wm_pe_state st = wm_sched_pe_state(p->s, i);
     wm_prof_kind kind = st == WM_PE_BLOCKED_RECV   ? WM_PROF_STALL_RX
                         : st == WM_PE_BLOCKED_SEND ? WM_PROF_STALL_TX
                                                    : WM_PROF_EXEC;
-    uint32_t func = r->kernel_func;
+    const char *call = p->mode == WM_PE_NATIVE ? wm_sched_pe_call(p->s, i) : NULL;
+    uint32_t func = call ? intern(p, call, call) : r->kernel_func;
     if (p->mode == WM_PE_CORE) {
         const wm_core_status cs = wm_sched_core(p->s, i);
         func = func_at(p, r, cs.halt.state == WM_CORE_RUNNING ? cs.pc : cs.halt.pc);

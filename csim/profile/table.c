@@ -168,8 +168,8 @@ void wm_profile_print_path(const wm_profile *p, FILE *out)
                     m->hops == 1 ? "" : "s", m->len + 1u, m->len ? "s" : "");
         }
     }
-    fprintf(out, "critical path: %" PRIu64 " cycles in %zu segments; the run's last event at cycle %" PRIu64 "\n",
-            wm_profile_path_cycles(p), p->npath, p->last_event);
+    fprintf(out, "critical path: %" PRIu64 " cycles in %zu segment%s; the run's last event at cycle %" PRIu64 "\n",
+            wm_profile_path_cycles(p), p->npath, p->npath == 1 ? "" : "s", p->last_event);
 }
 
 bool wm_profile_write_csv(const wm_profile *p, FILE *out, char *err, size_t err_size)

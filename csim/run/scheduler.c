@@ -84,6 +84,8 @@ void wm_sched_set_profiler(wm_sched *s, const wm_sched_profiler *p, void *ctx)
     s->prof_ctx = ctx;
 }
 
+const char *wm_sched_pe_call(const wm_sched *s, size_t pe) { return s->pes[pe].func; }
+
 static int flight_cmp(const wm_flight *a, const wm_flight *b)
 {
     if (a->x != b->x) return a->x - b->x;

@@ -104,6 +104,8 @@ typedef struct {
     void (*on_end)(void *ctx, size_t pe, uint64_t cycle);
 } wm_sched_profiler;
 void wm_sched_set_profiler(wm_sched *s, const wm_sched_profiler *p, void *ctx);
+/* WM_PE_NATIVE: the sw/mp.h call kernel pe is in (NULL: its own code). */
+const char *wm_sched_pe_call(const wm_sched *s, size_t pe);
 
 /* Run until the end or max_cycles fabric cycles. */
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
