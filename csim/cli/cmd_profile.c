@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "profile/collect.h"
 #include "profile/table.h"
+#include "profile/timeline.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@ static const char about[] =
     "where N equals M. On the cores (--pe core) a function is the firmware's, from\n"
     "the kernel's ELF (`make firmware`); natively, the sw/mp.h call that charged the\n"
     "cycles, or the kernel's own code. The output is the same on every backend.\n"
+    "--chrome, --folded and --png write the run's timeline: trace-event JSON for\n"
+    "Perfetto or chrome://tracing, folded stacks for the flame graph tools, a PNG.\n"
     "Exits 0 only when every kernel returned.\n";
 
 typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t err_size);
@@ -43,7 +46,8 @@ static bool write_file(const char *path, profile_writer writer, const wm_profile
 
 int wm_cmd_profile(int argc, char **argv)
 {
-    const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL;
+    const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL, *chrome = NULL, *folded = NULL,
+               *png = NULL;
     wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
@@ -54,6 +58,10 @@ int wm_cmd_profile(int argc, char **argv)
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
         WM_OPT_STRING_ROW("--csv", "FILE", &csv, "write the tables as CSV to FILE as well"),
+        WM_OPT_STRING_ROW("--chrome", "FILE", &chrome,
+                          "write the timeline as Chrome trace-event JSON to FILE (Perfetto, chrome://tracing)"),
+        WM_OPT_STRING_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
+        WM_OPT_STRING_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
     };
     const wm_opts opts = WM_OPTS("profile", options, about, NULL);
     int status;
@@ -75,6 +83,12 @@ int wm_cmd_profile(int argc, char **argv)
     wm_profile_print_path(prof, stdout);
     bool ok = true;
     if (csv) ok = write_file(csv, wm_profile_write_csv, prof) && ok;
+    if (chrome) ok = write_file(chrome, wm_profile_write_chrome, prof) && ok;
+    if (folded) ok = write_file(folded, wm_profile_write_folded, prof) && ok;
+    if (png && !wm_profile_write_png(prof, png, err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", png, err);
+        ok = false;
+    }
     wm_profile_free(prof);
     return res == WM_RUN_DONE && ok ? 0 : 1;
 }
