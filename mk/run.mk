@@ -42,3 +42,12 @@ run: check-tools ## the main job: the seed's collectives on the RTL and the soft
 	    printf '%s --pe core, rtl against sw: ' $$row; \
 	    $(WAVEMESH) wavediff $(BUILD)/waves/$$row-core-rtl.fst $(BUILD)/waves/$$row-core-sw.fst || exit 1; \
 	done
+	@echo "== where the tutorial row's cycles go on the cores: its critical path (docs/profiling.md)"
+	@for b in rtl sw; do \
+	    $(WAVEMESH) profile sw/collectives/bench.layout --backend $$b --pe core $(SEED_TUTORIAL) \
+	        > $(BUILD)/profile-tutorial-core-$$b.txt || exit 1; \
+	done
+	@cmp -s $(BUILD)/profile-tutorial-core-rtl.txt $(BUILD)/profile-tutorial-core-sw.txt \
+	    && echo "tutorial --pe core, the profile, rtl against sw: identical" \
+	    || { echo "tutorial --pe core: the profiles of rtl and sw differ"; exit 1; }
+	@sed -n '/^critical path:$$/,$$p' $(BUILD)/profile-tutorial-core-rtl.txt

@@ -17,6 +17,7 @@ int wm_cmd_waves(int argc, char **argv);
 int wm_cmd_cpi(int argc, char **argv);
 int wm_cmd_calibrate(int argc, char **argv);
 int wm_cmd_heatmap(int argc, char **argv);
+int wm_cmd_profile(int argc, char **argv);
 
 const wm_command wm_commands[] = {
     {"selftest", wm_cmd_selftest, "send one message across each backend and print its trace"},
@@ -26,6 +27,7 @@ const wm_command wm_commands[] = {
     {"tree", wm_cmd_tree, "write a layout for the tree collectives over P leaves"},
     {"regress", wm_cmd_regress, "lockstep regression: the sw backend against the rtl backend, first divergence"},
     {"gs", wm_cmd_gs, "one gather-scatter gs_op: pairwise, crystal router or crystal plan"},
+    {"profile", wm_cmd_profile, "where the cycles of a layout run went: per PE, by function, and the critical path"},
     {"heatmap", wm_cmd_heatmap, "a PNG per phase of a run: the wavelets each link carried, per direction"},
     {"waves", wm_cmd_waves, "write a GTKWave save file grouping a layout's dumps by instance name"},
     {"calibrate", wm_cmd_calibrate, "the native mode's cost model, measured on the PE core (sw/cost_model.h)"},

@@ -48,7 +48,7 @@ typedef struct {
     uint64_t sent;     /* the cycle its header was pushed into the sender's TX queue */
     uint64_t received; /* the cycle its last wavelet was popped from the receiver's RX queue */
     uint16_t len;      /* data wavelets */
-    uint16_t hops;     /* routers crossed */
+    uint16_t hops;     /* links crossed: |dx| + |dy| */
 } wm_prof_msg;
 
 typedef enum { WM_SEG_COMPUTE = 0, WM_SEG_MESSAGE } wm_seg_kind;

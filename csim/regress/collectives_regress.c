@@ -1,6 +1,7 @@
 /* collectives_regress.c: the collectives scenarios of the regression. */
 #include "regress/collectives_regress.h"
 
+#include "regress/profile_regress.h"
 #include "run/scheduler.h"
 #include "run/tree.h"
 
@@ -82,12 +83,15 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(l, x, y)) ops->set_enable(f, x, y, false);
     wm_sched *s = wm_sched_create_mode(ops, f, l, cs->cores ? WM_PE_CORE : WM_PE_NATIVE);
-    if (!s) {
+    wm_profiler *prof = s ? wm_regress_profile_begin(s, ops, f) : NULL;
+    if (!prof) {
+        wm_sched_destroy(s);
         wm_layout_destroy(l);
         return false;
     }
     wm_regress_result(out, "run result", (uint64_t)wm_sched_run(s, 1000000));
     wm_regress_result(out, "cycles", wm_sched_cycle(s));
+    wm_regress_profile_end(prof, out);
     for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
         const wm_instance *in = wm_sched_pe_instance(s, i);
         size_t n;

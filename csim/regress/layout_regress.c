@@ -1,5 +1,6 @@
 /* layout_regress.c: a user's layout as a regression scenario (see layout_regress.h). */
 #include "regress/layout_regress.h"
+#include "regress/profile_regress.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,12 +18,15 @@ static bool run_layout(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(l, x, y)) ops->set_enable(f, x, y, false);
     wm_sched *s = wm_sched_create_mode(ops, f, l, lr->mode);
-    if (!s) {
+    wm_profiler *prof = s ? wm_regress_profile_begin(s, ops, f) : NULL;
+    if (!prof) {
+        wm_sched_destroy(s);
         wm_layout_destroy(l);
         return false;
     }
     wm_regress_result(out, "run result", (uint64_t)wm_sched_run(s, lr->max_cycles));
     wm_regress_result(out, "cycles", wm_sched_cycle(s));
+    wm_regress_profile_end(prof, out);
     for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
         const wm_instance *in = wm_sched_pe_instance(s, i);
         wm_regress_result_pe(out, "PE state", in->x, in->y, (uint64_t)wm_sched_pe_state(s, i));

@@ -1,6 +1,7 @@
 /* stream_regress.c: firmware traffic scenarios (see stream_regress.h). */
 #include "regress/stream_regress.h"
 
+#include "regress/profile_regress.h"
 #include "run/scheduler.h"
 #include "run/stream.h"
 
@@ -27,7 +28,9 @@ bool wm_stream_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         return false;
     }
     wm_sched *s = wm_sched_create_mode(ops, f, l, WM_PE_CORE);
-    if (!s) {
+    wm_profiler *prof = s ? wm_regress_profile_begin(s, ops, f) : NULL;
+    if (!prof) {
+        wm_sched_destroy(s);
         free(expect);
         wm_layout_destroy(l);
         return false;
@@ -35,6 +38,7 @@ bool wm_stream_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
     const wm_run_result res = wm_sched_run(s, 1000000);
     wm_regress_result(out, "run result", (uint64_t)res);
     wm_regress_result(out, "cycles", wm_sched_cycle(s));
+    wm_regress_profile_end(prof, out);
     bool sums_ok = res == WM_RUN_DONE;
     if (res != WM_RUN_DONE) wm_sched_report(s, res, stderr);
     for (size_t i = 0; i < wm_sched_pe_count(s); i++) {

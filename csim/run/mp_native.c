@@ -11,17 +11,21 @@
 
 uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_header");
     wm_sched_charge(mp, WM_COST_HEADER);
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_sched_fault(mp, "header to (%lld,%lld): coordinates outside 0..%d", (long long)col, (long long)row,
                        WM_MESH_MAX - 1);
     if (len > WM_LEN_MAX) wm_sched_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
     if (tag > 255) wm_sched_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
-    return wm_header((unsigned)col, (unsigned)row, len, tag);
+    const uint32_t result = wm_header((unsigned)col, (unsigned)row, len, tag);
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_send");
     const unsigned len = wm_header_len(header);
     wm_sched_charge(mp, WM_COST_SEND_CALL + WM_COST_SEND_WAVELET);
     wm_sched_push(mp, header);
@@ -29,10 +33,12 @@ void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
         wm_sched_charge(mp, WM_COST_SEND_WAVELET);
         wm_sched_push(mp, data[i]);
     }
+    wm_sched_enter(mp, outer);
 }
 
 uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_recv");
     wm_sched_charge(mp, WM_COST_RECV_CALL);
     const uint32_t header = wm_sched_pop_header(mp);
     wm_sched_charge(mp, WM_COST_RECV_WAVELET);
@@ -43,55 +49,75 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
         if (i < max) data[i] = w;
     }
     if (len > max) wm_sched_fault(mp, "received a message of %u data wavelets, expected at most %u", len, max);
-    return header;
+    const uint32_t result = header;
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 uint64_t wm_mp_tsc(wm_mp *mp)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_tsc");
     wm_sched_charge(mp, WM_COST_TSC);
-    return wm_sched_tsc(mp);
+    const uint64_t result = wm_sched_tsc(mp);
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_queues");
     wm_sched_charge(mp, WM_COST_QUEUES);
     unsigned tx_count;
     wm_sched_queues(mp, &tx_count, rx_count);
     *tx_room = WM_TX_DEPTH - tx_count;
+    wm_sched_enter(mp, outer);
 }
 
 void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
 
 int64_t wm_mp_param(wm_mp *mp, unsigned index)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_param");
     wm_sched_charge(mp, WM_COST_PARAM);
-    return wm_sched_param(mp, index);
+    const int64_t result = wm_sched_param(mp, index);
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_export");
     wm_sched_charge(mp, WM_COST_EXPORT);
     wm_sched_export(mp, index, value);
+    wm_sched_enter(mp, outer);
 }
 
 uint32_t *wm_mp_mem(wm_mp *mp) { return wm_sched_mem(mp); }
 
 void wm_mp_push(wm_mp *mp, uint32_t wavelet)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_push");
     wm_sched_charge(mp, WM_COST_PUSH);
     wm_sched_push(mp, wavelet);
+    wm_sched_enter(mp, outer);
 }
 
 uint32_t wm_mp_pop(wm_mp *mp)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_pop");
     wm_sched_charge(mp, WM_COST_POP);
-    return wm_sched_pop(mp);
+    const uint32_t result = wm_sched_pop(mp);
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 uint32_t wm_mp_pop_header(wm_mp *mp)
 {
+    const char *outer = wm_sched_enter(mp, "wm_mp_pop_header");
     wm_sched_charge(mp, WM_COST_POP);
-    return wm_sched_pop_header(mp);
+    const uint32_t result = wm_sched_pop_header(mp);
+    wm_sched_enter(mp, outer);
+    return result;
 }
 
 void wm_mp_fault(wm_mp *mp, const char *fmt, ...)

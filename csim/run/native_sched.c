@@ -170,6 +170,7 @@ static bool serve(wm_sched *s, wm_mp *mp)
             }
             s->ops->pe_push(s->f, x, y, mp->push_data);
             note_push(mp, c);
+            if (s->prof.on_access) s->prof.on_access(s->prof_ctx, mp->index, c, WM_ACCESS_PUSH, mp->push_data, mp->func);
             break;
         case WAIT_POP:
             if (st.rx_count == 0) {
@@ -182,13 +183,16 @@ static bool serve(wm_sched *s, wm_mp *mp)
             s->ops->pe_pop(s->f, x, y);
             mp->pops++;
             mp->last_pop_cycle = c;
+            if (s->prof.on_access) s->prof.on_access(s->prof_ctx, mp->index, c, WM_ACCESS_POP, mp->popped, mp->func);
             break;
         case WAIT_TSC:
             mp->tsc_read = st.tsc;
+            if (s->prof.on_access) s->prof.on_access(s->prof_ctx, mp->index, c, WM_ACCESS_READ, 0, mp->func);
             break;
         case WAIT_QUEUES:
             mp->tx_read = st.tx_count;
             mp->rx_read = st.rx_count;
+            if (s->prof.on_access) s->prof.on_access(s->prof_ctx, mp->index, c, WM_ACCESS_READ, 0, mp->func);
             break;
         case WAIT_START:
         case WAIT_WORK:
@@ -309,16 +313,26 @@ void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count)
     *rx_count = mp->rx_read;
 }
 
+const char *wm_sched_enter(wm_mp *mp, const char *func)
+{
+    const char *before = mp->func;
+    mp->func = func;
+    return before;
+}
+
 void wm_sched_charge(wm_mp *mp, unsigned cycles)
 {
+    const uint64_t from = mp->ready;
     mp->ready += cycles;
     /* A kernel that computes for long without touching its port: give the
      * loop the cycles in between, to the cycle limit and signals. Its port
      * accesses happen at the same cycles as without the break. A pathological
      * run of WORK_CALLS zero-cycle charges is charged one cycle. */
     const uint64_t now = mp->s->cycle;
-    if (mp->ready > now + WORK_AHEAD || ++mp->charges >= WORK_CALLS) {
-        if (mp->ready <= now) mp->ready = now + 1;
+    const bool give_back = mp->ready > now + WORK_AHEAD || ++mp->charges >= WORK_CALLS;
+    if (give_back && mp->ready <= now) mp->ready = now + 1;
+    if (mp->s->prof.on_charge) mp->s->prof.on_charge(mp->s->prof_ctx, mp->index, from, mp->ready, mp->func);
+    if (give_back) {
         mp->wait = WAIT_WORK;
         yield(mp);
     }

@@ -75,6 +75,17 @@ void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
     s->obs_ctx = ctx;
 }
 
+void wm_sched_set_profiler(wm_sched *s, const wm_sched_profiler *p, void *ctx)
+{
+    if (p)
+        s->prof = *p;
+    else
+        memset(&s->prof, 0, sizeof s->prof);
+    s->prof_ctx = ctx;
+}
+
+const char *wm_sched_pe_call(const wm_sched *s, size_t pe) { return s->pes[pe].func; }
+
 static int flight_cmp(const wm_flight *a, const wm_flight *b)
 {
     if (a->x != b->x) return a->x - b->x;

@@ -86,6 +86,27 @@ void wm_sched_destroy(wm_sched *s);
 bool wm_sched_check_delivered(const wm_sched *s, FILE *out);
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx);
 
+/* What a profiler (csim/profile/collect.h) hears of the kernels; any member
+ * may be NULL, and all are unless one is set. The native mode tells where
+ * each cycle of a kernel went: charges and port accesses, each with the
+ * sw/mp.h call that made it (NULL: the kernel's own code); a core's cycles
+ * are read from the fabric's core hook instead. Both modes tell a kernel's
+ * end: the cycle its PE is done or faulted. */
+typedef enum { WM_ACCESS_PUSH = 0, WM_ACCESS_POP, WM_ACCESS_READ } wm_sched_access;
+typedef struct {
+    /* Kernel pe charged the cycles [from, to) in func. */
+    void (*on_charge)(void *ctx, size_t pe, uint64_t from, uint64_t to, const char *func);
+    /* Kernel pe used its port in cycle: pushed or popped wavelet, or read
+     * the counter or the queues' counts; the cycles since its last charge
+     * ended, if any, it waited for the queue. */
+    void (*on_access)(void *ctx, size_t pe, uint64_t cycle, wm_sched_access what, uint32_t wavelet,
+                      const char *func);
+    void (*on_end)(void *ctx, size_t pe, uint64_t cycle);
+} wm_sched_profiler;
+void wm_sched_set_profiler(wm_sched *s, const wm_sched_profiler *p, void *ctx);
+/* WM_PE_NATIVE: the sw/mp.h call kernel pe is in (NULL: its own code). */
+const char *wm_sched_pe_call(const wm_sched *s, size_t pe);
+
 /* Run until the end or max_cycles fabric cycles. */
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
 
@@ -137,6 +158,9 @@ void wm_sched_charge(wm_mp *mp, unsigned cycles);
 uint32_t *wm_sched_mem(wm_mp *mp);
 int64_t wm_sched_param(wm_mp *mp, unsigned index);
 void wm_sched_export(wm_mp *mp, unsigned index, int64_t value);
+/* mp_native.c: kernel mp now runs sw/mp.h's call func (NULL: its own
+ * code again); returns the one it ran before, to be restored. */
+const char *wm_sched_enter(wm_mp *mp, const char *func);
 /* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */
 _Noreturn void wm_sched_fault(wm_mp *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

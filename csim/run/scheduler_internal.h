@@ -48,6 +48,7 @@ struct wm_mp {
     jmp_buf jb;
     void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
     unsigned charges;      /* since the kernel last gave the loop back */
+    const char *func;      /* the sw/mp.h call running (NULL: the kernel's own code), for a profiler */
     wait_kind wait;
     bool pop_is_header;
     uint64_t ready;  /* earliest cycle of the next port access */
@@ -114,6 +115,8 @@ struct wm_sched {
     uint64_t cycle;
     wm_sched_observer obs;
     void *obs_ctx;
+    wm_sched_profiler prof;
+    void *prof_ctx;
     /* stall detection: two snapshots of the wavelets in flight */
     unsigned idle_cycles;
     wm_flight *snap, *prev_snap;
@@ -146,6 +149,7 @@ static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {
     if (mp->state == st) return;
     mp->state = st;
+    if (s->prof.on_end && (st == WM_PE_DONE || st == WM_PE_FAULT)) s->prof.on_end(s->prof_ctx, mp->index, s->cycle);
     if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
 }
 /* Take a snapshot of the wavelets in flight; true if it equals the last. */

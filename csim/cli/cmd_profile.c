@@ -1,0 +1,94 @@
+/* cmd_profile.c: `wavemesh profile LAYOUT`, where the cycles of a run went. */
+#include "cli/commands.h"
+#include "profile/collect.h"
+#include "profile/table.h"
+#include "profile/timeline.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char about[] =
+    "Runs every kernel of the layout as `run` does and prints where its cycles went\n"
+    "(docs/profiling.md): per PE, its cycles from its start to its end by function,\n"
+    "executing, stalled on a full TX queue, stalled on an empty RX queue, or in the\n"
+    "start-up before the kernel; the same over the run; the messages; and the\n"
+    "critical path, the chain of compute and messages from cycle 0 to the run's last\n"
+    "event, one line a segment, closing with\n"
+    "  critical path: N cycles in K segments; the run's last event at cycle M\n"
+    "where N equals M. On the cores (--pe core) a function is the firmware's, from\n"
+    "the kernel's ELF (`make firmware`); natively, the sw/mp.h call that charged the\n"
+    "cycles, or the kernel's own code. The output is the same on every backend.\n"
+    "--chrome, --folded and --png write the run's timeline: trace-event JSON for\n"
+    "Perfetto or chrome://tracing, folded stacks for the flame graph tools, a PNG.\n"
+    "Exits 0 only when every kernel returned.\n";
+
+typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t err_size);
+
+/* The profile through writer into the file at path; false after a message. */
+static bool write_file(const char *path, profile_writer writer, const wm_profile *p)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    char err[400];
+    bool ok = writer(p, f, err, sizeof err);
+    if (!ok) fprintf(stderr, "wavemesh profile: %s: %s\n", path, err);
+    if (fclose(f) != 0 && ok) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
+int wm_cmd_profile(int argc, char **argv)
+{
+    const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL, *chrome = NULL, *folded = NULL,
+               *png = NULL;
+    wm_setting settings[WM_MAX_SETTINGS];
+    size_t nsettings = 0;
+    unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
+    const wm_option options[] = {
+        WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
+        WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
+        WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where each kernel runs (default native)"),
+        WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
+        WM_OPT_MAX_CYCLES_ROW(&max_cycles),
+        WM_OPT_STRING_ROW("--csv", "FILE", &csv, "write the tables as CSV to FILE as well"),
+        WM_OPT_STRING_ROW("--chrome", "FILE", &chrome,
+                          "write the timeline as Chrome trace-event JSON to FILE (Perfetto, chrome://tracing)"),
+        WM_OPT_STRING_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
+        WM_OPT_STRING_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
+    };
+    const wm_opts opts = WM_OPTS("profile", options, about, NULL);
+    int status;
+    if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    const wm_pe_mode mode = wm_pe_mode_of(pe);
+    wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
+    if (!layout) return 1;
+    char err[600];
+    wm_run_result res;
+    wm_profile *prof = wm_profile_layout(ops, layout, mode, max_cycles, stderr, &res, err, sizeof err);
+    wm_layout_destroy(layout);
+    if (!prof) {
+        fprintf(stderr, "wavemesh profile: %s\n", err);
+        return 1;
+    }
+    wm_profile_print_tables(prof, stdout);
+    fputc('\n', stdout);
+    wm_profile_print_path(prof, stdout);
+    bool ok = true;
+    if (csv) ok = write_file(csv, wm_profile_write_csv, prof) && ok;
+    if (chrome) ok = write_file(chrome, wm_profile_write_chrome, prof) && ok;
+    if (folded) ok = write_file(folded, wm_profile_write_folded, prof) && ok;
+    if (png && !wm_profile_write_png(prof, png, err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", png, err);
+        ok = false;
+    }
+    wm_profile_free(prof);
+    return res == WM_RUN_DONE && ok ? 0 : 1;
+}

@@ -1,0 +1,310 @@
+/* test_profile.c: the profile of a run (csim/profile/): the same text on
+ * the rtl and the sw backend in each PE mode, every PE's columns adding up
+ * to its cycles, a critical path that tiles the run up to its last event,
+ * and a path that follows a planted delay. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profile/collect.h"
+#include "profile/table.h"
+#include "run/layout.h"
+#include "run/runner.h"
+#include "run/tree.h"
+
+static const char *const backend_names[] = {"rtl", "sw"};
+enum { NBACKENDS = 2 };
+
+static char *text_of(const wm_profile *p)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    wm_profile_print_tables(p, mem);
+    wm_profile_print_path(p, mem);
+    fclose(mem);
+    return text;
+}
+
+/* Every PE's slices tile [start, end) and its table's total row is its
+ * cycles; the path tiles [0, last_event) and ends at the last PE's end. */
+static void assert_sums(const wm_profile *p)
+{
+    uint64_t *cycles = malloc((p->nfuncs ? p->nfuncs : 1) * WM_PROF_NKINDS * sizeof *cycles);
+    assert_non_null(cycles);
+    uint64_t last = 0;
+    for (size_t i = 0; i < p->npes; i++) {
+        const wm_prof_pe *q = &p->pes[i];
+        uint64_t at = q->start;
+        for (size_t k = 0; k < q->nslices; k++) {
+            assert_int_equal(q->slices[k].start, at);
+            assert_true(q->slices[k].end > at);
+            at = q->slices[k].end;
+        }
+        assert_int_equal(at, q->end);
+        wm_profile_tally(p, i, cycles);
+        uint64_t total = 0;
+        for (size_t c = 0; c < p->nfuncs * WM_PROF_NKINDS; c++) total += cycles[c];
+        assert_int_equal(total, q->end - q->start);
+        if (q->end > last) last = q->end;
+    }
+    free(cycles);
+    assert_int_equal(p->last_event, last);
+    assert_true(p->npath > 0);
+    uint64_t at = 0;
+    for (size_t k = 0; k < p->npath; k++) {
+        assert_int_equal(p->path[k].start, at);
+        assert_true(p->path[k].end > at);
+        at = p->path[k].end;
+        if (p->path[k].kind == WM_SEG_MESSAGE) {
+            const wm_prof_msg *m = &p->msgs[p->path[k].msg];
+            assert_int_equal(m->sent, p->path[k].start);
+            assert_int_equal(m->received, p->path[k].end);
+            /* the compute after it is on its receiver, the one before on its sender */
+            assert_true(k + 1 < p->npath && p->path[k + 1].pe == m->to);
+            assert_true(k > 0 && p->path[k - 1].pe == m->from);
+        }
+    }
+    assert_int_equal(at, p->last_event);
+    assert_int_equal(wm_profile_path_cycles(p), p->last_event);
+    char line[200];
+    snprintf(line, sizeof line, "critical path: %llu cycles in %zu segment%s; the run's last event at cycle %llu\n",
+             (unsigned long long)p->last_event, p->npath, p->npath == 1 ? "" : "s", (unsigned long long)p->last_event);
+    char *text = text_of(p);
+    const size_t n = strlen(text), k = strlen(line);
+    assert_true(n >= k);
+    assert_string_equal(text + n - k, line);
+    free(text);
+}
+
+static wm_profile *profile_on(const char *backend, const wm_layout *l, wm_pe_mode mode)
+{
+    const wm_fabric_ops *ops = wm_fabric_backend(backend);
+    if (!ops) return NULL;
+    char err[400];
+    wm_run_result res;
+    wm_profile *p = wm_profile_layout(ops, l, mode, 2000000, stderr, &res, err, sizeof err);
+    if (!p) fprintf(stderr, "%s\n", err);
+    assert_non_null(p);
+    assert_int_equal(res, WM_RUN_DONE);
+    return p;
+}
+
+/* The layout on both backends in both modes: identical text, true sums. */
+static void check_layout(const wm_layout *l, const char *name)
+{
+    for (int m = 0; m < 2; m++) {
+        const wm_pe_mode mode = m ? WM_PE_CORE : WM_PE_NATIVE;
+        char *first = NULL;
+        for (int b = 0; b < NBACKENDS; b++) {
+            wm_profile *p = profile_on(backend_names[b], l, mode);
+            if (!p) continue;
+            assert_sums(p);
+            assert_true(p->nmsgs > 0);
+            char *text = text_of(p);
+            if (!first) {
+                first = text;
+            } else {
+                if (strcmp(first, text)) fprintf(stderr, "%s %s: the backends differ\n", name, wm_pe_mode_name(mode));
+                assert_string_equal(first, text);
+                free(text);
+            }
+            wm_profile_free(p);
+        }
+        free(first);
+    }
+}
+
+/* The seed's rows of sw/collectives/test.rows: tutorial, tworow. */
+static wm_layout *seed_row(int shape)
+{
+    static const wm_setting rows[2][5] = {
+        {{"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}},
+        {{"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}},
+    };
+    wm_layout *l = wm_layout_load("sw/collectives/bench.layout", rows[shape], 5, stderr);
+    assert_non_null(l);
+    return l;
+}
+
+static void test_seed_rows(void **state)
+{
+    (void)state;
+    for (int shape = 0; shape <= 1; shape++) {
+        wm_layout *l = seed_row(shape);
+        check_layout(l, shape ? "tworow" : "tutorial");
+        wm_layout_destroy(l);
+    }
+}
+
+static wm_layout *htree(size_t leaves)
+{
+    int64_t values[64];
+    wm_tree_seed_values(1, leaves, values);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    char err[200];
+    assert_true(wm_tree_write(mem, leaves, WM_TREE_HTREE, values, "test", err, sizeof err));
+    fclose(mem);
+    wm_layout *l = wm_layout_parse(text, "htree", NULL, 0, stderr);
+    free(text);
+    assert_non_null(l);
+    return l;
+}
+
+static void test_htree_of_13_leaves(void **state)
+{
+    (void)state;
+    wm_layout *l = htree(13);
+    check_layout(l, "htree 13");
+    wm_layout_destroy(l);
+}
+
+/* The tutorial row's critical path on the cores, as docs/profiling.md
+ * explains it: l3's value up through p1 to the root and its prefix back. */
+static void test_tutorial_path_on_the_cores(void **state)
+{
+    (void)state;
+    wm_layout *l = seed_row(0);
+    wm_profile *p = profile_on("rtl", l, WM_PE_CORE);
+    assert_int_equal(p->npath, 9);
+    static const char *const on[] = {"l3", "p1", "p1", "root", "root", "p1", "p1", "l3", "l3"};
+    for (size_t k = 0; k < p->npath; k++) assert_string_equal(p->pes[p->path[k].pe].instance, on[k]);
+    assert_string_equal(p->pes[p->path[p->npath - 1].pe].instance, "l3");
+    wm_profile_free(p);
+    wm_layout_destroy(l);
+}
+
+/* A planted delay: node p0's kernel computes PLANT cycles before it starts.
+ * The path, which runs through p1 without it, now runs through p0, and its
+ * compute there holds the planted cycles. */
+enum { PLANT = 700 };
+static const wm_kernel *real_node;
+static void planted_node(wm_mp *mp)
+{
+    wm_mp_work(mp, PLANT);
+    real_node->run(mp);
+}
+
+static bool path_visits(const wm_profile *p, const char *instance, uint64_t *compute)
+{
+    bool seen = false;
+    *compute = 0;
+    for (size_t k = 0; k < p->npath; k++) {
+        if (strcmp(p->pes[p->path[k].pe].instance, instance)) continue;
+        if (p->path[k].kind == WM_SEG_COMPUTE) {
+            seen = true;
+            *compute += p->path[k].end - p->path[k].start;
+        }
+    }
+    return seen;
+}
+
+static void test_planted_charge_moves_the_path(void **state)
+{
+    (void)state;
+    wm_layout *l = seed_row(0);
+    for (int b = 0; b < NBACKENDS; b++) {
+        uint64_t c;
+        wm_profile *p = profile_on(backend_names[b], l, WM_PE_NATIVE);
+        if (!p) continue;
+        assert_false(path_visits(p, "p0", &c));
+        const uint64_t before = p->last_event;
+        wm_profile_free(p);
+
+        /* the same layout, p0's kernel planted */
+        wm_kernel planted;
+        wm_instance *p0 = NULL;
+        for (size_t i = 0; i < wm_layout_count(l); i++)
+            if (!strcmp(wm_layout_instance(l, i)->name, "p0")) p0 = (wm_instance *)wm_layout_instance(l, i);
+        assert_non_null(p0);
+        real_node = p0->kernel;
+        planted = *real_node;
+        planted.run = planted_node;
+        p0->kernel = &planted;
+        p = profile_on(backend_names[b], l, WM_PE_NATIVE);
+        p0->kernel = real_node;
+        assert_sums(p);
+        assert_true(path_visits(p, "p0", &c));
+        assert_true(c >= PLANT);
+        assert_true(p->last_event > before);
+        wm_profile_free(p);
+    }
+    wm_layout_destroy(l);
+}
+
+/* A run cut short by the cycle limit: every kernel ends with it (a native
+ * one's charges past it cut off), and the sums still hold. */
+static void test_run_cut_short(void **state)
+{
+    (void)state;
+    wm_layout *l = seed_row(0);
+    for (int m = 0; m < 2; m++) {
+        char err[400];
+        wm_run_result res;
+        wm_profile *p = wm_profile_layout(wm_fabric_backend("rtl"), l, m ? WM_PE_CORE : WM_PE_NATIVE, 300, NULL, &res,
+                                          err, sizeof err);
+        assert_non_null(p);
+        assert_int_equal(res, WM_RUN_MAX_CYCLES);
+        assert_sums(p);
+        assert_int_equal(p->last_event, 300);
+        for (size_t i = 0; i < p->npes; i++) assert_int_equal(p->pes[i].end, 300);
+        wm_profile_free(p);
+    }
+    wm_layout_destroy(l);
+}
+
+/* The CSV: a header, then rows whose totals add up as the text's do. */
+static void test_csv(void **state)
+{
+    (void)state;
+    wm_layout *l = seed_row(0);
+    wm_profile *p = profile_on("rtl", l, WM_PE_CORE);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    char err[100];
+    assert_true(wm_profile_write_csv(p, mem, err, sizeof err));
+    fclose(mem);
+    assert_memory_equal(text, "pe,x,y,function,exec,stall_tx,stall_rx,startup,total\n", 53);
+    uint64_t pes = 0, all = 0, expect = 0;
+    for (char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        const char *nl = strchr(line, '\n');
+        assert_non_null(nl);
+        const char *last = memrchr(line, ',', (size_t)(nl - line));
+        assert_non_null(last);
+        const uint64_t total = strtoull(last + 1, NULL, 10);
+        if (!strncmp(line, "all,", 4))
+            all += total;
+        else
+            pes += total;
+    }
+    for (size_t i = 0; i < p->npes; i++) expect += p->pes[i].end - p->pes[i].start;
+    assert_int_equal(pes, expect);
+    assert_int_equal(all, expect);
+    free(text);
+    wm_profile_free(p);
+    wm_layout_destroy(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_rows),
+        cmocka_unit_test(test_htree_of_13_leaves),
+        cmocka_unit_test(test_tutorial_path_on_the_cores),
+        cmocka_unit_test(test_planted_charge_moves_the_path),
+        cmocka_unit_test(test_run_cut_short),
+        cmocka_unit_test(test_csv),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
