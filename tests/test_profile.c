@@ -14,6 +14,7 @@
 
 #include "profile/collect.h"
 #include "profile/table.h"
+#include "profile/timeline.h"
 #include "run/layout.h"
 #include "run/runner.h"
 #include "run/tree.h"
@@ -97,8 +98,51 @@ static wm_profile *profile_on(const char *backend, const wm_layout *l, wm_pe_mod
     return p;
 }
 
-/* The layout on both backends in both modes: identical text, true sums. */
-static void check_layout(const wm_layout *l, const char *name)
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, what)); at += strlen(what)) n++;
+    return n;
+}
+
+/* The timeline of a real run: a track per PE (and the path's), one flow
+ * start and one flow end per message, msgs of them; folded stacks whose
+ * counts add up to the PEs' cycles. */
+static void assert_timeline(const wm_profile *p, size_t msgs)
+{
+    assert_int_equal(p->nmsgs, msgs);
+    char err[300], *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    assert_true(wm_profile_write_chrome(p, mem, err, sizeof err));
+    fclose(mem);
+    assert_int_equal(count_of(text, "\"thread_name\""), p->npes + 1);
+    assert_int_equal(count_of(text, "\"ph\":\"s\""), msgs);
+    assert_int_equal(count_of(text, "\"ph\":\"f\""), msgs);
+    free(text);
+    text = NULL;
+    mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    assert_true(wm_profile_write_folded(p, mem, err, sizeof err));
+    fclose(mem);
+    uint64_t folded = 0, cycles = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        const char *end = strchr(line, '\n');
+        assert_non_null(end);
+        const char *space = end;
+        while (space > line && *space != ' ') space--;
+        assert_true(*space == ' ');
+        folded += strtoull(space + 1, NULL, 10);
+    }
+    for (size_t i = 0; i < p->npes; i++) cycles += p->pes[i].end - p->pes[i].start;
+    assert_int_equal(folded, cycles);
+    free(text);
+}
+
+/* The layout on both backends in both modes: identical text, true sums,
+ * and msgs messages: one up and one down each edge of the tree. */
+static void check_layout(const wm_layout *l, const char *name, size_t msgs)
 {
     for (int m = 0; m < 2; m++) {
         const wm_pe_mode mode = m ? WM_PE_CORE : WM_PE_NATIVE;
@@ -107,7 +151,7 @@ static void check_layout(const wm_layout *l, const char *name)
             wm_profile *p = profile_on(backend_names[b], l, mode);
             if (!p) continue;
             assert_sums(p);
-            assert_true(p->nmsgs > 0);
+            assert_timeline(p, msgs);
             char *text = text_of(p);
             if (!first) {
                 first = text;
@@ -139,7 +183,7 @@ static void test_seed_rows(void **state)
     (void)state;
     for (int shape = 0; shape <= 1; shape++) {
         wm_layout *l = seed_row(shape);
-        check_layout(l, shape ? "tworow" : "tutorial");
+        check_layout(l, shape ? "tworow" : "tutorial", 12); /* 4 leaves, 3 nodes: 6 edges */
         wm_layout_destroy(l);
     }
 }
@@ -165,7 +209,7 @@ static void test_htree_of_13_leaves(void **state)
 {
     (void)state;
     wm_layout *l = htree(13);
-    check_layout(l, "htree 13");
+    check_layout(l, "htree 13", 48); /* 13 leaves, 12 nodes: 24 edges */
     wm_layout_destroy(l);
 }
 
