@@ -2,9 +2,10 @@
 # sw.sh: simulation speed of the sw and rtl backends under synthetic
 # traffic, and the latency / throughput curves of the router. Prints
 # markdown; $WAVEMESH is the CLI. Speed is router-cycles per second: per
-# CPU second on one thread; per wall second where the sw backend may use
-# two threads (a thread waiting for the other spins, and CPU time would
-# count that twice).
+# CPU second and per wall second on one thread; per wall second only where
+# the sw backend may use two threads (a thread waiting for the other spins,
+# and CPU time would count that twice). Wall figures measure the machine's
+# load as much as the model, hence one thread's beside the automatic mode's.
 set -e
 echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) when this started."
 echo
@@ -33,48 +34,47 @@ C_SAT=$(colnum saturated)
 C_WALL=$(colnum wall_s)
 C_SPEED=$(colnum router_cycles_per_s)
 
-# The best of three sw runs in router-cycles per second: "cpu" is the
-# CLI's own figure (router_cycles_per_s), "wall" the same per wall second
-# (wall_s, printed to 0.1 ms: runs under 10 ms, too short for that, keep the
-# CPU figure; they are small or idle meshes, on one thread anyway).
-# WM_SW_THREADS as the caller sets it.
+# The best of three sw runs, in router-cycles per second, as "cpu wall":
+# cpu is the CLI's own figure (router_cycles_per_s, per CPU second), wall
+# the same per wall second (wall_s, printed to 0.1 ms: runs under 10 ms,
+# too short for that, keep the CPU figure; they are small or idle meshes,
+# on one thread anyway). WM_SW_THREADS as the caller sets it.
 best_sw() {
-    clock=$1
-    shift
     for k in 1 2 3; do run --backend sw "$@"; done |
-        awk -F, -v clock="$clock" -v cm=$C_MESH -v cs=$C_SPEED -v cw=$C_WALL -v cc=$C_CYCLES '{
-                                     split($cm, m, "x"); v = $cs;
-                                     if (clock == "wall" && $cw >= 0.01) v = m[1] * m[2] * $cc / $cw;
-                                     if (v > best) best = v }
-                                   END { printf "%.0f\n", best }'
+        awk -F, -v cm=$C_MESH -v cs=$C_SPEED -v cw=$C_WALL -v cc=$C_CYCLES '{
+                                     split($cm, m, "x"); c = $cs; w = c;
+                                     if ($cw >= 0.01) w = m[1] * m[2] * $cc / $cw;
+                                     if (c > bc) bc = c; if (w > bw) bw = w }
+                                   END { printf "%.0f %.0f\n", bc, bw }'
 }
 
 SPEED_RUN="--warmup 1000 --cycles 2000 --drain 0 --len 4 --pattern uniform --seed 1"
 echo "Speed: \`wavemesh traffic --backend B --mesh M --rate R $SPEED_RUN\`"
-echo "(3000 cycles; rate 0 is the idle mesh), M router-cycles/s. sw, one thread: \`WM_SW_THREADS=1\`,"
-echo "per CPU second; sw, automatic: the default (two threads for steps that evaluate more than 256"
-echo "tiles, while they are the faster way), per wall second; both the best of 3 runs. rtl: one run,"
-echo "per CPU second."
+echo "(3000 cycles; rate 0 is the idle mesh), M router-cycles/s, sw the best of 3 runs, rtl one run."
+echo "sw one thread: \`WM_SW_THREADS=1\`, per CPU second and per wall second; sw automatic: the default"
+echo "(two threads for steps that evaluate more than 256 tiles, while they are the faster way), per wall"
+echo "second only, since a thread waiting for the other spins and CPU time would count that twice. Wall"
+echo "figures follow the load of the machine line; sw / rtl compares CPU figures."
 echo
-echo "| mesh | rate | sw, one thread | sw, automatic | rtl | sw / rtl | accepted |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| mesh | rate | sw, one thread, CPU | sw, one thread, wall | sw, automatic, wall | rtl, CPU | sw / rtl | accepted |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for mesh in 8x8 16x16 32x32 64x64; do
     for rate in 0 0.02 0.1; do
-        one=$(WM_SW_THREADS=1 best_sw cpu --mesh $mesh --rate $rate $SPEED_RUN)
-        auto=$(WM_SW_THREADS=0 best_sw wall --mesh $mesh --rate $rate $SPEED_RUN)
+        one=$(WM_SW_THREADS=1 best_sw --mesh $mesh --rate $rate $SPEED_RUN)
+        auto=$(WM_SW_THREADS=0 best_sw --mesh $mesh --rate $rate $SPEED_RUN)
         rtl=$(run --backend rtl --mesh $mesh --rate $rate $SPEED_RUN)
-        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" -v t="$(col "$rtl" $C_SPEED)" -v acc="$(col "$rtl" $C_ACC)" \
-            'BEGIN { b = o > a ? o : a;
-                     printf "| %s | %s | %.1f | %.1f | %.2f | %.0f | %s |\n", m, r, o / 1e6, a / 1e6, t / 1e6, b / t, acc }'
+        echo "$one $auto" |
+            awk -v m=$mesh -v r=$rate -v t="$(col "$rtl" $C_SPEED)" -v acc="$(col "$rtl" $C_ACC)" \
+                '{ printf "| %s | %s | %.1f | %.1f | %.1f | %.2f | %.0f | %s |\n", m, r, $1 / 1e6, $2 / 1e6, $4 / 1e6, t / 1e6, $1 / t, acc }'
     done
 done
 echo
 for mesh in 128x128 256x256; do
     for rate in 0 0.02; do
-        one=$(WM_SW_THREADS=1 best_sw cpu --mesh $mesh --rate $rate $SPEED_RUN)
-        auto=$(WM_SW_THREADS=0 best_sw wall --mesh $mesh --rate $rate $SPEED_RUN)
-        awk -v m=$mesh -v r=$rate -v o="$one" -v a="$auto" \
-            'BEGIN { printf "sw only, %s, rate %s: %.1f M router-cycles/s on one thread, %.1f M automatic\n", m, r, o / 1e6, a / 1e6 }'
+        one=$(WM_SW_THREADS=1 best_sw --mesh $mesh --rate $rate $SPEED_RUN)
+        auto=$(WM_SW_THREADS=0 best_sw --mesh $mesh --rate $rate $SPEED_RUN)
+        echo "$one $auto" | awk -v m=$mesh -v r=$rate \
+            '{ printf "sw only, %s, rate %s: %.1f M router-cycles/s on one thread per CPU second, %.1f M per wall second; %.1f M automatic, per wall second\n", m, r, $1 / 1e6, $2 / 1e6, $4 / 1e6 }'
     done
 done
 echo
