@@ -8,6 +8,7 @@
  * row, `expect INSTANCE.EXPORT=VALUE...` lines. The whole file is read and
  * checked before the first row runs. */
 #include "cli/commands.h"
+#include "run/exact.h"
 #include "run/runner.h"
 #include "run/layout.h"
 #include "waves/waves.h"
@@ -29,7 +30,10 @@ static const char about[] =
     "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
     "every kernel returned, every expected export has its value and, when leaf\n"
     "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
-    "results equal the reference loop. One line per row, backend and mode:\n"
+    "results equal the reference loop. Values are 32-bit words: a row whose\n"
+    "exact result (the scans', the all-reduce's) does not fit the word it\n"
+    "exports fails, unless an `expect` line states the wrapped word.\n"
+    "One line per row, backend and mode:\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
     "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
@@ -118,6 +122,17 @@ static size_t check_expects(const row_spec *rs, const wm_sched *s, FILE *report)
     return wrong;
 }
 
+/* A wrapped export is excused when an `expect` line states its word. */
+static bool expected_on_purpose(void *ctx, const char *instance, const char *name, int64_t word)
+{
+    const row_spec *rs = ctx;
+    for (size_t i = 0; i < rs->nexpects; i++)
+        if (!strcmp(rs->expects[i].instance, instance) && !strcmp(rs->expects[i].name, name) &&
+            rs->expects[i].value == word)
+            return true;
+    return false;
+}
+
 /* The prefix-sum reference applies to a layout whose leaf l0 has a VAL
  * parameter and a kernel that exports excl. */
 static bool has_scan_leaves(const wm_layout *l)
@@ -137,13 +152,15 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     char **settings_text = (char **)rs->tok + 2;
     const size_t n = rs->ntok - 2;
     wm_setting settings[MAX_SETTINGS];
-    char copies[MAX_SETTINGS][128];
+    char copies[MAX_SETTINGS][128], origin[2100];
+    snprintf(origin, sizeof origin, "%s:%u", c->rows_path, rs->line);
     for (size_t i = 0; i < n; i++) {
         snprintf(copies[i], sizeof copies[i], "%s", settings_text[i]);
         if (!wm_setting_parse(copies[i], &settings[i])) {
             fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, rs->line, settings_text[i]);
             return false;
         }
+        settings[i].origin = origin;
     }
     const double t0 = now_seconds();
     char detail[8192] = "";
@@ -168,6 +185,10 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
         wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
         size_t wrong = check_expects(rs, wm_runner_sched(r), report);
         if (has_scan_leaves(layout)) wrong += wm_scan_check(layout, wm_runner_sched(r), report);
+        wm_exact *exact = wm_exact_create(layout);
+        wrong += wm_exact_report_wraps(exact, wm_runner_sched(r), "  ", expected_on_purpose, (void *)rs,
+                                       report ? report : stderr);
+        wm_exact_destroy(exact);
         pass = res == WM_RUN_DONE && wrong == 0;
     }
     if (report) fclose(report);
