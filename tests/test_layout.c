@@ -185,6 +185,27 @@ static void test_a_value_is_a_signed_word(void **state)
                  "t.layout:4: a (kernel chain, PE (0,0)): VAL=4294967295 is outside its range -2147483648..2147483647\n");
 }
 
+/* An instance name is its tile's scope in a dump, kept whole: a name of
+ * 63 characters is taken, a longer one refused at its line, so two long
+ * names never share a scope. */
+static void test_instance_names_are_kept_whole_or_refused(void **state)
+{
+    (void)state;
+    char name[80], text[400], *err = NULL;
+    memset(name, 'n', 63);
+    name[63] = '\0';
+    snprintf(text, sizeof text, "mesh 1 1\nregion all\nat %s 0 0\npe %s chain VAL=1 FIRST=1 LAST=1\n", name, name);
+    wm_layout *l = parse(text, NULL, 0, &err);
+    assert_non_null(l);
+    assert_string_equal(wm_layout_instance(l, 0)->name, name);
+    wm_layout_destroy(l);
+    free(err);
+    strcat(name, "x");
+    snprintf(text, sizeof text, "mesh 1 1\nregion all\nat %s 0 0\npe %s chain VAL=1 FIRST=1 LAST=1\n", name, name);
+    expect_error(text, "t.layout:4: instance name nnnnnnnnnnnnnnnnnnnn... is 64 characters long; at most 63 (it "
+                       "names its tile in a dump)\n");
+}
+
 /* The seed's pitfall: (2,0) lies on the path from p1 to the root. */
 static void test_path_leaving_the_region(void **state)
 {
@@ -322,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_missing_parameter),
         cmocka_unit_test(test_parameter_out_of_its_range),
         cmocka_unit_test(test_a_value_is_a_signed_word),
+        cmocka_unit_test(test_instance_names_are_kept_whole_or_refused),
         cmocka_unit_test(test_path_leaving_the_region),
         cmocka_unit_test(test_region_with_huge_numbers_is_refused_with_its_line),
         cmocka_unit_test(test_tworow_needs_the_forwarding_pe_in_the_region),

@@ -15,12 +15,13 @@
 #include "run/scan_check.h"
 #include "waves/interrupt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256 };
+enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256, ROW_NAME_MAX = 128 };
 
 static const char about[] =
     "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
@@ -205,6 +206,25 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     return pass;
 }
 
+/* text with each byte that is not printable as \xNN, for a message. */
+static void show(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c && n + 5 < size; c++)
+        n += (size_t)snprintf(out + n, size - n, isprint(*c) ? "%c" : "\\x%02x", *c);
+    out[n] = '\0';
+}
+
+/* A row name: a word that is safe in a file name. */
+static bool row_name_ok(const char *name)
+{
+    if (!isalnum((unsigned char)name[0]) && name[0] != '_') return false;
+    size_t n = 0;
+    for (; name[n]; n++)
+        if (!isalnum((unsigned char)name[n]) && !strchr("_-.", name[n])) return false;
+    return n <= ROW_NAME_MAX;
+}
+
 /* Reads and checks the whole rows file f (path, in folder dir) into *out,
  * *nout rows; returns the number of malformed lines, each reported with
  * path:line. */
@@ -244,6 +264,24 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                 errors++;
                 continue;
             }
+            /* The name is part of the row's dump file names, and a row's
+             * dumps must not be another's: checked here, once. */
+            if (!row_name_ok(tok[1])) {
+                char shown[4 * LINE_MAX_CHARS + 1];
+                show(tok[1], shown, sizeof shown);
+                fprintf(stderr,
+                        "%s:%u: '%s' is not a row name (at most %d letters, digits, '_', '-' or '.', the first a "
+                        "letter, digit or '_': it names the row's dump files)\n",
+                        path, lineno, shown, ROW_NAME_MAX);
+                errors++;
+            }
+            for (size_t k = 0; k < nrows; k++)
+                if (!strcmp(rows[k].tok[1], tok[1])) {
+                    fprintf(stderr, "%s:%u: row %s is already defined at line %u\n", path, lineno, tok[1],
+                            rows[k].line);
+                    errors++;
+                    break;
+                }
             for (size_t k = 2; k < n; k++) {
                 char copy[128];
                 wm_setting st;

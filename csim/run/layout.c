@@ -7,6 +7,7 @@
 #include "run/layout.h"
 
 #include "core/xalloc.h"
+#include "waves/waves.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -262,6 +263,12 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
     }
     if (!valid_name(tok[1])) {
         error_at(l, line, "'%s' is not a valid instance name", tok[1]);
+        return;
+    }
+    /* The name is the tile's scope in a dump, kept whole. */
+    if (strlen(tok[1]) > WM_WAVES_SCOPE_MAX) {
+        error_at(l, line, "instance name %.20s... is %zu characters long; at most %d (it names its tile in a dump)",
+                 tok[1], strlen(tok[1]), WM_WAVES_SCOPE_MAX);
         return;
     }
     instance *dup = find_inst(l, tok[1]);
