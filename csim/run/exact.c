@@ -2,7 +2,6 @@
 #include "run/exact.h"
 
 #include "core/xalloc.h"
-#include "run/scan_check.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,6 +9,17 @@
 
 int64_t wm_word(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 bool wm_word_fits(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        excl[i] = sum;
+        sum += values[i];
+        incl[i] = sum;
+    }
+    *total = sum;
+}
 
 struct wm_exact {
     wm_exact_value *v;

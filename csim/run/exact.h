@@ -27,6 +27,10 @@ int64_t wm_word(int64_t v);
 /* Does v fit a word unchanged (-2^31..2^31-1)? */
 bool wm_word_fits(int64_t v);
 
+/* The scans' reference loop over the leaves' values: excl, incl, n each;
+ * *total the sum. Exact: 64-bit sums, not words. */
+void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total);
+
 typedef struct {
     const char *instance; /* the layout's name */
     const char *name;     /* the export */

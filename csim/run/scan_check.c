@@ -1,4 +1,4 @@
-/* scan_check.c: the reference loop and the comparison (see scan_check.h). */
+/* scan_check.c: the comparison with the reference loop (see scan_check.h). */
 #include "run/scan_check.h"
 
 #include "core/xalloc.h"
@@ -7,17 +7,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total)
-{
-    int64_t sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        excl[i] = sum;
-        sum += values[i];
-        incl[i] = sum;
-    }
-    *total = sum;
-}
 
 static size_t expect(const wm_sched *s, const char *inst, const char *name, int64_t want, FILE *report)
 {

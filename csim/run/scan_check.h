@@ -11,6 +11,7 @@
 #ifndef WM_SCAN_CHECK_H
 #define WM_SCAN_CHECK_H
 
+#include "run/exact.h"
 #include "run/layout.h"
 #include "run/scheduler.h"
 
@@ -18,8 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* excl, incl: n each; *total the sum. Exact: 64-bit sums, not words. */
-void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total);
+/* The reference loop itself, wm_scan_reference, is run/exact.h's. */
 
 /* Compares a finished run with the reference; prints one line per wrong or
  * missing value to report (may be NULL) and returns how many there were
