@@ -26,8 +26,10 @@ typedef struct {
 /* The usual ranges of a parameter, as MIN, MAX: what the kernel takes
  * without cutting it. A coordinate or a tag goes whole to wm_mp_header,
  * which refuses one off the mesh or over 255 as a fault naming the PE. */
-#define WM_PARAM_WORD INT32_MIN, UINT32_MAX        /* a 32-bit word, signed or unsigned */
-#define WM_PARAM_U32 0, UINT32_MAX                 /* a count, or a tag */
+/* A value: a 32-bit two's-complement word, as the wavelets carry it and
+ * the results are exported (docs/kernels.md, "Values are words"). */
+#define WM_PARAM_WORD INT32_MIN, INT32_MAX
+#define WM_PARAM_U32 0, UINT32_MAX                 /* a count, a tag, or a word of bits (a seed) */
 #define WM_PARAM_FLAG 0, 1
 #define WM_PARAM_COORD INT64_MIN, INT64_MAX        /* a column or row */
 

@@ -17,6 +17,7 @@
 #include "run/heatmap.h"
 #include "run/layout.h"
 #include "run/runner.h"
+#include "run/exact.h"
 #include "run/scan_check.h"
 #include "run/tree.h"
 #include "waves/waves_read.h"
@@ -140,7 +141,7 @@ static void test_tutorial_row_gives_the_seed_scan(void **state)
     (void)state;
     const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {605, 704, 695, 787};
     const int64_t core[4] = {623, 721, 711, 801};
-    seed_row(SETS({"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}), excl, incl, 100, cycles, core);
+    seed_row(SETS({"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL}, {"V2", 30, NULL}, {"V3", 40, NULL}), excl, incl, 100, cycles, core);
 }
 
 static void test_tworow_gives_the_seed_scan(void **state)
@@ -148,7 +149,7 @@ static void test_tworow_gives_the_seed_scan(void **state)
     (void)state;
     const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {595, 691, 693, 785};
     const int64_t core[4] = {613, 707, 709, 799};
-    seed_row(SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}), excl, incl, 312, cycles, core);
+    seed_row(SETS({"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}), excl, incl, 312, cycles, core);
 }
 
 static void test_compact_placement_of_exercise_3(void **state)
@@ -156,7 +157,7 @@ static void test_compact_placement_of_exercise_3(void **state)
     (void)state;
     const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {599, 693, 693, 787};
     const int64_t core[4] = {617, 709, 709, 801};
-    seed_row(SETS({"SHAPE", 2}), excl, incl, 100, cycles, core);
+    seed_row(SETS({"SHAPE", 2, NULL}), excl, incl, 100, cycles, core);
 }
 
 /* Exercise 1: the nearer child's message arrives first, so a node that
@@ -164,9 +165,9 @@ static void test_compact_placement_of_exercise_3(void **state)
 static void test_ignoring_the_tag_fails_as_the_seed_says(void **state)
 {
     (void)state;
-    wm_layout *tut = load("sw/collectives/bench.layout", SETS({"SHAPE", 0}, {"IGNORE_TAG", 1}));
+    wm_layout *tut = load("sw/collectives/bench.layout", SETS({"SHAPE", 0, NULL}, {"IGNORE_TAG", 1, NULL}));
     wm_layout *two = load("sw/collectives/bench.layout",
-                          SETS({"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}, {"IGNORE_TAG", 1}));
+                          SETS({"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}, {"IGNORE_TAG", 1, NULL}));
     outcome o;
     for (int b = 0; b < NBACKENDS; b++) {
         if (!run_on(backend_names[b], tut, &o)) continue;
@@ -190,7 +191,7 @@ static void test_eight_leaves_on_both_shapes(void **state)
 {
     (void)state;
     for (int shape = 0; shape < 2; shape++) {
-        wm_layout *l = load("sw/collectives/bench8.layout", SETS({"SHAPE", shape}));
+        wm_layout *l = load("sw/collectives/bench8.layout", SETS({"SHAPE", shape, NULL}));
         assert_int_equal(wm_layout_count(l), 15);
         outcome first = {0}, o;
         for (int b = 0; b < NBACKENDS; b++) {
@@ -450,13 +451,91 @@ static void test_rows_expect_lines_check_any_export(void **state)
     rmdir(dir);
 }
 
+/* Values are words: a sum past 2^31-1 wraps, and a row whose exact sum
+ * (the scan's reference, the all-reduce's) does not fit the word it
+ * exports fails with the export, its exact value and the word, natively
+ * and on the cores, on both backends, unless its `expect` lines state the
+ * wrapped word on purpose. */
+static void test_rows_fail_a_wrapped_sum_unless_expected(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/wm_wrapXXXXXX", cwd[1024], rows[1200], sub[1100];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(sub, sizeof sub, "%s/wrap", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(rows, sizeof rows, "%s/wrap.rows", sub);
+    FILE *f = fopen(rows, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "layout %s/sw/collectives/bench.layout\n"
+            "row scan SHAPE=0 V0=2147483647 V1=1\n"
+            "row scan-on-purpose SHAPE=0 V0=2147483647 V1=1\n"
+            "expect l1.incl=-2147483648 l2.excl=-2147483648 l2.incl=-2147483618\n"
+            "expect l3.excl=-2147483618 l3.incl=-2147483578 root.total=-2147483578\n"
+            "layout %s/sw/collectives/allreduce.layout\n"
+            "row sum VC=-2147483648 VN=-100\n",
+            cwd, cwd);
+    fclose(f);
+    char *text = NULL;
+    char *argv[] = {"rows", rows, "--backend", "rtl", "--backend", "sw", "--pe", "native", "--pe", "core", NULL};
+    assert_int_equal(rows_command(argv, 10, &text), 1);
+    static const char *const where[] = {"BACKEND=rtl", "BACKEND=sw", "BACKEND=rtl PE=core", "BACKEND=sw PE=core"};
+    for (size_t i = 0; i < 4; i++) {
+        char line[200];
+        snprintf(line, sizeof line, " FAIL scan [ SHAPE=0 V0=2147483647 V1=1 %s ]\n", where[i]);
+        assert_row_line(text, "wrap", line);
+        snprintf(line, sizeof line, " PASS scan-on-purpose [ SHAPE=0 V0=2147483647 V1=1 %s ]\n", where[i]);
+        assert_row_line(text, "wrap", line);
+        snprintf(line, sizeof line, " FAIL sum [ VC=-2147483648 VN=-100 %s ]\n", where[i]);
+        assert_row_line(text, "wrap", line);
+    }
+    assert_non_null(strstr(text, "  l1.incl wrapped: its exact value 2147483648 does not fit a 32-bit word "
+                                 "(-2147483648..2147483647); the word holds -2147483648, the exact value minus "
+                                 "1*2^32\n"));
+    /* -2^31 - 100 + 1+3+4+6+7+8+9: below -2^31 */
+    assert_non_null(strstr(text, "  c.total wrapped: its exact value -2147483710 does not fit a 32-bit word "
+                                 "(-2147483648..2147483647); the word holds 2147483586, the exact value plus "
+                                 "1*2^32\n"));
+    free(text);
+    unlink(rows);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+/* The exact results: the all-reduce's sums over the tree the layout draws,
+ * in 64 bits, whatever the word holds. */
+static void test_exact_results_of_the_allreduce(void **state)
+{
+    (void)state;
+    const wm_setting set[] = {{"VC", INT32_MAX, NULL}, {"VSE", INT32_MAX, NULL}};
+    wm_layout *l = load("sw/collectives/allreduce.layout", set, 2);
+    wm_exact *x = wm_exact_create(l);
+    const int64_t all = 2 * (int64_t)INT32_MAX + 1 + 2 + 3 + 4 + 6 + 7 + 8;
+    const wm_exact_value *v = wm_exact_find(x, "c", "total");
+    assert_non_null(v);
+    assert_true(v->exact == all);
+    assert_non_null(v = wm_exact_find(x, "nw", "total"));
+    assert_true(v->exact == all);
+    assert_non_null(v = wm_exact_find(x, "c", "sum"));
+    assert_true(v->exact == all);
+    assert_non_null(v = wm_exact_find(x, "n", "sum"));
+    assert_int_equal(v->exact, 1 + 2 + 3);
+    assert_null(wm_exact_find(x, "c", "t0"));
+    assert_true(wm_word(all) == (int32_t)(uint32_t)(uint64_t)all);
+    assert_false(wm_word_fits(all));
+    assert_true(wm_word_fits(INT32_MIN));
+    wm_exact_destroy(x);
+    wm_layout_destroy(l);
+}
+
 /* The worked example of docs/kernels.md: every PE of the 3x3 tree ends
  * with the sum of the nine values, on both backends in both PE modes, the
  * same cycles on both backends in each mode. */
 static void test_allreduce_gives_every_pe_the_sum(void **state)
 {
     (void)state;
-    const wm_setting set[] = {{"VC", -100}, {"VSE", 1000}};
+    const wm_setting set[] = {{"VC", -100, NULL}, {"VSE", 1000, NULL}};
     wm_layout *l = load("sw/collectives/allreduce.layout", set, 2);
     static const char *const pes[] = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"};
     for (int pe = 0; pe < 2; pe++) {
@@ -490,7 +569,7 @@ static void test_allreduce_gives_every_pe_the_sum(void **state)
 static void test_heatmap_splits_the_sweeps(void **state)
 {
     (void)state;
-    const wm_setting set[] = {{"SHAPE", 0}};
+    const wm_setting set[] = {{"SHAPE", 0, NULL}};
     wm_layout *l = load("sw/collectives/bench.layout", set, 1);
     const uint64_t up_east[7] = {2, 4, 6, 8, 6, 4, 0}, down_west[7] = {0, 2, 4, 6, 8, 6, 4};
     for (int pe = 0; pe < 2; pe++)
@@ -594,6 +673,8 @@ int main(void)
         cmocka_unit_test(test_traced_run_dumps_results_by_instance),
         cmocka_unit_test(test_rows_expect_lines_check_any_export),
         cmocka_unit_test(test_allreduce_gives_every_pe_the_sum),
+        cmocka_unit_test(test_rows_fail_a_wrapped_sum_unless_expected),
+        cmocka_unit_test(test_exact_results_of_the_allreduce),
         cmocka_unit_test(test_heatmap_splits_the_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,7 @@ static const hostile table[] = {
     {"$W run $D/missing.layout", 1, "/missing.layout: cannot open: No such file or directory", NULL, 0},
     {"$W run sw", 1, "sw: cannot open: Is a directory", NULL, 0},
     {"$W run $D/garbage.layout", 1, "/garbage.layout:1: unknown statement '\\x01\\xfe", NULL, 0},
-    {"$W run $D/big.layout", 1, "/big.layout:5: a (kernel chain, PE (0,0)): VAL=4294967296 is outside its range -2147483648..4294967295",
+    {"$W run $D/big.layout", 1, "/big.layout:5: a (kernel chain, PE (0,0)): VAL=4294967296 is outside its range -2147483648..2147483647",
      NULL, 0},
     {"$W run $D/huge.layout", 1,
      "/huge.layout:1: 100000000000000000000000 is out of range (a layout's numbers lie in "
@@ -127,17 +127,62 @@ static const hostile table[] = {
     {"$W tree --leaves 0 --placement row -o $D/t0.layout", 2, "--leaves 0: expected an integer in 1..32768",
      HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement row --values 1,2,3 -o $D/t0.layout", 2,
-     "--values: expected 4 comma-separated integers, each in -2147483648..4294967295", HDIR "/t0.layout", 0},
+     "--values: expected 4 comma-separated integers, each in -2147483648..2147483647", HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement row --values 1,2,3,4294967296 -o $D/t0.layout", 2,
-     "--values: expected 4 comma-separated integers, each in -2147483648..4294967295", HDIR "/t0.layout", 0},
+     "--values: expected 4 comma-separated integers, each in -2147483648..2147483647", HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement row --seed -3 -o $D/t0.layout", 2,
      "--seed -3: expected an integer in 0..18446744073709551615", HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "wavemesh tree: --placement spiral: expected row, tworow, inorder, htree or chain", HDIR "/t0.layout", 0},
     /* gs */
     {"$W gs --ranks 0x4", 2, "--ranks 0x4: expected WxH, each an integer in 1..256", NULL, 0},
     {"$W gs --ranks 4x4x4", 2, "--ranks 4x4x4: expected WxH, each an integer in 1..256", NULL, 0},
-    {"$W gs --dofs 5000", 2, "--dofs 5000: expected an integer in 1..4096", NULL, 0},
+    {"$W gs --dofs 10214", 2, "--dofs 10214: expected an integer in 1..10213", NULL, 0},
     {"$W gs --seed -1", 2, "--seed -1: expected an integer in 0..18446744073709551615", NULL, 0},
+    /* values as words (issue 26, mechanism 3): a value out of the word's
+     * range is refused with the setting; an exact sum that does not fit
+     * the word it is exported in is a warning naming it, and exit 1,
+     * natively and on the cores, on both backends */
+    {"$W run sw/collectives/bench.layout --set V0=2147483648", 1,
+     "bench.layout:55: l0 (kernel leaf, PE (0,0)): VAL=2147483648 is outside its range -2147483648..2147483647 "
+     "(VAL=$V0, given by --set V0=2147483648)", NULL, 0},
+    {"$W tree --leaves 4 --placement row --values 1,2,3,2147483648 -o $D/t0.layout", 2,
+     "--values: expected 4 comma-separated integers, each in -2147483648..2147483647", HDIR "/t0.layout", 0},
+    {"$W run sw/collectives/bench.layout --set V0=2147483647 --set V1=1", 1,
+     "wavemesh: warning: l1.incl wrapped: its exact value 2147483648 does not fit a 32-bit word "
+     "(-2147483648..2147483647); the word holds -2147483648, the exact value minus 1*2^32", NULL, 0},
+    {"$W run sw/collectives/bench.layout --set V0=2147483647 --set V1=1 --backend sw --pe core", 1,
+     "wavemesh: warning: root.total wrapped: its exact value 2147483718 does not fit a 32-bit word", NULL, 0},
+    {"$W run sw/collectives/allreduce.layout --set VC=-2147483648 --set VN=-100 --pe core", 1,
+     "wavemesh: warning: nw.total wrapped: its exact value -2147483710 does not fit a 32-bit word "
+     "(-2147483648..2147483647); the word holds 2147483586, the exact value plus 1*2^32", NULL, 0},
+    {"$W run sw/collectives/chain.layout --set V3=-2147483648 --set V2=-100 --backend sw", 1,
+     "wavemesh: warning: l3.incl wrapped: its exact value -2147483718 does not fit", NULL, 0},
+    /* early limits (issue 26, mechanism 6): a size known before the run
+     * is refused before any work (the schedule of --dofs 4096 alone takes
+     * a minute to make), with the limit */
+    {"timeout 10 $W gs --dofs 4096", 2,
+     "wavemesh gs: --dofs 4096: a rank of the 4x4 grid schedule holds 16793604 dofs, a word each, and the PE's data "
+     "memory has room for 10213 after the image's header (40960 bytes in all): the grid schedule on 4x4 ranks takes "
+     "at most 99", NULL, 0},
+    {"timeout 10 $W gs --dofs 5000 --schedule chain --ranks 16x16", 2,
+     "the chain schedule on 16x16 ranks takes at most 3404", NULL, 0},
+    {"timeout 10 $W gs --dofs 10211 --schedule random --ranks 2x2", 2,
+     "the random schedule on 2x2 ranks takes at most 10210", NULL, 0},
+    /* names that become file and scope names (issue 26, mechanism 7):
+     * checked once, where they are read, with the file's line */
+    {"printf 'layout %s/sw/collectives/bench.layout\\nrow x SHAPE=0\\nrow y SHAPE=1\\nrow x SHAPE=2\\n' \"$PWD\" "
+     "> $D/dup.rows && $W rows $D/dup.rows --backend sw --trace $D/dup.vcd", 2,
+     "/dup.rows:4: row x is already defined at line 2", HDIR "/dup-x-sw.vcd", 0},
+    {"printf 'layout %s/sw/collectives/bench.layout\\nrow a/b SHAPE=0\\n' \"$PWD\" > $D/slash.rows && mkdir -p $D/r-a && "
+     "$W rows $D/slash.rows --backend sw --trace $D/r.vcd", 2,
+     "/slash.rows:2: 'a/b' is not a row name (at most 128 letters, digits, '_', '-' or '.', the first a letter, "
+     "digit or '_': it names the row's dump files)", HDIR "/r-a/b-sw.vcd", 0},
+    {"printf 'layout x\\nrow ..\\n' > $D/dots.rows && $W rows $D/dots.rows", 2, "/dots.rows:2: '..' is not a row name",
+     NULL, 0},
+    {"printf 'mesh 1 1\\nregion all\\nat a 0 0\\npe a%063d chain VAL=1 FIRST=1 LAST=1\\n' 0 > $D/name.layout && "
+     "$W run $D/name.layout --trace $D/name.vcd", 1,
+     "/name.layout:4: instance name a0000000000000000000... is 64 characters long; at most 63 (it names its tile in a "
+     "dump)", HDIR "/name.vcd", 0},
     /* regress */
     {"$W regress --quick --perturb rr-reverse:40,40", 2,
      "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},

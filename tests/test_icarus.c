@@ -143,7 +143,7 @@ enum {
 
 #define CORE_IMAGES BUILD_DIR "/icarus_cores/tworow"
 
-static const wm_setting tworow[] = {{"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}};
+static const wm_setting tworow[] = {{"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}};
 
 /* What one run of the tree gave. */
 typedef struct {

@@ -60,7 +60,7 @@ static void test_references_resolve_to_coordinates(void **state)
 static void test_placements_are_selected_by_a_parameter(void **state)
 {
     (void)state;
-    const wm_setting tworow[] = {{"SHAPE", 1}, {"V1", 300}};
+    const wm_setting tworow[] = {{"SHAPE", 1, NULL}, {"V1", 300, NULL}};
     wm_layout *l = wm_layout_load("sw/collectives/bench.layout", tworow, 2, stderr);
     assert_non_null(l);
     assert_string_equal(wm_layout_placement(l), "tworow");
@@ -153,6 +153,59 @@ static void test_parameter_out_of_its_range(void **state)
                  "t.layout:4: a (kernel allreduce, PE (0,0)): VAL=4294967296 is outside its range -2147483648..2147483647");
 }
 
+/* Values are words: a leaf's VAL (and the chain's) is accepted in
+ * -2^31..2^31-1, not up to 2^32-1, and a value a setting gave names the
+ * setting and where it was given. */
+static void test_a_value_is_a_signed_word(void **state)
+{
+    (void)state;
+    static const char leaf[] = "param V 0\nmesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
+                               "pe a leaf VAL=$V SIDE=0 UPX=p.x UPY=p.y\n"
+                               "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n";
+    char *err = NULL;
+    const wm_setting top[] = {{"V", INT32_MAX, NULL}}, bottom[] = {{"V", INT32_MIN, NULL}};
+    wm_layout *l = parse(leaf, top, 1, &err);
+    assert_non_null(l);
+    wm_layout_destroy(l);
+    free(err);
+    assert_non_null(l = parse(leaf, bottom, 1, &err));
+    wm_layout_destroy(l);
+    free(err);
+    const wm_setting over[] = {{"V", (int64_t)INT32_MAX + 1, NULL}};
+    assert_null(parse(leaf, over, 1, &err));
+    assert_string_equal(err, "t.layout:6: a (kernel leaf, PE (0,0)): VAL=2147483648 is outside its range "
+                             "-2147483648..2147483647 (VAL=$V, given by --set V=2147483648)\n");
+    free(err);
+    const wm_setting row[] = {{"V", (int64_t)INT32_MIN - 1, "my.rows:4"}};
+    assert_null(parse(leaf, row, 1, &err));
+    assert_string_equal(err, "t.layout:6: a (kernel leaf, PE (0,0)): VAL=-2147483649 is outside its range "
+                             "-2147483648..2147483647 (VAL=$V, given by my.rows:4 V=-2147483649)\n");
+    free(err);
+    expect_error("mesh 1 1\nregion all\nat a 0 0\npe a chain VAL=4294967295 FIRST=1 LAST=1\n",
+                 "t.layout:4: a (kernel chain, PE (0,0)): VAL=4294967295 is outside its range -2147483648..2147483647\n");
+}
+
+/* An instance name is its tile's scope in a dump, kept whole: a name of
+ * 63 characters is taken, a longer one refused at its line, so two long
+ * names never share a scope. */
+static void test_instance_names_are_kept_whole_or_refused(void **state)
+{
+    (void)state;
+    char name[80], text[400], *err = NULL;
+    memset(name, 'n', 63);
+    name[63] = '\0';
+    snprintf(text, sizeof text, "mesh 1 1\nregion all\nat %s 0 0\npe %s chain VAL=1 FIRST=1 LAST=1\n", name, name);
+    wm_layout *l = parse(text, NULL, 0, &err);
+    assert_non_null(l);
+    assert_string_equal(wm_layout_instance(l, 0)->name, name);
+    wm_layout_destroy(l);
+    free(err);
+    strcat(name, "x");
+    snprintf(text, sizeof text, "mesh 1 1\nregion all\nat %s 0 0\npe %s chain VAL=1 FIRST=1 LAST=1\n", name, name);
+    expect_error(text, "t.layout:4: instance name nnnnnnnnnnnnnnnnnnnn... is 64 characters long; at most 63 (it "
+                       "names its tile in a dump)\n");
+}
+
 /* The seed's pitfall: (2,0) lies on the path from p1 to the root. */
 static void test_path_leaving_the_region(void **state)
 {
@@ -213,7 +266,7 @@ static void test_tworow_needs_the_forwarding_pe_in_the_region(void **state)
     assert_non_null(region);
     *region = '\0';
     snprintf(edited, sizeof edited, "%sregion 0 0 2 2\nregion 3 0 1 2\n%s", text, region + strlen("region all\n"));
-    const wm_setting tworow[] = {{"SHAPE", 1}};
+    const wm_setting tworow[] = {{"SHAPE", 1, NULL}};
     char *err = NULL;
     wm_layout *l = parse(edited, tworow, 1, &err);
     assert_null(l);
@@ -227,12 +280,12 @@ static void test_settings_and_placements_are_checked(void **state)
 {
     (void)state;
     char *err = NULL;
-    const wm_setting bad[] = {{"SHAP", 1}};
+    const wm_setting bad[] = {{"SHAP", 1, NULL}};
     wm_layout *l = parse("param SHAPE 0\nmesh 1 1\n", bad, 1, &err);
     assert_null(l);
     assert_non_null(strstr(err, "--set SHAP: the layout declares no parameter SHAP"));
     free(err);
-    const wm_setting three[] = {{"SHAPE", 3}};
+    const wm_setting three[] = {{"SHAPE", 3, NULL}};
     l = parse("param SHAPE 0\nplacement one when SHAPE=0\nmesh 1 1\nend\nplacement two when SHAPE=1\nmesh 2 1\nend\n",
               three, 1, &err);
     assert_null(l);
@@ -289,6 +342,8 @@ int main(void)
         cmocka_unit_test(test_reference_to_an_unknown_instance),
         cmocka_unit_test(test_missing_parameter),
         cmocka_unit_test(test_parameter_out_of_its_range),
+        cmocka_unit_test(test_a_value_is_a_signed_word),
+        cmocka_unit_test(test_instance_names_are_kept_whole_or_refused),
         cmocka_unit_test(test_path_leaving_the_region),
         cmocka_unit_test(test_region_with_huge_numbers_is_refused_with_its_line),
         cmocka_unit_test(test_tworow_needs_the_forwarding_pe_in_the_region),

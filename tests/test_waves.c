@@ -816,6 +816,58 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     assert_non_null(strstr(headers, "01000101 (1,0) t1 +1 p1\n"));
 }
 
+/* Writes text to NAME in the test's folder and reads it back as a dump;
+ * NULL with the reason in err. */
+static wm_dump *load_text(const char *name, const char *text, char *err, size_t err_size)
+{
+    FILE *f = fopen(tmp_path(name), "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return wm_dump_load(tmp_path(name), err, err_size);
+}
+
+/* The VCD reader reads a value change within its line: a line cut short
+ * is refused with its number, never completed by the next line's words as
+ * a value for another signal; a vector wider than its signal, an
+ * undeclared code and a last line cut off (no newline) are refused too. */
+static void test_vcd_reader_refuses_cut_lines_and_wrong_widths(void **state)
+{
+    (void)state;
+    static const char head[] = "$timescale 1ns $end\n$scope module top $end\n"
+                               "$var wire 4 ! a [3:0] $end\n$var wire 1 \" b $end\n"
+                               "$upscope $end\n$enddefinitions $end\n";
+    char text[512], err[512];
+    snprintf(text, sizeof text, "%s#0\nb0101 !\n0\"\n#5\nb11 !\n1\"\n", head);
+    wm_dump *d = load_text("good.vcd", text, err, sizeof err);
+    if (!d) fail_msg("%s", err);
+    uint64_t v;
+    assert_true(wm_dump_value_at(d, wm_dump_find(d, "top.a"), 5, &v));
+    assert_int_equal(v, 3);
+    assert_true(wm_dump_value_at(d, wm_dump_find(d, "top.b"), 5, &v));
+    assert_int_equal(v, 1);
+    wm_dump_free(d);
+    static const struct {
+        const char *changes, *why;
+    } bad[] = {
+        /* b0101's code is cut off: the next line's 1" is not its code */
+        {"#0\nb0101\n1\"\n#5\n", "line 8: the value b0101 has no identifier code (a line cut short)"},
+        {"#0\n1\n#5\n", "line 8: the value 1 has no identifier code (a line cut short)"},
+        {"#0\nb10101 !\n", "line 8: b10101 is not a value of 4 bits for identifier code !"},
+        {"#0\nb0102 !\n", "line 8: b0102 is not a value of 4 bits for identifier code !"},
+        {"#0\nb01 #\n", "line 8: identifier code # is not declared"},
+        {"#0\nb0101 !\n#1", "line 9, the last, is cut off: no newline at its end"},
+        {"#0\nb0101 !\n#1x\n", "line 9: '#1x' is not a time"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[i].changes);
+        d = load_text("bad.vcd", text, err, sizeof err);
+        char want[300];
+        snprintf(want, sizeof want, "%s is not a readable VCD file (%s)", tmp_path("bad.vcd"), bad[i].why);
+        if (d || strcmp(err, want)) fail_msg("case %zu: expected \"%s\", got \"%s\"", i, want, d ? "a dump" : err);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_a_core_dump_without_objdump_is_written_with_a_note),
         cmocka_unit_test(test_committed_save_files_are_up_to_date),
         cmocka_unit_test(test_compact_save_file_fits_a_screen_with_markers_and_senders),
+        cmocka_unit_test(test_vcd_reader_refuses_cut_lines_and_wrong_widths),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -49,10 +49,19 @@ int wm_cmd_gs(int argc, char **argv)
     unsigned long long dofs = 4, seed = 1;
     const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
                *pe = "native", *layout_out = NULL, *heatmap = NULL;
+    /* The limit that applies: a rank's dofs, a word each, in the PE's data
+     * memory (the image needs more besides). */
+    char dofs_help[300];
+    snprintf(dofs_help, sizeof dofs_help,
+             "dofs on one shared face (default 4); refused before any work when a rank's dofs alone overflow the "
+             "PE's data memory: above %u for grid, %u for chain, %u for random (3 or more ranks); the image "
+             "needs room besides",
+             wm_gs_generate_dofs_max(WM_GS_GRID, 4, 4), wm_gs_generate_dofs_max(WM_GS_CHAIN, 4, 4),
+             wm_gs_generate_dofs_max(WM_GS_RANDOM, 4, 4));
     const wm_option options[] = {
         WM_OPT_PAIR_ROW("--ranks", "WxH", 'x', ranks, 1, WM_MESH_MAX, "the rank grid, one rank a PE (default 4x4)"),
         WM_OPT_CHOICE_ROW("--schedule", &schedule, schedules, "which dofs the ranks share (default grid)"),
-        WM_OPT_U64_ROW("--dofs", "N", &dofs, 1, 4096, "dofs on one shared face (default 4)"),
+        WM_OPT_U64_ROW("--dofs", "N", &dofs, 1, WM_GS_DOFS_ROOM, dofs_help),
         WM_OPT_CHOICE_ROW("--method", &method, methods, "how the gs_op moves them (default plan)"),
         WM_OPT_CHOICE_ROW("--pairing", &pairing, pairings, "the crystal router's pairing rule (default neko)"),
         WM_OPT_CHOICE_ROW("--order", &order, orders, "how the ranks are numbered on the mesh (default rowmajor)"),
@@ -85,6 +94,12 @@ int wm_cmd_gs(int argc, char **argv)
         return 0;
     }
     cfg.backend = wm_fabric_backend(backend);
+    /* Before the schedule is made: millions of dofs take minutes. */
+    char limit[600];
+    if (!wm_gs_generate_check(kind, cfg.w, cfg.h, (unsigned)dofs, limit, sizeof limit)) {
+        fprintf(stderr, "wavemesh gs: %s\n", limit);
+        return 2;
+    }
     wm_gs_schedule *s = wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
     if (!s) {
         fprintf(stderr, "wavemesh gs: cannot make the %s schedule\n", wm_gs_kind_name(kind));

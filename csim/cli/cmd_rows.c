@@ -8,18 +8,20 @@
  * row, `expect INSTANCE.EXPORT=VALUE...` lines. The whole file is read and
  * checked before the first row runs. */
 #include "cli/commands.h"
+#include "run/exact.h"
 #include "run/runner.h"
 #include "run/layout.h"
 #include "waves/waves.h"
 #include "run/scan_check.h"
 #include "waves/interrupt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256 };
+enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256, ROW_NAME_MAX = 128 };
 
 static const char about[] =
     "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
@@ -29,7 +31,10 @@ static const char about[] =
     "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
     "every kernel returned, every expected export has its value and, when leaf\n"
     "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
-    "results equal the reference loop. One line per row, backend and mode:\n"
+    "results equal the reference loop. Values are 32-bit words: a row whose\n"
+    "exact result (the scans', the all-reduce's) does not fit the word it\n"
+    "exports fails, unless an `expect` line states the wrapped word.\n"
+    "One line per row, backend and mode:\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
     "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
@@ -118,6 +123,17 @@ static size_t check_expects(const row_spec *rs, const wm_sched *s, FILE *report)
     return wrong;
 }
 
+/* A wrapped export is excused when an `expect` line states its word. */
+static bool expected_on_purpose(void *ctx, const char *instance, const char *name, int64_t word)
+{
+    const row_spec *rs = ctx;
+    for (size_t i = 0; i < rs->nexpects; i++)
+        if (!strcmp(rs->expects[i].instance, instance) && !strcmp(rs->expects[i].name, name) &&
+            rs->expects[i].value == word)
+            return true;
+    return false;
+}
+
 /* The prefix-sum reference applies to a layout whose leaf l0 has a VAL
  * parameter and a kernel that exports excl. */
 static bool has_scan_leaves(const wm_layout *l)
@@ -137,13 +153,15 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     char **settings_text = (char **)rs->tok + 2;
     const size_t n = rs->ntok - 2;
     wm_setting settings[MAX_SETTINGS];
-    char copies[MAX_SETTINGS][128];
+    char copies[MAX_SETTINGS][128], origin[2100];
+    snprintf(origin, sizeof origin, "%s:%u", c->rows_path, rs->line);
     for (size_t i = 0; i < n; i++) {
         snprintf(copies[i], sizeof copies[i], "%s", settings_text[i]);
         if (!wm_setting_parse(copies[i], &settings[i])) {
             fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, rs->line, settings_text[i]);
             return false;
         }
+        settings[i].origin = origin;
     }
     const double t0 = now_seconds();
     char detail[8192] = "";
@@ -168,6 +186,10 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
         wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
         size_t wrong = check_expects(rs, wm_runner_sched(r), report);
         if (has_scan_leaves(layout)) wrong += wm_scan_check(layout, wm_runner_sched(r), report);
+        wm_exact *exact = wm_exact_create(layout);
+        wrong += wm_exact_report_wraps(exact, wm_runner_sched(r), "  ", expected_on_purpose, (void *)rs,
+                                       report ? report : stderr);
+        wm_exact_destroy(exact);
         pass = res == WM_RUN_DONE && wrong == 0;
     }
     if (report) fclose(report);
@@ -182,6 +204,25 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
     return pass;
+}
+
+/* text with each byte that is not printable as \xNN, for a message. */
+static void show(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c && n + 5 < size; c++)
+        n += (size_t)snprintf(out + n, size - n, isprint(*c) ? "%c" : "\\x%02x", *c);
+    out[n] = '\0';
+}
+
+/* A row name: a word that is safe in a file name. */
+static bool row_name_ok(const char *name)
+{
+    if (!isalnum((unsigned char)name[0]) && name[0] != '_') return false;
+    size_t n = 0;
+    for (; name[n]; n++)
+        if (!isalnum((unsigned char)name[n]) && !strchr("_-.", name[n])) return false;
+    return n <= ROW_NAME_MAX;
 }
 
 /* Reads and checks the whole rows file f (path, in folder dir) into *out,
@@ -223,6 +264,24 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                 errors++;
                 continue;
             }
+            /* The name is part of the row's dump file names, and a row's
+             * dumps must not be another's: checked here, once. */
+            if (!row_name_ok(tok[1])) {
+                char shown[4 * LINE_MAX_CHARS + 1];
+                show(tok[1], shown, sizeof shown);
+                fprintf(stderr,
+                        "%s:%u: '%s' is not a row name (at most %d letters, digits, '_', '-' or '.', the first a "
+                        "letter, digit or '_': it names the row's dump files)\n",
+                        path, lineno, shown, ROW_NAME_MAX);
+                errors++;
+            }
+            for (size_t k = 0; k < nrows; k++)
+                if (!strcmp(rows[k].tok[1], tok[1])) {
+                    fprintf(stderr, "%s:%u: row %s is already defined at line %u\n", path, lineno, tok[1],
+                            rows[k].line);
+                    errors++;
+                    break;
+                }
             for (size_t k = 2; k < n; k++) {
                 char copy[128];
                 wm_setting st;

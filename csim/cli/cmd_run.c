@@ -1,5 +1,6 @@
 /* cmd_run.c: `wavemesh run LAYOUT`, the kernels of a layout to completion. */
 #include "cli/commands.h"
+#include "run/exact.h"
 #include "run/runner.h"
 
 #include <stdint.h>
@@ -15,7 +16,11 @@ static const char about[] =
     "--pe native (the default) runs each kernel as a host coroutine timed by the\n"
     "cost model of sw/mp.h; --pe core runs its firmware (`make firmware`) on the\n"
     "tile's RV32IM core (docs/core.md): a faulting core is reported with its PE,\n"
-    "instance, PC and instruction, and the cycle limit names each core's PC.\n";
+    "instance, PC and instruction, and the cycle limit names each core's PC.\n"
+    "Values are 32-bit words (docs/kernels.md): where the host knows a result\n"
+    "exactly (the scans, the all-reduce) and it does not fit the word exported,\n"
+    "a warning names the export, its exact value and the word, and the exit\n"
+    "status is 1.\n";
 
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";
@@ -53,11 +58,14 @@ int wm_cmd_run(int argc, char **argv)
     wm_runner_print_cycles(r, "cycles", stdout);
     wm_sched_report(wm_runner_sched(r), res, stderr);
     const bool delivered = res != WM_RUN_DONE || wm_sched_check_delivered(wm_runner_sched(r), stderr);
+    wm_exact *exact = wm_exact_create(layout);
+    const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);
+    wm_exact_destroy(exact);
     const bool dumped = wm_runner_finish(r);
     if (trace.path && dumped)
         printf("waves: %s (open with: gtkwave -a %.*s.gtkw %s)\n", trace.path, (int)(strlen(trace.path) - 4),
                trace.path, trace.path);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
-    return res == WM_RUN_DONE && delivered && dumped ? 0 : 1;
+    return res == WM_RUN_DONE && delivered && dumped && !wrapped ? 0 : 1;
 }

@@ -28,8 +28,8 @@ static bool parse_values(const char *values_text, size_t leaves, int64_t *values
         char *end;
         errno = 0;
         long long v = strtoll(t, &end, wm_int_base(t));
-        /* a leaf's value is a 32-bit word (sw/collectives/leaf.c) */
-        ok = !errno && !*end && end != t && n < leaves && v >= INT32_MIN && v <= (long long)UINT32_MAX;
+        /* a leaf's value is a 32-bit two's-complement word (docs/kernels.md) */
+        ok = !errno && !*end && end != t && n < leaves && v >= INT32_MIN && v <= INT32_MAX;
         if (ok) values[n++] = v;
     }
     free(text);
@@ -46,7 +46,8 @@ int wm_cmd_tree(int argc, char **argv)
          .help = "the number of leaves"},
         {"--placement", NULL, WM_OPT_CHOICE, .to.word = &placement_name, .words = placements, .required = true,
          .help = "where the PEs sit"},
-        WM_OPT_STRING_ROW("--values", "a,b,...", &values_text, "the leaves' values, P integers"),
+        WM_OPT_STRING_ROW("--values", "a,b,...", &values_text,
+                          "the leaves' values, P integers, each in -2147483648..2147483647"),
         WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "draw the leaves' values from S (default 1)"),
         {"-o", "FILE", WM_OPT_STRING, .to.str = &out_path, .required = true, .help = "the layout file to write"},
     };
@@ -63,8 +64,8 @@ int wm_cmd_tree(int argc, char **argv)
     char origin[256];
     if (values_text) {
         if (!parse_values(values_text, (size_t)leaves, values)) {
-            fprintf(stderr, "wavemesh tree: --values: expected %lld comma-separated integers, each in %d..%u\n", leaves,
-                    INT32_MIN, UINT32_MAX);
+            fprintf(stderr, "wavemesh tree: --values: expected %lld comma-separated integers, each in %d..%d\n", leaves,
+                    INT32_MIN, INT32_MAX);
             free(values);
             return 2;
         }

@@ -1,6 +1,11 @@
 /* generate.c: chain, grid and random gather-scatter schedules. */
 #include "gs/generate.h"
 
+#include "gs/gs_image.h"
+#include "mp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,4 +151,45 @@ wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_
     case WM_GS_RANDOM: return wm_gs_generate_random(w * h, dofs, seed);
     }
     return NULL;
+}
+
+_Static_assert(WM_GS_DOFS_ROOM == WM_PE_DATA_WORDS - WM_GS_IMAGE_WORDS, "WM_GS_DOFS_ROOM: the data memory less the header");
+
+uint64_t wm_gs_generate_rank_dofs(wm_gs_kind kind, unsigned w, unsigned h, unsigned dofs)
+{
+    const uint64_t nranks = (uint64_t)w * h, d = dofs;
+    switch (kind) {
+    case WM_GS_CHAIN: return d * (nranks >= 3 ? 3 : nranks);
+    case WM_GS_GRID: return (d + 2) * (d + 2);
+    case WM_GS_RANDOM: return d + (nranks >= 3 ? 3 : nranks == 2 ? 2 : 0);
+    }
+    return d;
+}
+
+unsigned wm_gs_generate_dofs_max(wm_gs_kind kind, unsigned w, unsigned h)
+{
+    unsigned lo = 0, hi = WM_GS_DOFS_ROOM; /* the largest with rank dofs <= the room, by bisection */
+    while (lo < hi) {
+        const unsigned mid = lo + (hi - lo + 1) / 2;
+        if (wm_gs_generate_rank_dofs(kind, w, h, mid) <= WM_GS_DOFS_ROOM) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+bool wm_gs_generate_check(wm_gs_kind kind, unsigned w, unsigned h, unsigned dofs, char *err, size_t err_size)
+{
+    const uint64_t need = wm_gs_generate_rank_dofs(kind, w, h, dofs);
+    if (need <= WM_GS_DOFS_ROOM) return true;
+    const unsigned most = wm_gs_generate_dofs_max(kind, w, h);
+    char range[40];
+    if (most) snprintf(range, sizeof range, "takes at most %u", most);
+    else snprintf(range, sizeof range, "takes none");
+    snprintf(err, err_size,
+             "--dofs %u: a rank of the %ux%u %s schedule holds %" PRIu64 " dofs, a word each, and the PE's "
+             "data memory has room for %d after the image's header (%d bytes in all): the %s schedule on %ux%u "
+             "ranks %s",
+             dofs, w, h, wm_gs_kind_name(kind), need, WM_GS_DOFS_ROOM, WM_PE_DATA_BYTES, wm_gs_kind_name(kind), w, h,
+             range);
+    return false;
 }

@@ -11,6 +11,7 @@
 #include "core/must_use.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum { WM_GS_CHAIN = 0, WM_GS_GRID = 1, WM_GS_RANDOM = 2 } wm_gs_kind;
@@ -32,6 +33,25 @@ WM_MUST_USE wm_gs_schedule *wm_gs_generate_grid(unsigned w, unsigned h, wm_rank_
  * 1..dofs dofs with each of two random peers, and one dof with a random
  * pair of others (multiplicity 3). Deterministic for a seed. */
 WM_MUST_USE wm_gs_schedule *wm_gs_generate_random(unsigned nranks, unsigned dofs, uint64_t seed);
+
+/* The most dofs one rank of the schedule holds, known before it is made:
+ * chain dofs (one rank), 2 * dofs (two) or 3 * dofs; grid (dofs + 2)^2;
+ * random at least dofs (one rank), dofs + 2 (two) or dofs + 3. */
+uint64_t wm_gs_generate_rank_dofs(wm_gs_kind kind, unsigned w, unsigned h, unsigned dofs);
+
+/* The most dofs a rank's image could ever hold: a word each, after the
+ * image's header, in the PE's data memory (sw/gs/gs_image.h, sw/mp.h). */
+enum { WM_GS_DOFS_ROOM = 10240 - 27 };
+
+/* The largest dofs of the kind on w x h whose rank dofs fit WM_GS_DOFS_ROOM
+ * (its image may need more: lists, the reduction). */
+unsigned wm_gs_generate_dofs_max(wm_gs_kind kind, unsigned w, unsigned h);
+
+/* False, with the limit in err, when no image of the schedule could fit a
+ * PE: checked before the schedule is made, which takes minutes for
+ * millions of dofs. */
+WM_MUST_USE bool wm_gs_generate_check(wm_gs_kind kind, unsigned w, unsigned h, unsigned dofs, char *err,
+                                      size_t err_size);
 
 /* The kind named, on the rank grid w x h (chain and random use w*h ranks). */
 WM_MUST_USE wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_order order, unsigned dofs,

@@ -7,11 +7,11 @@
 
 #include <stdlib.h>
 
-static const wm_setting tutorial_settings[] = {{"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}};
-static const wm_setting tworow_settings[] = {{"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}};
+static const wm_setting tutorial_settings[] = {{"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL}, {"V2", 30, NULL}, {"V3", 40, NULL}};
+static const wm_setting tworow_settings[] = {{"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}};
 
-static const wm_setting tutorial_ex1_settings[] = {{"SHAPE", 0}, {"V0", 10}, {"V1", 20},
-                                                   {"V2", 30}, {"V3", 40}, {"IGNORE_TAG", 1}};
+static const wm_setting tutorial_ex1_settings[] = {{"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL},
+                                                   {"V2", 30, NULL}, {"V3", 40, NULL}, {"IGNORE_TAG", 1, NULL}};
 
 const wm_collectives_scenario wm_regress_tutorial = {"sw/collectives/bench.layout", tutorial_settings, 5, 0,
                                                      WM_TREE_HTREE, false};

@@ -7,6 +7,7 @@
 #include "run/layout.h"
 
 #include "core/xalloc.h"
+#include "waves/waves.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,6 +32,7 @@ typedef struct {
     char *name;
     int64_t value;
     char *ref;      /* instance name, or NULL for a plain value */
+    char *from;     /* the layout parameter it was written as ($NAME), or NULL */
     bool ref_y;     /* .y rather than .x */
 } raw_param;
 
@@ -88,6 +90,9 @@ struct wm_layout {
     bool *enabled;
     /* placements seen, for the message when none is selected */
     char *placements_seen;
+    /* the settings, while parsing: a value out of range names its own */
+    const wm_setting *settings;
+    size_t nsettings;
 };
 
 static void error_at(wm_layout *l, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -157,6 +162,7 @@ bool wm_setting_parse(char *text, wm_setting *out)
         return false;
     }
     out->name = text;
+    out->origin = NULL;
     return true;
 }
 
@@ -259,6 +265,12 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         error_at(l, line, "'%s' is not a valid instance name", tok[1]);
         return;
     }
+    /* The name is the tile's scope in a dump, kept whole. */
+    if (strlen(tok[1]) > WM_WAVES_SCOPE_MAX) {
+        error_at(l, line, "instance name %.20s... is %zu characters long; at most %d (it names its tile in a dump)",
+                 tok[1], strlen(tok[1]), WM_WAVES_SCOPE_MAX);
+        return;
+    }
     instance *dup = find_inst(l, tok[1]);
     if (dup) {
         error_at(l, line, "instance %s is already defined at line %u", tok[1], dup->line);
@@ -302,6 +314,8 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
             rp.ref_y = dot[1] == 'y';
         } else if (!eval_scalar(l, line, val, &rp.value)) {
             continue;
+        } else if (val[0] == '$') {
+            rp.from = wm_xstrdup(val + 1);
         }
         rp.name = wm_xstrdup(key);
         *(raw_param *)push_back(&in->raw, &in->nraw, sizeof *in->raw) = rp;
@@ -554,11 +568,19 @@ static void resolve(wm_layout *l)
             const int64_t v = in->params[k].value;
             /* Checked once resolved, a reference too: a value outside the
              * kernel's range never reaches it, cut to its width. */
-            if (v < kp->min || v > kp->max)
+            if (v < kp->min || v > kp->max) {
+                /* A value a setting gave names the setting too. */
+                char given[256] = "";
+                for (size_t k2 = 0; rp->from && k2 < l->nsettings; k2++)
+                    if (!strcmp(l->settings[k2].name, rp->from))
+                        snprintf(given, sizeof given, " (%s=$%s, given by %s %s=%" PRId64 ")", kp->name, rp->from,
+                                 l->settings[k2].origin ? l->settings[k2].origin : "--set", rp->from,
+                                 l->settings[k2].value);
                 error_at(l, in->line,
                          "%s (kernel %s, PE (%" PRId64 ",%" PRId64 ")): %s=%" PRId64 " is outside its range %" PRId64
-                         "..%" PRId64,
-                         in->name, in->kernel->name, in->x, in->y, kp->name, v, kp->min, kp->max);
+                         "..%" PRId64 "%s",
+                         in->name, in->kernel->name, in->x, in->y, kp->name, v, kp->min, kp->max, given);
+            }
         }
     }
     /* Paths: every instance to every instance its parameters name. */
@@ -590,6 +612,7 @@ static void free_layout(wm_layout *l)
         for (size_t r = 0; r < in->nraw; r++) {
             free(in->raw[r].name);
             free(in->raw[r].ref);
+            free(in->raw[r].from);
         }
         free(in->raw);
         free(in->params);
@@ -615,6 +638,8 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
     if (!l) return NULL;
     l->path = path;
     l->err = err;
+    l->settings = settings;
+    l->nsettings = nsettings;
     char *copy = wm_xstrdup(text);
     if (!copy) {
         free(l);
@@ -685,6 +710,8 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
     }
     l->path = NULL;
     l->err = NULL;
+    l->settings = NULL;
+    l->nsettings = 0;
     return l;
 }
 

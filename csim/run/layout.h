@@ -25,6 +25,8 @@ typedef struct wm_layout wm_layout;
 typedef struct {
     const char *name;
     int64_t value;
+    /* Where it was given, for messages ("test.rows:3"); NULL: --set. */
+    const char *origin;
 } wm_setting;
 
 /* Parse NAME=VALUE (text is kept: name points into it). False if malformed. */

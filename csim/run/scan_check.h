@@ -1,13 +1,17 @@
 /* scan_check.h: the independent reference for the collectives' results.
  *
  * The leaves are the instances l0..l{P-1} with a VAL parameter; the
- * reference is a plain loop over their values (32-bit wrap-around, as the
- * wavelets): leaf i's excl is the sum of the values before it, incl adds its
- * own, and every instance that exports total (the root, the chain's last
- * PE) must hold the sum of all. A layout with a root must export root.total. */
+ * reference is a plain loop over their values, exact in 64 bits: leaf i's
+ * excl is the sum of the values before it, incl adds its own, and every
+ * instance that exports total (the root, the chain's last PE) must hold
+ * the sum of all. A run's exports are 32-bit words (run/exact.h), so the
+ * check compares each with the word of its exact value; whether an exact
+ * value fits its word is run/exact.h's question. A layout with a root must
+ * export root.total. */
 #ifndef WM_SCAN_CHECK_H
 #define WM_SCAN_CHECK_H
 
+#include "run/exact.h"
 #include "run/layout.h"
 #include "run/scheduler.h"
 
@@ -15,8 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* excl, incl: n each; *total the sum. Wraps like 32-bit wavelets. */
-void wm_scan_reference(const int64_t *values, size_t n, int64_t *excl, int64_t *incl, int64_t *total);
+/* The reference loop itself, wm_scan_reference, is run/exact.h's. */
 
 /* Compares a finished run with the reference; prints one line per wrong or
  * missing value to report (may be NULL) and returns how many there were

@@ -11,6 +11,7 @@
 
 #include "fstapi.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ const char *const wm_waves_state_names[] = {"running", "computing", "blocked_sen
                                             "fault"};
 const unsigned wm_waves_state_count = sizeof wm_waves_state_names / sizeof wm_waves_state_names[0];
 
-enum { NAME_MAX_LEN = 64 };
+enum { NAME_MAX_LEN = WM_WAVES_SCOPE_MAX + 1 };
 
 typedef struct {
     char name[NAME_MAX_LEN];
@@ -112,6 +113,7 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
 
 void wm_waves_name_tile(wm_waves *wv, unsigned x, unsigned y, const char *name)
 {
+    assert(strlen(name) <= WM_WAVES_SCOPE_MAX); /* the layout refuses longer names */
     snprintf(wv->scope[y * wv->w + x], NAME_MAX_LEN, "%s", name);
 }
 

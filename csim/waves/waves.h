@@ -56,7 +56,12 @@ typedef struct wm_waves wm_waves;
 WM_MUST_USE wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size);
 void wm_waves_destroy(wm_waves *wv);
 
-/* Name the top scope of tile (x, y) (default "tile_X_Y"). */
+/* The most characters of a tile's scope name, kept whole in the dump:
+ * the layout refuses a longer instance name at its line (docs/layouts.md),
+ * so two names never share a scope. */
+enum { WM_WAVES_SCOPE_MAX = 63 };
+/* Name the top scope of tile (x, y) (default "tile_X_Y"); name has at most
+ * WM_WAVES_SCOPE_MAX characters. */
 void wm_waves_name_tile(wm_waves *wv, unsigned x, unsigned y, const char *name);
 /* Firmware signals of the PE on tile (x, y): <scope>.fw.state and one
  * 64-bit signal per export declared. Returns the PE's index. */

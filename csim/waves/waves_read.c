@@ -386,6 +386,7 @@ static bool load_fst_isolated(wm_dump *d, const char *path, char *err, size_t er
 typedef struct {
     char *code;
     size_t list;
+    unsigned bits; /* its declared width */
 } vcd_code;
 
 /* Identifier codes, hashed: a big dump has tens of thousands of them. */
@@ -410,7 +411,7 @@ static vcd_code *find_code(const code_table *t, const char *code)
     }
 }
 
-static bool add_code(code_table *t, const char *code, size_t list)
+static bool add_code(code_table *t, const char *code, size_t list, unsigned bits)
 {
     if (2 * (t->n + 1) > t->cap) {
         code_table bigger = {calloc(t->cap ? 2 * t->cap : 1024, sizeof(vcd_code)), t->cap ? 2 * t->cap : 1024, 0};
@@ -429,8 +430,59 @@ static bool add_code(code_table *t, const char *code, size_t list)
     while (t->slot[j].code) j = (j + 1) & (t->cap - 1);
     t->slot[j].code = strdup(code);
     t->slot[j].list = list;
+    t->slot[j].bits = bits;
     t->n++;
     return t->slot[j].code != NULL;
+}
+
+/* The file as whitespace-separated tokens, with line numbers: a value
+ * change is read within its line, so a line cut short is never completed
+ * by the next one. */
+typedef struct {
+    FILE *f;
+    unsigned line; /* of the last token */
+    int last;      /* the last byte read, EOF before any */
+} vcd_in;
+
+/* The next token into tok (size bytes); false at the end of the file, or
+ * when the token does not fit (*too_long). */
+static bool next_token(vcd_in *in, char *tok, size_t size, bool *too_long)
+{
+    int c;
+    while ((c = getc(in->f)) != EOF && (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v')) {
+        if (c == '\n') in->line++;
+        in->last = c;
+    }
+    if (c == EOF) return false;
+    size_t n = 0;
+    *too_long = false;
+    for (; c != EOF && !(c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'); c = getc(in->f)) {
+        in->last = c;
+        if (n + 1 < size) tok[n++] = (char)c;
+        else *too_long = true;
+    }
+    tok[n] = '\0';
+    if (c != EOF) {
+        ungetc(c, in->f);
+    }
+    return !*too_long;
+}
+
+/* The rest of the current line holds no token (its newline, or the end). */
+static bool line_ends(vcd_in *in)
+{
+    int c;
+    while ((c = getc(in->f)) == ' ' || c == '\t' || c == '\r') in->last = c;
+    if (c != EOF) ungetc(c, in->f);
+    return c == '\n' || c == EOF;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return false;
+    return true;
 }
 
 static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
@@ -440,19 +492,24 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "cannot read %s", path);
         return false;
     }
+    vcd_in in = {f, 1, EOF};
     code_table codes = {NULL, 0, 0};
     char scope[1024] = "";
     size_t depth_len[64] = {0}; /* an $upscope before any $scope ends at the top */
     unsigned depth = 0;
     uint64_t now = 0;
-    bool ok = true, defs = true, any = false;
+    bool ok = true, defs = true, any = false, too_long = false;
+    char why[200] = "";
     char tok[512];
-    while (ok && fscanf(f, "%511s", tok) == 1) {
+    while (ok && next_token(&in, tok, sizeof tok, &too_long)) {
         any = true;
         if (defs) {
             if (!strcmp(tok, "$scope")) {
                 char kind[64], name[256];
-                if (fscanf(f, "%63s %255s", kind, name) != 2) ok = false;
+                if (!next_token(&in, kind, sizeof kind, &too_long) || !next_token(&in, name, sizeof name, &too_long)) {
+                    ok = false;
+                    break;
+                }
                 if (depth < 64) depth_len[depth] = strlen(scope);
                 depth++;
                 size_t k = strlen(scope);
@@ -461,9 +518,15 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
                 if (depth) depth--;
                 if (depth < 64) scope[depth_len[depth]] = '\0';
             } else if (!strcmp(tok, "$var")) {
-                char type[64], code[64], name[256];
-                unsigned bits;
-                if (fscanf(f, "%63s %u %63s %255s", type, &bits, code, name) != 4) {
+                char type[64], width[32], code[64], name[256];
+                if (!next_token(&in, type, sizeof type, &too_long) || !next_token(&in, width, sizeof width, &too_long) ||
+                    !next_token(&in, code, sizeof code, &too_long) || !next_token(&in, name, sizeof name, &too_long)) {
+                    ok = false;
+                    break;
+                }
+                const unsigned long bits = all_digits(width) ? strtoul(width, NULL, 10) : 0;
+                if (bits < 1 || bits > 1u << 20) {
+                    snprintf(why, sizeof why, "line %u: $var %s has a width of '%.20s'", in.line, code, width);
                     ok = false;
                     break;
                 }
@@ -471,6 +534,12 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
                 size_t list;
                 if (c) {
                     list = c->list;
+                    if (c->bits != bits) {
+                        snprintf(why, sizeof why, "line %u: identifier code %s is declared with %u and %lu bits",
+                                 in.line, code, c->bits, bits);
+                        ok = false;
+                        break;
+                    }
                 } else {
                     change_list *nl = realloc(d->lists, (d->nlists + 1) * sizeof *nl);
                     if (!nl) {
@@ -480,41 +549,102 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
                     d->lists = nl;
                     memset(&d->lists[d->nlists], 0, sizeof *d->lists);
                     list = d->nlists++;
-                    if (!add_code(&codes, code, list)) {
+                    if (!add_code(&codes, code, list, (unsigned)bits)) {
                         ok = false;
                         break;
                     }
                 }
-                ok = add_signal(d, scope, name, bits, list);
+                ok = add_signal(d, scope, name, (unsigned)bits, list);
             } else if (!strcmp(tok, "$enddefinitions")) {
                 defs = false;
             }
             if (tok[0] == '$' && strcmp(tok, "$end") && strcmp(tok, "$enddefinitions")) {
                 /* skip to this section's $end */
                 char t2[512];
-                while (fscanf(f, "%511s", t2) == 1 && strcmp(t2, "$end")) {
+                while (next_token(&in, t2, sizeof t2, &too_long) && strcmp(t2, "$end")) {
                 }
             }
             continue;
         }
+        /* Value changes: each within its line, each code declared, no
+         * vector wider than its signal. */
         if (tok[0] == '#') {
+            if (!all_digits(tok + 1)) {
+                snprintf(why, sizeof why, "line %u: '%.40s' is not a time", in.line, tok);
+                ok = false;
+                break;
+            }
             now = strtoull(tok + 1, NULL, 10);
             if (now > d->end) d->end = now;
-        } else if (tok[0] == 'b' || tok[0] == 'B') {
+        } else if (tok[0] == 'b' || tok[0] == 'B' || tok[0] == 'r' || tok[0] == 'R') {
             char code[64];
-            if (fscanf(f, "%63s", code) != 1) break;
+            const unsigned line = in.line;
+            if (line_ends(&in) || !next_token(&in, code, sizeof code, &too_long) || in.line != line) {
+                snprintf(why, sizeof why, "line %u: the value %.40s has no identifier code (a line cut short)", line,
+                         tok);
+                ok = false;
+                break;
+            }
             const vcd_code *c = find_code(&codes, code);
-            if (c) ok = push_change(&d->lists[c->list], now, bits_value(tok + 1, strlen(tok + 1)));
+            if (!c) {
+                snprintf(why, sizeof why, "line %u: identifier code %.40s is not declared", line, code);
+                ok = false;
+                break;
+            }
+            if (tok[0] == 'r' || tok[0] == 'R') continue; /* a real: no signal of ours is one */
+            const size_t digits = strlen(tok + 1);
+            const bool binary = digits && strspn(tok + 1, "01xXzZ") == digits;
+            if (!binary || digits > c->bits) {
+                snprintf(why, sizeof why, "line %u: %.40s is not a value of %u bits for identifier code %.40s", line,
+                         tok, c->bits, code);
+                ok = false;
+                break;
+            }
+            ok = push_change(&d->lists[c->list], now, bits_value(tok + 1, digits));
         } else if (strchr("01xXzZ", tok[0])) {
             const vcd_code *c = find_code(&codes, tok + 1);
-            if (c) ok = push_change(&d->lists[c->list], now, tok[0] == '1');
+            if (!c) {
+                snprintf(why, sizeof why,
+                         tok[1] ? "line %u: identifier code %.40s is not declared"
+                                : "line %u: the value %.40s has no identifier code (a line cut short)",
+                         in.line, tok[1] ? tok + 1 : tok);
+                ok = false;
+                break;
+            }
+            ok = push_change(&d->lists[c->list], now, tok[0] == '1');
+        } else if (tok[0] == '$') {
+            /* $dumpvars, $end and friends carry no values of their own; a
+             * $comment's words are skipped to its $end */
+            if (!strcmp(tok, "$comment")) {
+                char t2[512];
+                while (next_token(&in, t2, sizeof t2, &too_long) && strcmp(t2, "$end")) {
+                }
+            }
+        } else {
+            snprintf(why, sizeof why, "line %u: '%.40s' is not a value change", in.line, tok);
+            ok = false;
         }
-        /* $dumpvars, $end and friends carry no values of their own */
+    }
+    if (ok && too_long) {
+        snprintf(why, sizeof why, "line %u: a word longer than %zu bytes", in.line, sizeof tok - 1);
+        ok = false;
+    }
+    /* A dump ends with a newline: a last line without one was cut off (a
+     * value or a time cut there would read as another). */
+    if (ok && any && in.last != '\n') {
+        snprintf(why, sizeof why, "line %u, the last, is cut off: no newline at its end", in.line);
+        ok = false;
+    }
+    if (ok && ferror(f)) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        ok = false;
     }
     for (size_t i = 0; i < codes.cap; i++) free(codes.slot[i].code);
     free(codes.slot);
     fclose(f);
-    if (!ok || !any || defs) snprintf(err, err_size, "%s is not a readable VCD file", path);
+    if (!ok || !any || defs)
+        snprintf(err, err_size, "%s is not a readable VCD file%s%s%s", path, why[0] ? " (" : "", why,
+                 why[0] ? ")" : "");
     return ok && any && !defs;
 }
 

@@ -28,7 +28,7 @@ const wm_kernel_param wm_stream_params[] = {
     [COUNT] = {"COUNT", true, 0, WM_PARAM_U32},   /* messages to send */
     [LEN] = {"LEN", false, 1, 0, WM_LEN_MAX},      /* data wavelets in each, 0..255 */
     [EXPECT] = {"EXPECT", true, 0, WM_PARAM_U32}, /* messages to receive */
-    [SEED] = {"SEED", false, 1, WM_PARAM_WORD},    /* the generator's first value */
+    [SEED] = {"SEED", false, 1, WM_PARAM_U32},     /* the generator's first value */
     [GAP] = {"GAP", false, 0, WM_PARAM_U32},      /* cycles between message starts, 0: back to back */
     [STAMP] = {"STAMP", false, 0, WM_PARAM_FLAG},  /* 1: the first data wavelet is the send time */
     {NULL, false, 0, 0, 0},
