@@ -170,8 +170,8 @@ static void check_layout(const wm_layout *l, const char *name, size_t msgs)
 static wm_layout *seed_row(int shape)
 {
     static const wm_setting rows[2][5] = {
-        {{"SHAPE", 0}, {"V0", 10}, {"V1", 20}, {"V2", 30}, {"V3", 40}},
-        {{"SHAPE", 1}, {"V0", 7}, {"V1", 300}, {"V2", 0}, {"V3", 5}},
+        {{"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL}, {"V2", 30, NULL}, {"V3", 40, NULL}},
+        {{"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}},
     };
     wm_layout *l = wm_layout_load("sw/collectives/bench.layout", rows[shape], 5, stderr);
     assert_non_null(l);
