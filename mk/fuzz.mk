@@ -16,7 +16,9 @@ FUZZ_DIR     := $(BUILD)/fuzz
 # UBSan recovers, so that tests/ubsan.supp applies; halt_on_error stops on
 # any other finding.
 FUZZ_SAN     := -fsanitize=address,undefined
-FUZZ_CFLAGS  := $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Icsim -Isw -DBUILD_DIR='"$(BUILD)"' \
+# -MMD -MP: an object is rebuilt when a header it includes changes (a struct
+# that grows would otherwise be read at its old size).
+FUZZ_CFLAGS  := $(CSTD) -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Icsim -Isw -DBUILD_DIR='"$(BUILD)"' \
                 -isystem $(VINC)/gtkwave -DFST_CONFIG_INCLUDE='"fst_config.h"'
 FUZZ_SECONDS ?= 30
 FUZZ_RUNS    ?=
@@ -43,6 +45,8 @@ $(FUZZ_DIR)/fuzz_rows: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_rows.o $(FUZZ_DIR)/obj/cs
 $(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/csim/waves/waves_read.o \
                        $(FUZZ_DIR)/obj/fst/fstapi.o $(FUZZ_DIR)/obj/fst/lz4.o $(FUZZ_DIR)/obj/fst/fastlz.o
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lz -lpthread
+
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BIN) ## build the libFuzzer harnesses under build/fuzz
