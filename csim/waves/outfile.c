@@ -27,6 +27,7 @@ struct wm_outfile {
     FILE *f;
     int fd;   /* COPY: the target, opened when writing begins */
     int error;
+    int mode; /* REPLACE: the permission bits of the file replaced, -1 for a new one */
     int slot;
     bool made; /* the temporary exists, made here */
     pid_t pid; /* the process that made it */
@@ -187,8 +188,7 @@ wm_outfile *wm_outfile_begin(const char *path, bool open_it, char *err, size_t e
         free(o);
         return NULL;
     }
-    int mode;
-    int e = classify(path, &o->how, o->target, sizeof o->target, &mode);
+    int e = classify(path, &o->how, o->target, sizeof o->target, &o->mode);
     if (e) {
         failed(err, err_size, "cannot write %s: %s", path, e);
         free(o);
@@ -243,7 +243,7 @@ wm_outfile *wm_outfile_begin(const char *path, bool open_it, char *err, size_t e
         }
         o->made = true;
         /* an existing file keeps its permission bits */
-        if (mode >= 0) (void)!fchmod(fd, (mode_t)mode);
+        if (o->mode >= 0) (void)!fchmod(fd, (mode_t)o->mode);
     }
     snprintf(o->hier, sizeof o->hier, "%s.hier", o->temp);
     if (open_it) {
@@ -321,6 +321,8 @@ static int copy_in(wm_outfile *o)
 /* Rename a finished temporary over its target. */
 static bool publish(wm_outfile *o, char *err, size_t err_size)
 {
+    /* again: a library may have made the file anew (the FST writer does) */
+    if (o->how == REPLACE && o->mode >= 0) (void)!chmod(o->temp, (mode_t)o->mode);
     if (o->how == REPLACE && rename(o->temp, o->target) != 0) {
         failed(err, err_size, "writing %s failed: %s", o->path, errno);
         unmake(o);
