@@ -25,12 +25,9 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-# The loader finds the images, and the regression's corpus the layouts of
-# sw/, by an absolute path, so that the tools work from any folder; the
-# waves of a run with --pe core name the cores' PCs from KERNEL.elf.
-$(BUILD)/obj/csim/run/core_image.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
-$(BUILD)/obj/csim/waves/waves_fw.o: CPPFLAGS += -DWM_FIRMWARE_DIR='"$(abspath $(FW_DIR))"'
-$(BUILD)/obj/csim/regress/collectives_regress.o: CPPFLAGS += -DWM_SOURCE_DIR='"$(abspath .)"'
+# No absolute path is built in: the binary finds its firmware and the
+# corpus's layouts relative to its own location (csim/core/datadir.h), so a
+# moved build tree and an installed copy (mk/install.mk) work as well.
 
 # The C++ shims over the Verilated models (csim/fabric/, csim/core/), each
 # built after the models whose headers it includes.

@@ -19,12 +19,12 @@ if [ -z "$smallest" ] || [ -z "$command" ]; then
     exit 1
 fi
 case "$command" in
-    "build/wavemesh regress --scenario "*" --perturb rr-reverse:1,1") ;;
+    "$W regress --scenario "*" --perturb rr-reverse:1,1") ;;
     *) echo "check-random-shrink: unexpected command: $command"; exit 1 ;;
 esac
-# The printed command, as printed (with this tree's binary).
-again=$(eval "$W ${command#build/wavemesh }" | head -n 1)
-got=$(echo "$again" | sed -n 's/^FAIL scenario //p' | sed 's/ | build\/wavemesh regress --scenario .*//')
+# The printed command, as printed: it names the binary as it was invoked.
+again=$(eval "$command" | head -n 1)
+got=$(echo "$again" | sed -n 's/^FAIL scenario //p' | sed 's/ | [^|]* regress --scenario .*//')
 if [ "$got" != "$smallest" ]; then
     echo "check-random-shrink: the printed command does not reproduce the smallest failure"
     echo "  shrunk:     $smallest"

@@ -103,7 +103,7 @@ static const hostile table[] = {
      "writing " HDIR "/full.fst failed: the FST writer could not write a page of its memory-mapped files (SIGBUS)",
      HDIR "/full.fst", 2048},
     {"$W run sw/collectives/bench.layout --backend sw --trace $D/full.fst", 1,
-     "writing the save file " HDIR "/full.gtkw failed", HDIR "/full.fst", 8192},
+     "writing " HDIR "/full.gtkw failed: File too large", HDIR "/full.fst", 8192},
     {"$W traffic --backend sw --mesh 4x4 --cycles 2000 --trace $D/full.vcd", 1,
      "writing the dump " HDIR "/full.vcd failed: File too large", HDIR "/full.vcd", 8192},
     {"$W tree --leaves 100 --placement htree -o $D/full.layout", 1,
@@ -208,6 +208,47 @@ static const hostile table[] = {
      HDIR "/g.gtkw", 0},
     {"$W cpi --count 0", 2, "--count 0: expected an integer in 1..3000", NULL, 0},
     {"$W cpi --count 3001", 2, "--count 3001: expected an integer in 1..3000", NULL, 0},
+    /* issue 26, every write checked (mechanism 2): standard output on a
+     * full device ends each command that prints with the file named, the
+     * reason and exit 1, as cat and sort do */
+    {"$W run sw/collectives/bench.layout > /dev/full", 1, "wavemesh run: standard output: No space left on device", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core > /dev/full", 1, "wavemesh run: standard output: No space left on device",
+     NULL, 0},
+    {"$W rows sw/collectives/test.rows --backend sw > /dev/full", 1, "wavemesh rows: standard output: No space left on device",
+     NULL, 0},
+    {"$W traffic --backend sw --mesh 2x2 --cycles 100 --csv > /dev/full", 1,
+     "wavemesh traffic: standard output: No space left on device", NULL, 0},
+    {"$W regress --quick --only tutorial > /dev/full", 1, "wavemesh regress: standard output: No space left on device",
+     NULL, 0},
+    {"$W gs --ranks 2x2 --backend sw > /dev/full", 1, "wavemesh gs: standard output: No space left on device", NULL, 0},
+    {"$W selftest > /dev/full", 1, "wavemesh selftest: standard output: No space left on device", NULL, 0},
+    {"$W cpi --count 1 > /dev/full", 1, "wavemesh cpi: standard output: No space left on device", NULL, 0},
+    {"$W heatmap sw/collectives/bench.layout -o $D/hf > /dev/full", 1,
+     "wavemesh heatmap: standard output: No space left on device", NULL, 0},
+    /* /dev/stdout's own kind of link, made here: a regression run as root
+     * must not replace the machine's */
+    {"ln -sf /proc/self/fd/1 $D/stdout && $W tree --leaves 4 --placement row -o $D/stdout > /dev/full", 1,
+     "wavemesh tree: writing " HDIR "/stdout failed: No space left on device", NULL, 0},
+    {"$W run --help > /dev/full", 1, "wavemesh run: standard output: No space left on device", NULL, 0},
+    {"$W --help > /dev/full", 1, "wavemesh: standard output: No space left on device", NULL, 0},
+    /* issue 26, one output routine (mechanism 1): a directory is refused,
+     * a side file's name taken by a folder is refused before the run, a
+     * missing folder before gnuplot draws (tests/test_outfile.c has the
+     * whole table) */
+    {"mkdir -p $D/odir && $W tree --leaves 4 --placement row -o $D/odir", 1, "cannot write " HDIR "/odir: Is a directory",
+     NULL, 0},
+    {"mkdir -p $D/oside.gtkw && $W run sw/collectives/bench.layout --backend sw --trace $D/oside.fst", 1,
+     "cannot write " HDIR "/oside.gtkw: Is a directory", HDIR "/oside.fst", 0},
+    {"$W heatmap sw/collectives/bench.layout -o $D/no/such/dir/h", 1,
+     "cannot write " HDIR "/no/such/dir/h-upsweep.png: No such file or directory", NULL, 0},
+    /* issue 26, signals at any moment (mechanism 4): a layout that is a
+     * FIFO with no writer blocks its open; SIGINT ends it at once, as a
+     * run stopped in its loop ends */
+    {"rm -f $D/fifo.layout && mkfifo $D/fifo.layout && { $W run $D/fifo.layout & p=$!; sleep 0.5; kill -INT $p; wait $p; }",
+     130, "wavemesh: interrupted by SIGINT", NULL, 0},
+    {"rm -f $D/fifo.layout && mkfifo $D/fifo.layout && { $W run $D/fifo.layout --trace $D/ff.fst & p=$!; sleep 0.5; "
+     "kill -TERM $p; wait $p; }",
+     143, "wavemesh: interrupted by SIGTERM", HDIR "/ff.fst", 0},
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},

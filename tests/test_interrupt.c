@@ -79,7 +79,7 @@ static char *slurp(const char *path)
 /* Runs argv (argv[0] the wavemesh binary) with stdout and stderr into
  * files, waits until `dump` exists and a little more, sends sig; returns
  * the exit status. */
-static int run_and_signal(char *const argv[], const char *dump, int sig, const char *out, const char *err)
+static int run_and_signal_n(char *const argv[], const char *dump, int sig, int times, const char *out, const char *err)
 {
     const pid_t pid = fork();
     assert_true(pid >= 0);
@@ -103,11 +103,27 @@ static int run_and_signal(char *const argv[], const char *dump, int sig, const c
         sleep_ms(10);
     assert_true(exists(part));
     sleep_ms(500); /* the run is long; later is safe, and a sanitized build starts slower */
+    /* more than once: again every 2 ms while the process lives (signals
+     * sent closer merge into one), so that the later ones land while the
+     * run stops and cleans up, as `timeout -s INT` and a terminal's Ctrl-C
+     * to the process group both do */
     assert_int_equal(kill(pid, sig), 0);
     int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
+    pid_t done = 0;
+    for (int k = 1; k < times && !(done = waitpid(pid, &status, WNOHANG)); k++) {
+        sleep_ms(2);
+        kill(pid, sig);
+    }
+    if (!done) assert_int_equal(waitpid(pid, &status, 0), pid);
     if (!WIFEXITED(status)) fail_msg("%s was killed by signal %d instead of exiting", argv[0], WTERMSIG(status));
+    /* no temporary survives, whatever the signals */
+    if (exists(part) || exists(hier)) fail_msg("%s: the temporary %s was left behind", argv[0], part);
     return WEXITSTATUS(status);
+}
+
+static int run_and_signal(char *const argv[], const char *dump, int sig, const char *out, const char *err)
+{
+    return run_and_signal_n(argv, dump, sig, 1, out, err);
 }
 
 /* The cycle of "<prefix>interrupted by SIG... at cycle N" in text. */
@@ -242,6 +258,32 @@ static void test_interrupted_traffic_keeps_its_dump(void **state)
     }
 }
 
+/* Issue 26, signals at any moment (mechanism 4): more signals (every 2
+ * ms until the process ends) while the first is handled does not cut the clean-up short: the
+ * dump is closed and readable, its save file written, no temporary left,
+ * and the exit status that of the first signal. */
+static void test_a_second_signal_lets_the_clean_up_finish(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *backend, *ext;
+        int sig, times;
+        const char *signame;
+    } cases[] = {{"sw", "fst", SIGINT, 200, "SIGINT"}, {"rtl", "vcd", SIGINT, 200, "SIGINT"},
+                 {"rtl", "fst", SIGTERM, 200, "SIGTERM"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dump[256];
+        snprintf(dump, sizeof dump, DIR "/twice-%s.%s", cases[i].backend, cases[i].ext);
+        remove(dump);
+        char *const argv[] = {BUILD_DIR "/wavemesh", "run", DIR "/long.layout", "--backend", (char *)cases[i].backend,
+                              "--trace", dump, NULL};
+        const int status = run_and_signal_n(argv, dump, cases[i].sig, cases[i].times, DIR "/twice.out", DIR "/twice.err");
+        const char *text = slurp(DIR "/twice.err");
+        if (status != 128 + cases[i].sig) fail_msg("%s: exit %d, stderr: %s", dump, status, text);
+        check_dump(dump, stopped_at(text, cases[i].signame), "a.wm_tile.u_waves.west_valid", 10);
+    }
+}
+
 /* A failed RTL assertion stops a run as a signal does, the dump kept up
  * to the cycle it failed in. (1,0) is outside the region, so its west
  * input buffer is never popped; a neighbour that sends without credits is
@@ -342,6 +384,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interrupted_runs_keep_their_dumps),
         cmocka_unit_test(test_interrupted_traffic_keeps_its_dump),
+        cmocka_unit_test(test_a_second_signal_lets_the_clean_up_finish),
         cmocka_unit_test(test_an_rtl_assertion_stops_a_traced_run_at_its_cycle),
         cmocka_unit_test(test_progress_line_only_on_a_terminal),
     };

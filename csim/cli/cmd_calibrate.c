@@ -2,6 +2,7 @@
  * on the PE core, printed, written as sw/cost_model.h, or checked. */
 #include "cli/commands.h"
 #include "run/calibrate.h"
+#include "waves/outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,18 +47,17 @@ int wm_cmd_calibrate(int argc, char **argv)
         printf("%-27s %9ld %9ld%s\n", now[i].name, now[i].value, built[i].value, same ? "" : "  <- differs");
     }
     if (write) {
-        /* Written beside, then renamed: a failure leaves the old table whole. */
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", write);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, "wavemesh calibrate: cannot write %s: %s\n", tmp, strerror(errno));
+        /* Through the one output routine (waves/outfile.h): a failure
+         * leaves the old table whole. */
+        char err[4400];
+        wm_outfile *out = wm_outfile_begin(write, true, err, sizeof err);
+        if (!out) {
+            fprintf(stderr, "wavemesh calibrate: %s\n", err);
             return 1;
         }
-        wm_cost_model_write(f, now);
-        if (fclose(f) != 0 || rename(tmp, write) != 0) {
-            fprintf(stderr, "wavemesh calibrate: cannot write %s: %s\n", write, strerror(errno));
-            remove(tmp);
+        wm_cost_model_write(wm_outfile_stream(out), now);
+        if (!wm_outfile_commit(out, err, sizeof err)) {
+            fprintf(stderr, "wavemesh calibrate: %s\n", err);
             return 1;
         }
         printf("written: %s (rebuild to use it)\n", write);

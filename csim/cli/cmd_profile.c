@@ -1,5 +1,6 @@
 /* cmd_profile.c: `wavemesh profile LAYOUT`, where the cycles of a run went. */
 #include "cli/commands.h"
+#include "waves/outfile.h"
 #include "profile/collect.h"
 #include "profile/table.h"
 #include "profile/timeline.h"
@@ -29,19 +30,22 @@ typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t
 /* The profile through writer into the file at path; false after a message. */
 static bool write_file(const char *path, profile_writer writer, const wm_profile *p)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
+    char err[4200];
+    wm_outfile *o = wm_outfile_begin(path, true, err, sizeof err);
+    if (!o) {
+        fprintf(stderr, "wavemesh profile: %s\n", err);
         return false;
     }
-    char err[400];
-    bool ok = writer(p, f, err, sizeof err);
-    if (!ok) fprintf(stderr, "wavemesh profile: %s: %s\n", path, err);
-    if (fclose(f) != 0 && ok) {
-        fprintf(stderr, "wavemesh profile: %s: %s\n", path, strerror(errno));
-        ok = false;
+    if (!writer(p, wm_outfile_stream(o), err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: %s: %s\n", path, err);
+        wm_outfile_discard(o);
+        return false;
     }
-    return ok;
+    if (!wm_outfile_commit(o, err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: %s\n", err);
+        return false;
+    }
+    return true;
 }
 
 int wm_cmd_profile(int argc, char **argv)

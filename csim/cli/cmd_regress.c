@@ -2,12 +2,14 @@
  * backend against the rtl backend over the scenario corpus, or over one
  * layout of the user's. */
 #include "cli/commands.h"
+#include "core/datadir.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
 #include "regress/layout_regress.h"
 #include "regress/random_campaign.h"
 #include "regress/regress.h"
 #include "run/scheduler.h"
+#include "waves/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -236,6 +238,9 @@ static int run_random(const random_options *o, int cores_only, const char *expec
     if (strcmp(expected_name, "rtl") && n < sizeof extra)
         n += (size_t)snprintf(extra + n, sizeof extra - n, " --expected %s", expected_name);
     if (strcmp(got_name, "sw") && n < sizeof extra) snprintf(extra + n, sizeof extra - n, " --got %s", got_name);
+    /* each line's command names the binary as it was invoked */
+    char command[4200];
+    snprintf(command, sizeof command, "%s regress", wm_self_name());
     wm_random_campaign c = {
         .count = o->random,
         .seed = o->seed,
@@ -244,7 +249,7 @@ static int run_random(const random_options *o, int cores_only, const char *expec
         .limits = {(unsigned)o->max_side, (unsigned)o->max_core_side, cores_only},
         .expected = expected,
         .got = got,
-        .command = "build/wavemesh regress",
+        .command = command,
         .extra_args = extra,
         .shrink_runs = (unsigned)o->shrink_runs,
         .out = stdout,
@@ -262,20 +267,22 @@ static int run_random(const random_options *o, int cores_only, const char *expec
         uint64_t router_cycles;
         return wm_random_run_scenario(&c, &rs, "scenario", stdout, &interrupted, &router_cycles) ? 0 : 1;
     }
-    FILE *log = NULL;
+    /* the log through the one output routine (waves/outfile.h) */
+    wm_outfile *log = NULL;
+    char err[4400];
     if (o->log) {
-        log = fopen(o->log, "w");
+        log = wm_outfile_begin(o->log, true, err, sizeof err);
         if (!log) {
-            fprintf(stderr, "wavemesh regress: --log %s: cannot write it: %s\n", o->log, strerror(errno));
+            fprintf(stderr, "wavemesh regress: --log: %s\n", err);
             return 2;
         }
-        c.out = log;
+        c.out = wm_outfile_stream(log);
         c.failures = stdout;
     }
     wm_random_summary sum;
     const int status = wm_random_campaign_run(&c, &sum);
-    if (log && fclose(log)) {
-        fprintf(stderr, "wavemesh regress: --log %s: %s\n", o->log, strerror(errno));
+    if (log && !wm_outfile_commit(log, err, sizeof err)) {
+        fprintf(stderr, "wavemesh regress: --log: %s\n", err);
         return 2;
     }
     return status;

@@ -15,6 +15,7 @@
  * with the data inline; it writes a temporary name beside path, renamed
  * onto path once gnuplot has succeeded, so a failure leaves no file. */
 #include "profile/timeline.h"
+#include "waves/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -324,38 +325,26 @@ static void write_script(const wm_profile *p, const char *png, FILE *g)
 bool wm_profile_write_png(const wm_profile *p, const char *path, char *err, size_t err_size)
 {
     if (!check_profile(p, err, err_size)) return false;
-    const size_t tn = strlen(path) + 32;
-    char *tmp = wm_xmalloc(tn);
-    snprintf(tmp, tn, "%s.tmp%ld", path, (long)getpid());
-    /* Create the temporary file here: a missing folder or a read-only one
-     * is said in our words, before gnuplot starts. */
-    FILE *t = fopen(tmp, "wb");
-    if (!t) {
-        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    fclose(t);
+    /* gnuplot writes the temporary, renamed (or copied into a device) when
+     * complete (waves/outfile.h); a missing folder or a directory is said
+     * in our words before gnuplot starts. */
+    wm_outfile *o = wm_outfile_begin(path, false, err, err_size);
+    if (!o) return false;
     FILE *g = popen("gnuplot 2>&1", "w");
     if (!g) {
         snprintf(err, err_size, "cannot start gnuplot: %s", strerror(errno));
-        unlink(tmp);
-        free(tmp);
+        wm_outfile_discard(o);
         return false;
     }
-    write_script(p, tmp, g);
+    write_script(p, wm_outfile_temp(o), g);
     const int status = pclose(g);
-    bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (!ok) {
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        wm_outfile_discard(o);
         if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
             snprintf(err, err_size, "gnuplot is not installed (`make deps` installs gnuplot-nox)");
         else
             snprintf(err, err_size, "gnuplot failed drawing %s (its message is above)", path);
-    } else if (rename(tmp, path) != 0) {
-        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
-        ok = false;
+        return false;
     }
-    if (!ok) unlink(tmp);
-    free(tmp);
-    return ok;
+    return wm_outfile_commit(o, err, err_size);
 }

@@ -2,6 +2,9 @@
 #include "regress/collectives_regress.h"
 
 #include "regress/profile_regress.h"
+
+#include "core/datadir.h"
+
 #include "run/scheduler.h"
 #include "run/tree.h"
 
@@ -53,16 +56,13 @@ static wm_layout *generate(size_t leaves, wm_tree_placement placement)
 }
 
 /* The corpus names its layouts from the top of the source tree; they are
- * opened there whatever the current folder (the build passes the tree's
- * absolute path). */
-#ifndef WM_SOURCE_DIR
-#define WM_SOURCE_DIR "."
-#endif
+ * opened there whatever the current folder: the checkout of a build tree,
+ * or an installed share/wavemesh (core/datadir.h). */
 
 static wm_layout *load_layout(const char *path, const wm_setting *settings, size_t nsettings)
 {
     char full[4096];
-    snprintf(full, sizeof full, "%s/%s", WM_SOURCE_DIR, path);
+    snprintf(full, sizeof full, "%s/%s", wm_data_source_dir(), path);
     return wm_layout_load(path[0] == '/' ? path : full, settings, nsettings, stderr);
 }
 

@@ -326,6 +326,8 @@ static void run_in_workers(const wm_random_campaign *c, wm_random_summary *s, co
 
 int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *s)
 {
+    /* the campaign looks at the flag between scenarios and reports it */
+    wm_interrupt_watch();
     memset(s, 0, sizeof *s);
     coverage cv;
     memset(&cv, 0, sizeof cv);

@@ -2,21 +2,17 @@
  * core_image.h). */
 #include "run/core_image.h"
 
+#include "core/datadir.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef WM_FIRMWARE_DIR
-#define WM_FIRMWARE_DIR BUILD_DIR "/firmware"
-#endif
-
-const char *wm_firmware_dir(void)
-{
-    const char *env = getenv("WM_FIRMWARE_DIR");
-    return env && *env ? env : WM_FIRMWARE_DIR;
-}
+/* Found beside the binary, or as $WAVEMESH_DATA or $WM_FIRMWARE_DIR say
+ * (core/datadir.h). */
+const char *wm_firmware_dir(void) { return wm_data_firmware_dir(); }
 
 bool wm_firmware_load(const char *kernel, wm_firmware *out, char *err, size_t errn)
 {

@@ -1,6 +1,8 @@
 /* heatmap.c: link use per direction, phase by phase (see heatmap.h). */
 #include "run/heatmap.h"
 
+#include "waves/outfile.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -204,27 +206,26 @@ static void write_script(const wm_heatmap *m, size_t phase, const char *title, c
 
 bool wm_heatmap_plot(const wm_heatmap *m, size_t phase, const char *title, const char *png, char *err, size_t errn)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", png, (long)getpid());
+    /* gnuplot writes the temporary, renamed (or copied into a device) when
+     * complete (waves/outfile.h); a missing folder is found before it
+     * starts, so its PNG never goes to standard output */
+    wm_outfile *o = wm_outfile_begin(png, false, err, errn);
+    if (!o) return false;
     FILE *g = popen("gnuplot 2>&1", "w");
     if (!g) {
         snprintf(err, errn, "cannot start gnuplot: %s", strerror(errno));
+        wm_outfile_discard(o);
         return false;
     }
-    write_script(m, phase, title, tmp, g);
+    write_script(m, phase, title, wm_outfile_temp(o), g);
     const int status = pclose(g);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        unlink(tmp);
+        wm_outfile_discard(o);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
             snprintf(err, errn, "gnuplot is not installed (`make deps` installs gnuplot-nox)");
         else
             snprintf(err, errn, "gnuplot failed drawing %s (its message is above)", png);
         return false;
     }
-    if (rename(tmp, png) != 0) {
-        snprintf(err, errn, "cannot write %s: %s", png, strerror(errno));
-        unlink(tmp);
-        return false;
-    }
-    return true;
+    return wm_outfile_commit(o, err, errn);
 }

@@ -2,11 +2,13 @@
 #include "waves/interrupt.h"
 
 #include "fabric/fabric.h"
+#include "waves/outfile.h"
 
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t received;  /* the signal, 0 before one arrives */
 static volatile sig_atomic_t asserted;  /* an RTL assertion failed */
@@ -14,18 +16,50 @@ static uint64_t asserted_at;
 static volatile sig_atomic_t failed;    /* wm_interrupt_fail */
 static char failure[600];
 static bool reported;
+static volatile sig_atomic_t watched; /* a loop looks at the flag */
+
+static void write_err(const char *s) { (void)!write(2, s, strlen(s)); }
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    }
+    return "a signal";
+}
 
 static void on_signal(int sig)
 {
-    if (received) {
-        /* The second one: the run did not stop at a cycle boundary in
-         * time (or the user does not want to wait); die of it. */
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
+    /* A second one while the first is handled changes nothing: the
+     * clean-up under way (a dump closed, its save file written, the
+     * temporaries removed) finishes, and the process exits 128 + the
+     * first signal. */
+    if (received) return;
     received = sig;
+    if (watched) return;
+    /* Set-up: nothing looks at the flag yet (a layout opened, an image
+     * built) and nothing is half-done but the temporaries: they go, and
+     * the command ends now, as a run stopped in its loop would. */
+    wm_outfile_remove_all();
+    write_err("wavemesh: interrupted by ");
+    write_err(signal_name(sig));
+    write_err("\n");
+    _exit(128 + sig);
 }
+
+/* SIGPIPE (standard output's reader has gone) and SIGQUIT (Ctrl-\, the way
+ * out of a run stuck where no loop looks at the flag) keep their default,
+ * the end of the process, without leaving a temporary behind. */
+static void on_fatal(int sig)
+{
+    wm_outfile_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void wm_interrupt_watch(void) { watched = 1; }
 
 static void on_assertion(void *ctx, uint64_t cycle)
 {
@@ -37,6 +71,8 @@ static void on_assertion(void *ctx, uint64_t cycle)
 
 wm_fabric_config wm_interrupt_fabric_config(const wm_fabric_ops *ops)
 {
+    /* a fabric is made for a run whose loop looks at the flag */
+    wm_interrupt_watch();
     wm_fabric_config cfg;
     if (ops->config) cfg = *ops->config;
     else memset(&cfg, 0, sizeof cfg);
@@ -59,10 +95,15 @@ void wm_interrupt_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* A write to the dump interrupted by the signal carries on. */
-    sa.sa_flags = SA_RESTART;
+    /* No SA_RESTART: an open that blocks (a FIFO with no writer) returns
+     * EINTR once the run watches the flag, so that the caller gives up. */
+    sa.sa_flags = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_fatal;
+    sigaction(SIGPIPE, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
 }
 
 void wm_interrupt_fail(const char *why)
@@ -85,15 +126,6 @@ void wm_interrupt_clear_assertion(void)
 {
     asserted = 0;
     asserted_at = 0;
-}
-
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    }
-    return "a signal";
 }
 
 void wm_interrupt_describe(char *buf, size_t size)

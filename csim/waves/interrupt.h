@@ -12,9 +12,19 @@
  * which cycle it stopped and exits 128 + the signal (130 for SIGINT, 143
  * for SIGTERM), or 1 after an assertion.
  *
- * A second signal while the first is being handled ends the process at
- * once, as if there were no handler: the way out of a loop that does not
- * look at the flag. */
+ * Signals at any moment: SIGHUP is taken as SIGINT and SIGTERM are. Before
+ * any loop looks at the flag (the command still sets up: opening its
+ * inputs, which may block on a FIFO with no writer, building images), a
+ * signal ends the command at once, with the same message and status, the
+ * temporaries of the outputs begun removed (waves/outfile.h). Once a run's
+ * fabric is made (wm_interrupt_fabric_config), or a loop calls
+ * wm_interrupt_watch, the signal raises the flag instead; the handlers
+ * are installed without SA_RESTART, so a blocking open returns EINTR and
+ * its caller gives up. A second signal while the first is handled changes
+ * nothing: the clean-up finishes, then the process exits 128 + the first
+ * signal. SIGPIPE and SIGQUIT (Ctrl-\: the way out of a run stuck where
+ * nothing looks at the flag) end the process as by default, after the
+ * temporaries are removed. */
 #ifndef WM_INTERRUPT_H
 #define WM_INTERRUPT_H
 
@@ -24,8 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The handlers of SIGINT and SIGTERM. */
+/* The handlers of SIGINT, SIGTERM and SIGHUP (and of SIGPIPE, SIGQUIT). */
 void wm_interrupt_install(void);
+/* From now on a loop looks at the flag: a signal raises it rather than
+ * ending the command at once. */
+void wm_interrupt_watch(void);
 
 /* The config of a run's fabric: ops->config's (the default without one),
  * with a failed RTL assertion raising the flag unless that config says

@@ -87,6 +87,18 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
      * existing file as it was. Its folder is checked now, before the run. */
     wm_outfile *out = wm_outfile_begin(s.path, false, err, err_size);
     if (!out) return NULL;
+    /* the save file beside it and its filters: a name taken by a folder is
+     * refused now, not after the run */
+    static const char *const aside[] = {".gtkw", "-state.txt", "-owner.txt", "-headers.txt", "-insn.txt"};
+    const size_t stem = strlen(s.path) > 4 ? strlen(s.path) - 4 : strlen(s.path);
+    for (size_t k = 0; k < sizeof aside / sizeof aside[0]; k++) {
+        char side[4200];
+        snprintf(side, sizeof side, "%.*s%s", (int)stem, s.path, aside[k]);
+        if (!wm_outfile_check(side, err, err_size)) {
+            wm_outfile_discard(out);
+            return NULL;
+        }
+    }
     wm_waves *wv = calloc(1, sizeof *wv);
     if (!wv || !(wv->scope = calloc((size_t)w * h, sizeof *wv->scope))) {
         free(wv);
@@ -353,22 +365,20 @@ bool wm_waves_finish(wm_waves *wv)
         wv->out = NULL;
         return false;
     }
+    /* The dump, its save file and filter files are published together, or
+     * none of them: a failure removes what was made here and no other
+     * file (waves/outfile.h). */
+    wm_outfile_hold();
     const bool committed = wm_outfile_commit(wv->out, err, sizeof err);
     wv->out = NULL;
-    if (!committed) {
-        fprintf(stderr, "wavemesh: %s\n", err);
+    if (!committed) fprintf(stderr, "wavemesh: %s\n", err);
+    /* write_save_file says what failed */
+    const bool saved = committed && write_save_file(wv);
+    if (!wm_outfile_release(saved, err, sizeof err)) {
+        if (committed) fprintf(stderr, "wavemesh: the dump %s is not kept without its save file\n", wv->spec.path);
         return false;
     }
-    if (write_save_file(wv)) return true;
-    /* nothing half-made: the dump goes with the save file it lacks */
-    remove(wv->spec.path);
-    static const char *const aside[] = {".gtkw", "-state.txt", "-owner.txt", "-headers.txt", "-insn.txt"};
-    for (size_t k = 0; k < sizeof aside / sizeof aside[0]; k++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%.*s%s", (int)(strlen(wv->spec.path) - 4), wv->spec.path, aside[k]);
-        remove(path);
-    }
-    return false;
+    return true;
 }
 
 void wm_waves_destroy(wm_waves *wv)

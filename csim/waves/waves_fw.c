@@ -2,6 +2,8 @@
  * translate filters (see waves_fw.h). */
 #include "waves/waves_fw.h"
 
+#include "core/datadir.h"
+
 #include "waves/outfile.h"
 
 #include <ctype.h>
@@ -11,21 +13,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* The Makefile gives the loader's absolute folder, so that the tools work
- * from any folder; this fallback serves a build from the repository root. */
-#ifndef WM_FIRMWARE_DIR
-#define WM_FIRMWARE_DIR BUILD_DIR "/firmware"
-#endif
-
 /* A core's RAM (csim/core/core_port.h, WM_TILE_MEM_BYTES): an image's
  * .text must lie inside it to be compared with a core's memory. */
 enum { CORE_MEM_BYTES = 65536, ELF_MAX_BYTES = 4 << 20, KERNEL_MAX = 64 };
 
-const char *wm_fw_dir(void)
-{
-    const char *env = getenv("WM_FIRMWARE_DIR");
-    return env && *env ? env : WM_FIRMWARE_DIR;
-}
+/* The loader's folder, found beside the binary (core/datadir.h). */
+const char *wm_fw_dir(void) { return wm_data_firmware_dir(); }
 
 const char *wm_fw_objdump(void)
 {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* GTKWave trace flags (gtkwave analyzer.h). */
 enum {
@@ -73,6 +74,11 @@ static bool write_filter_headers(const char *path, const char *dump_path, const 
     /* Reading a dump back costs more than writing it: past this size the
      * filter stays empty and `wavemesh waves --dump` fills it on demand. */
     enum { HEADER_SCAN_MAX_BYTES = 16 << 20 };
+    /* the dump may not be published yet: read where it is (waves/outfile.h);
+     * one written into a FIFO or a device is not read back */
+    struct stat st;
+    if (dump_path) dump_path = wm_outfile_current(dump_path);
+    if (dump_path && (stat(dump_path, &st) != 0 || !S_ISREG(st.st_mode))) dump_path = NULL;
     FILE *probe = dump_path ? fopen(dump_path, "rb") : NULL;
     long size = -1;
     if (probe) {
@@ -207,18 +213,24 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     snprintf(owner_path, sizeof owner_path, "%.*s-owner.txt", (int)base_len, gtkw_path);
     snprintf(header_path, sizeof header_path, "%.*s-headers.txt", (int)base_len, gtkw_path);
     core_filters cf = {NULL, NULL};
+    /* the save file and its filters appear together or not at all */
+    wm_outfile_hold();
+    char err[4400];
     if (!write_filter_states(state_path) || !write_filter_owners(owner_path) ||
         !write_filter_headers(header_path, dump_path, marks) ||
         !write_core_filters(gtkw_path, (int)base_len, groups, ngroups, fw, insn_path, &cf)) {
-        fprintf(stderr, "wavemesh: cannot write the filter files next to %s\n", gtkw_path);
+        fprintf(stderr, "wavemesh: cannot write the filter files next to %s: %s\n", gtkw_path,
+                wm_outfile_last_error());
         free(cf.pc);
+        (void)!wm_outfile_release(false, err, sizeof err);
         return false;
     }
     wm_outfile *o;
     FILE *f = begin(&o, gtkw_path);
     if (!f) {
-        fprintf(stderr, "wavemesh: cannot write the save file %s\n", gtkw_path);
+        fprintf(stderr, "wavemesh: %s\n", wm_outfile_last_error());
         free(cf.pc);
+        (void)!wm_outfile_release(false, err, sizeof err);
         return false;
     }
     fprintf(f, "[*] wavemesh save file: one group per instance (docs/waves.md)\n");
@@ -326,8 +338,9 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     }
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
     free(cf.pc);
-    if (!commit(o)) {
-        fprintf(stderr, "wavemesh: writing the save file %s failed\n", gtkw_path);
+    const bool ok = commit(o);
+    if (!wm_outfile_release(ok, err, sizeof err)) {
+        fprintf(stderr, "wavemesh: %s\n", err);
         return false;
     }
     return true;
