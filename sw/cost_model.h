@@ -18,7 +18,7 @@ enum {
     WM_COST_TSC                 =   11, /* wm_mp_tsc, besides its access */
     WM_COST_PARAM               =   20, /* wm_mp_param: the call, the index check, a 64-bit load */
     WM_COST_EXPORT              =   23, /* wm_mp_export: the call, the index check, a 64-bit store, the exported bit */
-    WM_COST_HEADER              =   25, /* wm_mp_header: the call, the range checks of 64-bit coordinates, packing */
+    WM_COST_HEADER              =   25, /* wm_mp_header: the call, one compare of the fields' low words and one of the high words, packing */
     WM_COST_SEND_CALL           =   10, /* wm_mp_send: the call and its loop set-up */
     WM_COST_SEND_WAVELET        =    5, /* per wavelet sent (the header too), besides its push */
     WM_COST_RECV_CALL           =    9, /* wm_mp_recv: the call and its loop set-up */
