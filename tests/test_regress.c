@@ -136,7 +136,7 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
                          &pc_e, &pc_g, rest);
     if (n != 3) fail_msg("unexpected report: %s", rep.line);
     assert_int_equal(pc_e, pc_g);
-    assert_string_equal(rest, "800007b7 (lui x15, 0x80000) at cycle 169");
+    assert_string_equal(rest, "800007b7 (lui x15, 0x80000) at cycle 163");
 }
 
 /* Any layout in lockstep (`regress LAYOUT`): the all-reduce agrees in both
