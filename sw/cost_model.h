@@ -18,7 +18,7 @@ enum {
     WM_COST_TSC                 =   11, /* wm_mp_tsc, besides its access */
     WM_COST_PARAM               =   20, /* wm_mp_param: the call, the index check, a 64-bit load */
     WM_COST_EXPORT              =   23, /* wm_mp_export: the call, the index check, a 64-bit store, the exported bit */
-    WM_COST_HEADER              =   31, /* wm_mp_header: the call, the range checks of 64-bit coordinates, packing */
+    WM_COST_HEADER              =   25, /* wm_mp_header: the call, one compare of the fields' low words and one of the high words, packing */
     WM_COST_SEND_CALL           =   10, /* wm_mp_send: the call and its loop set-up */
     WM_COST_SEND_WAVELET        =    5, /* per wavelet sent (the header too), besides its push */
     WM_COST_RECV_CALL           =    9, /* wm_mp_recv: the call and its loop set-up */
@@ -56,7 +56,7 @@ enum {
     WM_GS_COST_GLUE_PLAN_SETUP  =  613, /* gs crystal plan setup: its own bookkeeping, besides the parts above */
     WM_GS_COST_GLUE_PLAN_OP     =  560, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_PEER_PAIRWISE    =   29, /* gs pairwise gs_op: per peer sent to, besides the parts above */
-    WM_GS_COST_STAGE_CRYSTAL    =  355, /* gs crystal router gs_op: per bisection stage, besides the parts above */
+    WM_GS_COST_STAGE_CRYSTAL    =  354, /* gs crystal router gs_op: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_SETUP = 1879, /* gs crystal plan setup: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_OP    =  178  /* gs crystal plan gs_op: per active stage, besides the parts above */
 };

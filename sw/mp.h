@@ -28,7 +28,7 @@ typedef struct wm_mp wm_mp;
  * and queue reads) and whatever the queues stall. Measured on the PE core
  * and generated (`make calibrate`), so that the native mode takes the
  * core's cycles: a message of one data wavelet costs WM_COST_HEADER +
- * WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1) at the sender, 53
+ * WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1) at the sender, 47
  * cycles (the seed's core took 31). */
 #include "cost_model.h"
 

@@ -139,24 +139,24 @@ static void seed_row(const wm_setting *set, size_t n, const int64_t excl[4], con
 static void test_tutorial_row_gives_the_seed_scan(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {605, 704, 695, 787};
-    const int64_t core[4] = {623, 721, 711, 801};
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {581, 674, 665, 751};
+    const int64_t core[4] = {599, 691, 681, 765};
     seed_row(SETS({"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL}, {"V2", 30, NULL}, {"V3", 40, NULL}), excl, incl, 100, cycles, core);
 }
 
 static void test_tworow_gives_the_seed_scan(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {595, 691, 693, 785};
-    const int64_t core[4] = {613, 707, 709, 799};
+    const int64_t excl[4] = {0, 7, 307, 307}, incl[4] = {7, 307, 307, 312}, cycles[4] = {571, 661, 663, 749};
+    const int64_t core[4] = {589, 677, 679, 763};
     seed_row(SETS({"SHAPE", 1, NULL}, {"V0", 7, NULL}, {"V1", 300, NULL}, {"V2", 0, NULL}, {"V3", 5, NULL}), excl, incl, 312, cycles, core);
 }
 
 static void test_compact_placement_of_exercise_3(void **state)
 {
     (void)state;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {599, 693, 693, 787};
-    const int64_t core[4] = {617, 709, 709, 801};
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {575, 663, 663, 751};
+    const int64_t core[4] = {593, 679, 679, 765};
     seed_row(SETS({"SHAPE", 2, NULL}), excl, incl, 100, cycles, core);
 }
 
@@ -215,8 +215,8 @@ static void test_chain_reduces_along_the_row(void **state)
     (void)state;
     wm_layout *l = load("sw/collectives/chain.layout", NULL, 0);
     outcome first = {0}, o;
-    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {32, 172, 312, 452};
-    const int64_t core[4] = {31, 164, 297, 430};
+    const int64_t excl[4] = {0, 10, 30, 60}, incl[4] = {10, 30, 60, 100}, cycles[4] = {32, 166, 300, 434};
+    const int64_t core[4] = {31, 158, 285, 412};
     for (int b = 0; b < NBACKENDS; b++) {
         if (!run_on(backend_names[b], l, &o)) continue;
         assert_int_equal(o.result, WM_RUN_DONE);

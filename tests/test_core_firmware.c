@@ -289,8 +289,8 @@ static void test_firmware_traffic_percentiles_come_from_the_kernels_records(void
     const char *const modes[] = {"native", "core"};
     const char *const want_text[] = {"average latency 67.00 cycles (p50 67, p90 67, p99 67, max 67)\n",
                                      "average latency 208.00 cycles (p50 208, p90 208, p99 208, max 208)\n"};
-    const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,521,67.000,67,67,67,67,",
-                                    ",core,2x2,transpose,0.05,3,1,4,4,880,208.000,208,208,208,208,"};
+    const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,515,67.000,67,67,67,67,",
+                                    ",core,2x2,transpose,0.05,3,1,4,4,874,208.000,208,208,208,208,"};
     const char *const backends[] = {"rtl", "sw"};
     for (int m = 0; m < 2; m++) {
         for (int b = 0; b < 2; b++) {

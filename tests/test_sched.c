@@ -79,11 +79,11 @@ static void inspect_chain(wm_sched *s, void *ctx)
  * WM_COST_START (S) and reads VAL (P): its first timestamp access is at
  * S + P + T (T = WM_COST_TSC), 60; then FIRST, the second access (+P + T + 1,
  * 92), an add (+1), LAST, NEXTX, NEXTY (+3P), the header (+H) and the send
- * (+C + W): the header is pushed at 200 and the data W + 1 later, at 206.
- * One hop costs 3 + 2 cycles to b's RX head (205 and 211). b reads VAL,
+ * (+C + W): the header is pushed at 194 and the data W + 1 later, at 200.
+ * One hop costs 3 + 2 cycles to b's RX head (199 and 205). b reads VAL,
  * its timestamp, FIRST and starts its receive (S + P + T + 1 + P + C', 90)
- * and polls; it pops the header at 205, the data at 205 + 1 + W' = 213,
- * and its timestamp access comes W' + T after that pop's cycle, at 232. */
+ * and polls; it pops the header at 199, the data at 199 + 1 + W' = 207,
+ * and its timestamp access comes W' + T after that pop's cycle, at 226. */
 static void test_one_message_costs_what_the_core_measured(void **state)
 {
     (void)state;
@@ -100,12 +100,12 @@ static void test_one_message_costs_what_the_core_measured(void **state)
         const int64_t header_push = WM_COST_START + WM_COST_PARAM + WM_COST_TSC + 1 + WM_COST_PARAM + WM_COST_TSC + 1 +
                                     WM_COST_ADD + 3 * WM_COST_PARAM + WM_COST_HEADER + WM_COST_SEND_CALL +
                                     WM_COST_SEND_WAVELET;
-        assert_int_equal(header_push, 200);
+        assert_int_equal(header_push, 194);
         const int64_t data_pop = header_push + 5 + 1 + WM_COST_RECV_WAVELET;
         assert_int_equal(c.t1, data_pop + 1 + WM_COST_RECV_WAVELET + WM_COST_TSC);
-        assert_int_equal(c.t1, 232);
+        assert_int_equal(c.t1, 226);
         /* what docs/cost-model.md and sw/mp.h say a one-wavelet message costs its sender */
-        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 53);
+        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 47);
         free(o.report);
     }
     assert_true(ran > 0);
@@ -208,11 +208,11 @@ static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
         run_out o = {0};
         if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
         assert_int_equal(o.result, WM_RUN_DEADLOCK);
-        /* a: S + P + T + 1 + 3P + H + C + W = 167 pushes the header, the data
-         * at 173; p: S + 2P + C' = 78 polls, pops them at 172 and 180, and
-         * its second receive starts polling at 180 + 1 + W' + C' = 197. */
-        assert_int_equal(o.cycle, 197);
-        expect_report(&o, "deadlock at cycle 197: the fabric is quiescent and every live kernel waits for a message");
+        /* a: S + P + T + 1 + 3P + H + C + W = 161 pushes the header, the data
+         * at 167; p: S + 2P + C' = 78 polls, pops them at 166 and 174, and
+         * its second receive starts polling at 174 + 1 + W' + C' = 191. */
+        assert_int_equal(o.cycle, 191);
+        expect_report(&o, "deadlock at cycle 191: the fabric is quiescent and every live kernel waits for a message");
         expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
         expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
         free(o.report);
@@ -532,25 +532,25 @@ static uint64_t in_flight_at(const char *backend, wm_pe_mode mode, uint64_t cycl
 /* The tutorial's up-sweep: the four leaves each send their parent one
  * message (a header and a value) in the same cycle, and the first to land
  * is l3's, two hops from p1. Natively the leaves push their headers in
- * cycle 167 and p1 pops l3's value in cycle 182, each counted in the cycle
- * the kernel posts it; on the cores they push in cycle 151 and p1 pops in
- * cycle 166, each counted once the core has spent that cycle. A finished
+ * cycle 161 and p1 pops l3's value in cycle 176, each counted in the cycle
+ * the kernel posts it; on the cores they push in cycle 145 and p1 pops in
+ * cycle 160, each counted once the core has spent that cycle. A finished
  * run has none in flight. Both backends agree. */
 static void test_messages_in_flight_at_known_cycles_in_both_pe_modes(void **state)
 {
     (void)state;
     for (int i = 0; i < NBACKENDS; i++) {
         core_events_seen seen = {0};
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 166, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 167, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 181, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 182, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 160, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 161, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 175, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 176, &seen), 3);
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 100000, &seen), 0);
         assert_int_equal(seen.events, 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 151, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 152, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 166, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 167, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 145, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 146, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 160, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 161, &seen), 3);
         assert_true(seen.events > 0);
         seen.events = 0;
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 100000, &seen), 0);

@@ -58,7 +58,7 @@ static const char *const whats[WM_COST_ENTRIES] = {
     "wm_mp_tsc, besides its access",
     "wm_mp_param: the call, the index check, a 64-bit load",
     "wm_mp_export: the call, the index check, a 64-bit store, the exported bit",
-    "wm_mp_header: the call, the range checks of 64-bit coordinates, packing",
+    "wm_mp_header: the call, one compare of the fields' low words and one of the high words, packing",
     "wm_mp_send: the call and its loop set-up",
     "per wavelet sent (the header too), besides its push",
     "wm_mp_recv: the call and its loop set-up",

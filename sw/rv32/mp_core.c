@@ -16,13 +16,27 @@ enum { REG_TX = 0x00, REG_RX = 0x04, REG_QUEUES = 0x08, REG_TSC_LO = 0x0C, REG_T
 
 static wm_pe_block *block(wm_mp *mp) { return (wm_pe_block *)mp; }
 
-uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+/* What the one compare of wm_mp_header refused, out of line. */
+static _Noreturn void header_fault(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
 {
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_mp_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
     if (len > WM_LEN_MAX) wm_mp_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
-    if (tag > 255) wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
-    return wm_header((unsigned)col, (unsigned)row, len, tag);
+    wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
+}
+
+/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = 255, the
+ * tag's 8 bits), so one compare of the OR of the low words checks them
+ * all, the high words' OR another: a negative coordinate has a high word
+ * of all ones. No 64-bit compare on a 32-bit core. */
+_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255, "one compare checks every field of a header");
+
+uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+{
+    const uint32_t c = (uint32_t)col, r = (uint32_t)row;
+    if ((c | r | len | tag) > 255u || ((uint32_t)((uint64_t)col >> 32) | (uint32_t)((uint64_t)row >> 32)) != 0)
+        header_fault(mp, col, row, len, tag);
+    return c << 24 | r << 16 | len << 8 | tag;
 }
 
 void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
