@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "cli/commands.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -436,7 +438,21 @@ static const struct {
     {"calibrate", "--write $D/sweep.h"},
     {"cpi", ""},
     {"wavediff", ""},
+    {"profile", "sw/collectives/bench.layout --backend sw"},
 };
+
+/* Every command of the command table is in the sweeps: a command added
+ * later without a row here fails this, not silently unswept. */
+static void test_every_command_is_swept(void **state)
+{
+    (void)state;
+    for (const wm_command *c = wm_commands; c->name; c++) {
+        bool found = false;
+        for (size_t k = 0; k < sizeof sweep_commands / sizeof sweep_commands[0]; k++)
+            found = found || !strcmp(sweep_commands[k].name, c->name);
+        if (!found) fail_msg("command %s is not in sweep_commands", c->name);
+    }
+}
 
 /* The metavariables of numeric values in the commands' --help. */
 static bool numeric_meta(const char *m)
@@ -604,6 +620,7 @@ int main(void)
     unsetenv("MFLAGS");
     unsetenv("MAKELEVEL");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_command_is_swept),
         cmocka_unit_test(test_every_bad_invocation_is_refused_well),
         cmocka_unit_test(test_a_reader_that_never_ends_is_named_so_with_sigprof_blocked),
         cmocka_unit_test(test_every_numeric_option_refuses_bad_values),
