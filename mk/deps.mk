@@ -4,7 +4,8 @@
 # and here).
 DEPS_PKGS := verilator iverilog libcmocka-dev gtkwave zlib1g-dev xvfb x11-utils imagemagick bc \
              gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox z3 clang
+             yosys nextpnr-ice40 fpga-icestorm gnuplot-nox z3 clang \
+             gdb-multiarch openmpi-bin libopenmpi-dev
 
 .PHONY: check-tools deps
 check-tools: ## install the Debian packages if a tool is missing (every job runs it first)
@@ -25,6 +26,9 @@ check-tools: ## install the Debian packages if a tool is missing (every job runs
 	command -v gnuplot >/dev/null || missing="$$missing gnuplot-nox"; \
 	command -v z3 >/dev/null || missing="$$missing z3"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \
+	command -v gdb-multiarch >/dev/null || missing="$$missing gdb-multiarch"; \
+	command -v mpirun >/dev/null || missing="$$missing openmpi-bin"; \
+	command -v mpicc >/dev/null || missing="$$missing libopenmpi-dev"; \
 	if [ -n "$$missing" ]; then echo "wavemesh: installing:$$missing"; $(MAKE) --no-print-directory deps; fi
 
 deps: ## install the Debian packages the build needs (apt-get)
