@@ -5,6 +5,8 @@
 #include "core/datadir.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
+#include "regress/campaign.h"
+#include "regress/junit.h"
 #include "regress/layout_regress.h"
 #include "regress/random_campaign.h"
 #include "regress/regress.h"
@@ -36,7 +38,14 @@ static const char about[] =
     "in each PE mode given (default both, native then core) and compared the same\n"
     "way: link events, cycles, every PE's state and exports, the cores' retired\n"
     "instructions, the fabric's final state. --max-cycles bounds each run; a run\n"
-    "that reaches it on both backends alike still agrees.\n";
+    "that reaches it on both backends alike still agrees; several LAYOUTs are a\n"
+    "campaign of them.\n"
+    "Started by mpirun or srun (more than one rank), a campaign (the corpus,\n"
+    "--random, LAYOUTs) spreads over the ranks: rank 0 hands out scenarios as\n"
+    "ranks finish and prints the lines in scenario order and the one summary\n"
+    "(docs/verification.md, \"Campaigns on MPI\"). With --merge, the LAYOUTs are\n"
+    "the --junit files of a campaign's shards, and their lines and summary are\n"
+    "printed as the whole campaign's.\n";
 
 /* --perturb SPEC: the sw model made deliberately wrong (fabric_sw.h), and
  * the text, which the random campaign's commands repeat. */
@@ -53,26 +62,6 @@ static bool perturbation_parse(const char *text, void *to)
     return wm_sw_perturbation_parse(text, &o->p, err, sizeof err);
 }
 
-/* `regress LAYOUT`: one line per PE mode, then the count. */
-static int regress_layout(const char *path, const wm_setting *settings, size_t nsettings, int cores_only,
-                          unsigned long long max_cycles, const wm_fabric_ops *expected, const wm_fabric_ops *got)
-{
-    unsigned passed = 0, failed = 0;
-    for (int core = 0; core < 2; core++) {
-        if (cores_only >= 0 && core != cores_only) continue;
-        const wm_layout_regress lr = {path, settings, nsettings, core ? WM_PE_CORE : WM_PE_NATIVE, max_cycles};
-        wm_regress_report rep;
-        if (!wm_layout_regress_run(&lr, expected, got, &rep)) return 2;
-        printf("%s\n", rep.line);
-        fflush(stdout);
-        if (rep.passed) passed++;
-        else failed++;
-        if (rep.interrupted) break;
-    }
-    printf("%u passed, %u failed\n", passed, failed);
-    return failed ? 1 : 0;
-}
-
 /* The options of a random campaign (--random or --scenario). */
 typedef struct {
     unsigned long long random, seed, first, jobs, max_side, max_core_side, shrink_runs;
@@ -80,11 +69,272 @@ typedef struct {
     const char *scenario, *log, *perturb;
 } random_options;
 
-static int run_random(const random_options *o, int cores_only, const char *expected_name, const char *got_name,
-                      const wm_fabric_ops *expected, const wm_fabric_ops *got);
+/* What every kind of campaign shares: how it is spread and reported. */
+typedef struct {
+    unsigned jobs;
+    const char *junit;
+    unsigned shard_k, shard_n;
+    double rank_timeout;
+    wm_campaign_mpi mpi;
+    char extra[300]; /* the options each reproducing command repeats */
+} campaign_options;
+
+static int run_random(const random_options *o, int cores_only, campaign_options *co, const wm_fabric_ops *expected,
+                      const wm_fabric_ops *got);
+
+/* --shard K/N */
+static bool shard_parse(const char *text, void *to)
+{
+    campaign_options *co = to;
+    unsigned k, n;
+    char end;
+    if (sscanf(text, "%u/%u%c", &k, &n, &end) != 2 || strchr(text, '+') || strchr(text, '-') ||
+        strchr(text, ' '))
+        return false;
+    if (k < 1 || n < 1 || n > 1000000 || k > n) return false;
+    co->shard_k = k;
+    co->shard_n = n;
+    return true;
+}
+
+/* ------------------------------------------------------------ corpus and layouts as campaigns */
+
+typedef struct {
+    const wm_regress_scenario **corpus; /* the corpus scenarios, or */
+    const char **layouts;               /* the layouts, each in modes[] */
+    int modes[2];
+    size_t nmodes;
+    const wm_setting *settings;
+    size_t nsettings;
+    unsigned long long max_cycles;
+    size_t count;                       /* of the whole campaign */
+    const campaign_options *co;
+    const wm_fabric_ops *expected, *got;
+    unsigned passed, failed;
+    bool interrupted;
+    wm_junit *junit;
+} plain_campaign;
+
+/* The campaign's index of item i of the shard. */
+static size_t plain_index(const plain_campaign *p, uint64_t item)
+{
+    return p->co->shard_n ? (p->co->shard_k - 1) + (size_t)item * p->co->shard_n : (size_t)item;
+}
+
+static void plain_name(void *ctx, uint64_t item, char *buf, size_t size)
+{
+    const plain_campaign *p = ctx;
+    const size_t i = plain_index(p, item);
+    if (p->corpus) snprintf(buf, size, "%s", p->corpus[i]->name);
+    else snprintf(buf, size, "%s (%s)", p->layouts[i / p->nmodes], p->modes[i % p->nmodes] ? "core" : "native");
+}
+
+static bool plain_run(void *ctx, uint64_t item, FILE *out, bool *interrupted, uint64_t *router_cycles)
+{
+    const plain_campaign *p = ctx;
+    const size_t i = plain_index(p, item);
+    wm_regress_report rep;
+    *router_cycles = 0;
+    if (p->corpus) {
+        wm_regress_run(p->corpus[i], p->expected, p->got, &rep);
+    } else {
+        const wm_layout_regress lr = {p->layouts[i / p->nmodes], p->settings, p->nsettings,
+                                      p->modes[i % p->nmodes] ? WM_PE_CORE : WM_PE_NATIVE, p->max_cycles};
+        if (!wm_layout_regress_run(&lr, p->expected, p->got, &rep)) {
+            char name[300];
+            plain_name(ctx, item, name, sizeof name);
+            snprintf(rep.line, sizeof rep.line, "FAIL %s: the layout does not load", name);
+            rep.passed = rep.interrupted = false;
+        }
+    }
+    fprintf(out, "%s\n", rep.line);
+    fflush(out);
+    *interrupted = rep.interrupted;
+    return rep.passed;
+}
+
+/* The command that reproduces item i alone. */
+static void plain_reproduce(const plain_campaign *p, uint64_t item, char *buf, size_t size)
+{
+    const size_t i = plain_index(p, item);
+    if (p->corpus) {
+        snprintf(buf, size, "%s regress --only %s%s", wm_self_name(), p->corpus[i]->name, p->co->extra);
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, size, "%s regress %s", wm_self_name(), p->layouts[i / p->nmodes]);
+    for (size_t k = 0; k < p->nsettings && n < size; k++)
+        n += (size_t)snprintf(buf + n, size - n, " --set %s=%lld", p->settings[k].name, (long long)p->settings[k].value);
+    if (n < size)
+        snprintf(buf + n, size - n, " --pe %s%s", p->modes[i % p->nmodes] ? "core" : "native", p->co->extra);
+}
+
+static void plain_done(void *ctx, uint64_t item, const wm_campaign_result *r)
+{
+    plain_campaign *p = ctx;
+    fputs(r->text, stdout);
+    fflush(stdout);
+    if (r->passed) p->passed++;
+    else p->failed++;
+    if (r->interrupted) p->interrupted = true;
+    if (p->junit) {
+        char name[300], cmd[5000];
+        plain_name(ctx, item, name, sizeof name);
+        plain_reproduce(p, item, cmd, sizeof cmd);
+        wm_junit_add(p->junit, p->corpus ? "corpus" : "layout", name, r->text, cmd, r->seconds, r->passed);
+    }
+}
+
+/* The suite's properties that --merge needs: the kind and the shard. */
+static void junit_campaign(wm_junit *j, const char *kind, const campaign_options *co, size_t count)
+{
+    char v[64];
+    wm_junit_property(j, "kind", kind);
+    snprintf(v, sizeof v, "%u/%u", co->shard_n ? co->shard_k : 1, co->shard_n ? co->shard_n : 1);
+    wm_junit_property(j, "shard", v);
+    snprintf(v, sizeof v, "%zu", count);
+    wm_junit_property(j, "count", v);
+}
+
+static bool junit_finish(wm_junit *j, const char *path)
+{
+    char err[4400];
+    const bool ok = wm_junit_write(j, path, err, sizeof err);
+    if (!ok) fprintf(stderr, "wavemesh regress: --junit: %s\n", err);
+    wm_junit_free(j);
+    return ok;
+}
+
+/* The corpus's selected scenarios or the layouts, as one campaign. */
+static int run_plain(plain_campaign *p)
+{
+    const campaign_options *co = p->co;
+    wm_junit junit = {0};
+    if (co->junit && (!co->mpi.ops || co->mpi.rank == 0)) p->junit = &junit;
+    if (p->junit) junit_campaign(p->junit, p->corpus ? "corpus" : "layout", co, p->count);
+    uint64_t items = p->count;
+    if (co->shard_n) items = p->count > co->shard_k - 1 ? (p->count - (co->shard_k - 1) + co->shard_n - 1) / co->shard_n : 0;
+    const wm_campaign c = {items, plain_run, plain_name, plain_done, p, co->jobs, &co->mpi, co->rank_timeout};
+    bool reporter;
+    const bool whole = wm_campaign_run(&c, &reporter);
+    if (!reporter) return 0;
+    if (!whole) p->interrupted = true;
+    printf("%u passed, %u failed\n", p->passed, p->failed);
+    fflush(stdout);
+    if (p->junit && !junit_finish(p->junit, co->junit)) return 2;
+    return p->failed || p->interrupted ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ --merge */
+
+static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *expected, const wm_fabric_ops *got)
+{
+    wm_junit *js = calloc(nfiles, sizeof *js);
+    char err[4400];
+    int status = 2;
+    size_t n = 0, total = 0;
+    const wm_junit_case **all = NULL;
+    const char *kind = NULL;
+    if (!js) goto out;
+    for (; n < nfiles; n++)
+        if (!wm_junit_read(files[n], &js[n], err, sizeof err)) {
+            fprintf(stderr, "wavemesh regress: --merge: %s\n", err);
+            goto out;
+        }
+    unsigned shards = 0;
+    kind = wm_junit_get(&js[0], "kind");
+    for (size_t f = 0; f < nfiles; f++) {
+        unsigned k = 0, m = 0;
+        const char *sh = wm_junit_get(&js[f], "shard");
+        if (!sh || sscanf(sh, "%u/%u", &k, &m) != 2 || !k || k > m || !wm_junit_get(&js[f], "kind") ||
+            strcmp(wm_junit_get(&js[f], "kind"), kind)) {
+            fprintf(stderr, "wavemesh regress: --merge: %s is not a shard of the same campaign as %s\n", files[f],
+                    files[0]);
+            goto out;
+        }
+        static const char *const same[] = {"count", "seed", "first", "max-side", "max-core-side", "pe"};
+        for (size_t q = 0; q < sizeof same / sizeof same[0]; q++) {
+            const char *a = wm_junit_get(&js[0], same[q]), *b = wm_junit_get(&js[f], same[q]);
+            if ((a == NULL) != (b == NULL) || (a && strcmp(a, b))) {
+                fprintf(stderr, "wavemesh regress: --merge: %s and %s differ in %s: not shards of one campaign\n",
+                        files[0], files[f], same[q]);
+                goto out;
+            }
+        }
+        if (f == 0) shards = m;
+        if (m != shards || nfiles != m) {
+            fprintf(stderr, "wavemesh regress: --merge: %s is shard %u of %u; %zu file%s given\n", files[f], k, m,
+                    nfiles, nfiles == 1 ? "" : "s");
+            goto out;
+        }
+        total += js[f].n;
+    }
+    all = calloc(total ? total : 1, sizeof *all);
+    if (!all) goto out;
+    for (size_t f = 0; f < nfiles; f++) {
+        unsigned k = 0, m = 0;
+        if (sscanf(wm_junit_get(&js[f], "shard"), "%u/%u", &k, &m) != 2) goto out;
+        for (size_t i = 0; i < js[f].n; i++) {
+            const size_t g = (k - 1) + i * m;
+            if (g >= total || all[g]) {
+                fprintf(stderr, "wavemesh regress: --merge: %s: shard %u/%u given twice or cut short\n", files[f],
+                        k, m);
+                goto out;
+            }
+            all[g] = &js[f].cases[i];
+        }
+    }
+    uint64_t passed = 0, failed = 0;
+    double seconds = 0;
+    for (size_t g = 0; g < total; g++) {
+        if (!all[g]) {
+            fprintf(stderr, "wavemesh regress: --merge: scenario %zu of the campaign is in no shard\n", g);
+            goto out;
+        }
+        fputs(all[g]->text, stdout);
+        if (all[g]->passed) passed++;
+        else failed++;
+        seconds += all[g]->seconds;
+    }
+    if (!strcmp(kind, "random")) {
+        const char *pe = wm_junit_get(&js[0], "pe");
+        wm_random_campaign c = {
+            .count = total,
+            .seed = strtoull(wm_junit_get(&js[0], "seed") ? wm_junit_get(&js[0], "seed") : "1", NULL, 10),
+            .first = strtoull(wm_junit_get(&js[0], "first") ? wm_junit_get(&js[0], "first") : "0", NULL, 10),
+            .jobs = (unsigned)nfiles,
+            .limits = {(unsigned)strtoul(wm_junit_get(&js[0], "max-side") ? wm_junit_get(&js[0], "max-side") : "32",
+                                         NULL, 10),
+                       (unsigned)strtoul(wm_junit_get(&js[0], "max-core-side") ? wm_junit_get(&js[0], "max-core-side")
+                                                                              : "6",
+                                         NULL, 10),
+                       pe ? atoi(pe) : -1},
+            .expected = expected,
+            .got = got,
+        };
+        uint64_t rc = 0;
+        for (size_t f = 0; f < nfiles; f++)
+            rc += strtoull(wm_junit_get(&js[f], "router-cycles") ? wm_junit_get(&js[f], "router-cycles") : "0", NULL,
+                           10);
+        const wm_random_summary sum = {total, passed, failed, false, seconds, rc};
+        wm_random_campaign_summary(&c, &sum, stdout);
+    } else {
+        printf("%" PRIu64 " passed, %" PRIu64 " failed\n", passed, failed);
+    }
+    status = failed ? 1 : 0;
+out:
+    for (size_t f = 0; f < n; f++) wm_junit_free(&js[f]);
+    free(js);
+    free(all);
+    return status;
+}
 
 /* A perturbed tile must lie on the mesh of a scenario that runs, or the
  * check it exercises would pass without having seen the fault. */
+static int regress_campaign(const char *const *layouts, size_t nlayouts, const wm_setting *settings, size_t nsettings,
+                            int cores_only, unsigned long long max_cycles, bool quick, bool list, const char *only,
+                            const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
+                            const wm_fabric_ops *expected, const wm_fabric_ops *got);
+
 static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const char *only, int cores_only)
 {
     unsigned w = 0, h = 0;
@@ -103,7 +353,12 @@ static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const ch
 
 int wm_cmd_regress(int argc, char **argv)
 {
-    const char *layout = NULL;
+    enum { MAX_LAYOUTS = 256 };
+    const char *layouts[MAX_LAYOUTS];
+    size_t nlayouts = 0;
+    bool merge_given = false;
+    unsigned long long rank_timeout = 10;
+    campaign_options co = {0};
     wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
@@ -112,7 +367,7 @@ int wm_cmd_regress(int argc, char **argv)
     perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
     random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, NULL, NULL, NULL};
     const wm_option options[] = {
-        WM_OPT_POSITIONAL_ROW("LAYOUT", &layout, false),
+        {"LAYOUT...", NULL, WM_OPT_POSITIONAL, .to.str = layouts, .max_count = MAX_LAYOUTS, .count = &nlayouts},
         WM_OPT_FLAG_ROW("--quick", &quick, "only the short scenarios (the ones `make test` runs)"),
         WM_OPT_STRING_ROW("--only", "TEXT", &only, "only the scenarios whose name contains TEXT"),
         {"--pe", NULL, WM_OPT_CHOICE, .to.word = &pe, .words = wm_pe_words, .given = &pe_given,
@@ -154,12 +409,27 @@ int wm_cmd_regress(int argc, char **argv)
         WM_OPT_FLAG_ROW("--progress", &ro.progress, "a progress line on stderr (scenarios done, failed, per minute)"),
         WM_OPT_STRING_ROW("--scenario", "TEXT", &ro.scenario,
                           "run one scenario from its text (as the lines print it), and shrink it if it fails"),
+        WM_OPT_HEADING_ROW("Campaigns (the corpus, --random, LAYOUTs), on MPI and in CI (docs/verification.md):"),
+        WM_OPT_STRING_ROW("--junit", "FILE", &co.junit,
+                          "the campaign as JUnit XML: a testcase per scenario, a failure with its first divergence "
+                          "and the commands that reproduce it"),
+        {"--shard", "K/N", WM_OPT_CUSTOM, .to.custom = &co, .parse = shard_parse,
+         .expected = "K/N, integers with 1 <= K <= N <= 1000000",
+         .help = "only the K-th of N deterministic slices of the campaign (scenarios K-1, K-1+N, ...): for job "
+                 "arrays and CI matrices; --merge joins their --junit files"},
+        WM_OPT_FLAG_ROW("--merge", &merge_given,
+                        "the LAYOUTs are the --junit files of all N shards of one campaign: print its lines and "
+                        "summary, as the unsharded run prints them"),
+        WM_OPT_U64_ROW("--rank-timeout", "S", &rank_timeout, 1, 3600,
+                       "on MPI: a rank silent for S seconds is dead, its scenario in hand lost (default 10)"),
     };
     const wm_opts opts = WM_OPTS("regress", options, about, NULL);
     int status;
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     /* -1: every scenario; 0: native; 1: core */
     const int cores_only = pe_given ? wm_pe_mode_of(pe) == WM_PE_CORE : -1;
+    co.jobs = (unsigned)ro.jobs;
+    co.rank_timeout = (double)rank_timeout;
     const wm_sw_perturbation perturbation = perturb.p;
     ro.perturb = perturb.text;
     const wm_fabric_ops *expected = wm_fabric_backend(expected_name);
@@ -171,6 +441,51 @@ int wm_cmd_regress(int argc, char **argv)
     expected_ops.config = got_ops.config = &fabric_cfg;
     expected = &expected_ops;
     got = &got_ops;
+    if (merge_given) {
+        if (!nlayouts) {
+            fprintf(stderr, "wavemesh regress: --merge needs the shards' --junit files (see --help)\n");
+            return 2;
+        }
+        return merge(layouts, nlayouts, expected, got);
+    }
+    {
+        size_t n = 0;
+        if (perturb.text) n += (size_t)snprintf(co.extra + n, sizeof co.extra - n, " --perturb %s", perturb.text);
+        if (strcmp(expected_name, "rtl") && n < sizeof co.extra)
+            n += (size_t)snprintf(co.extra + n, sizeof co.extra - n, " --expected %s", expected_name);
+        if (strcmp(got_name, "sw") && n < sizeof co.extra)
+            snprintf(co.extra + n, sizeof co.extra - n, " --got %s", got_name);
+    }
+    /* under a launcher of several processes the campaign is spread over
+     * them; the plugin is loaded then only (campaign.h) */
+    if (!list && !ro.scenario && wm_campaign_launched()) {
+        char err[5000];
+        if (!wm_campaign_mpi_open(&co.mpi, err, sizeof err)) {
+            fprintf(stderr, "wavemesh regress: %s\n", err);
+            return 2;
+        }
+        if (co.mpi.ops && co.mpi.rank == 0 && getenv("OMPI_COMM_WORLD_SIZE") &&
+            !getenv("OMPI_MCA_orte_enable_recovery"))
+            fprintf(stderr, "wavemesh regress: note: without mpirun --enable-recovery, Open MPI ends the whole job "
+                            "when one rank dies, before rank 0 can report it\n");
+    }
+    status = regress_campaign(layouts, nlayouts, settings, nsettings, cores_only, max_cycles, quick, list, only,
+                              &perturbation, &ro, &co, expected, got);
+    wm_campaign_mpi_close(&co.mpi);
+    return status;
+}
+
+/* The campaign the options select: LAYOUTs, --random/--scenario or the corpus. */
+static int regress_campaign(const char *const *layouts, size_t nlayouts, const wm_setting *settings, size_t nsettings,
+                            int cores_only, unsigned long long max_cycles, bool quick, bool list, const char *only,
+                            const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
+                            const wm_fabric_ops *expected, const wm_fabric_ops *got)
+{
+    const char *layout = nlayouts ? layouts[0] : NULL;
+    const wm_sw_perturbation perturbation = *pp;
+    random_options ro = *rop;
+    campaign_options *co = cop;
+    int status;
     if (!layout && nsettings) {
         fprintf(stderr, "wavemesh regress: --set needs a LAYOUT (see --help)\n");
         return 2;
@@ -181,8 +496,13 @@ int wm_cmd_regress(int argc, char **argv)
                             "random scenarios, not a LAYOUT\n");
             return 2;
         }
-        const int rc = regress_layout(layout, settings, nsettings, cores_only, max_cycles, expected, got);
-        return rc;
+        plain_campaign p = {.layouts = (const char **)layouts, .nmodes = 0, .settings = settings,
+                            .nsettings = nsettings, .max_cycles = max_cycles, .co = co,
+                            .expected = expected, .got = got};
+        for (int core = 0; core < 2; core++)
+            if (cores_only < 0 || core == cores_only) p.modes[p.nmodes++] = core;
+        p.count = nlayouts * p.nmodes;
+        return run_plain(&p);
     }
     if (ro.have_random || ro.scenario) {
         if (ro.have_random && ro.scenario) {
@@ -194,50 +514,47 @@ int wm_cmd_regress(int argc, char **argv)
                     ro.scenario ? "--scenario" : "--random");
             return 2;
         }
-        status = run_random(&ro, cores_only, expected_name, got_name, expected, got);
+        status = run_random(&ro, cores_only, co, expected, got);
         return status;
     }
     if (perturbation.kind != WM_SW_EXACT && !list && !perturbation_lands(&perturbation, quick, only, cores_only))
         return 2;
-    unsigned passed = 0, failed = 0;
+    size_t ncorpus = 0;
+    for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) ncorpus++;
+    const wm_regress_scenario **sel = calloc(ncorpus + 1, sizeof *sel);
+    if (!sel) {
+        fprintf(stderr, "wavemesh regress: out of memory\n");
+        return 2;
+    }
+    size_t nsel = 0;
     for (const wm_regress_scenario *s = wm_regress_corpus; s->name; s++) {
         if (quick && !s->quick) continue;
         if (only && !strstr(s->name, only)) continue;
         if (cores_only >= 0 && s->cores != (cores_only == 1)) continue;
-        if (list) {
-            printf("%s %ux%u%s\n", s->name, s->w, s->h, s->quick ? " (quick)" : "");
-            continue;
-        }
-        wm_regress_report rep;
-        wm_regress_run(s, expected, got, &rep);
-        printf("%s\n", rep.line);
-        fflush(stdout);
-        if (rep.passed) passed++;
-        else failed++;
-        /* An RTL assertion or a cap fails its scenario only; a signal
-         * stops the regression. */
-        if (rep.interrupted) break;
+        if (list) printf("%s %ux%u%s\n", s->name, s->w, s->h, s->quick ? " (quick)" : "");
+        else sel[nsel++] = s;
     }
-    if (list) return 0;
-    if (passed + failed == 0) {
+    if (list) {
+        free(sel);
+        return 0;
+    }
+    if (nsel == 0) {
+        free(sel);
         fprintf(stderr, "wavemesh regress: no scenario matches (see --list)\n");
         return 2;
     }
-    printf("%u passed, %u failed\n", passed, failed);
-    return failed ? 1 : 0;
+    plain_campaign p = {.corpus = sel, .count = nsel, .co = co, .expected = expected, .got = got};
+    status = run_plain(&p);
+    free(sel);
+    return status;
 }
 
 /* --random N or --scenario TEXT: the campaign of random_campaign.h, each
  * line's command carrying the options that change what it checks. */
-static int run_random(const random_options *o, int cores_only, const char *expected_name, const char *got_name,
-                      const wm_fabric_ops *expected, const wm_fabric_ops *got)
+static int run_random(const random_options *o, int cores_only, campaign_options *co, const wm_fabric_ops *expected,
+                      const wm_fabric_ops *got)
 {
-    char extra[300] = "";
-    size_t n = 0;
-    if (o->perturb) n += (size_t)snprintf(extra + n, sizeof extra - n, " --perturb %s", o->perturb);
-    if (strcmp(expected_name, "rtl") && n < sizeof extra)
-        n += (size_t)snprintf(extra + n, sizeof extra - n, " --expected %s", expected_name);
-    if (strcmp(got_name, "sw") && n < sizeof extra) snprintf(extra + n, sizeof extra - n, " --got %s", got_name);
+    const char *extra = co->extra;
     /* each line's command names the binary as it was invoked */
     char command[4200];
     snprintf(command, sizeof command, "%s regress", wm_self_name());
@@ -255,7 +572,28 @@ static int run_random(const random_options *o, int cores_only, const char *expec
         .out = stdout,
         .failures = NULL,
         .progress = o->progress,
+        .shard_k = co->shard_k,
+        .shard_n = co->shard_n,
+        .mpi = &co->mpi,
+        .rank_timeout = co->rank_timeout,
     };
+    const bool reporter = !co->mpi.ops || co->mpi.rank == 0;
+    wm_junit junit = {0};
+    if (co->junit && reporter) {
+        char v[64];
+        c.junit = &junit;
+        junit_campaign(&junit, "random", co, (size_t)c.count);
+        snprintf(v, sizeof v, "%llu", o->seed);
+        wm_junit_property(&junit, "seed", v);
+        snprintf(v, sizeof v, "%llu", o->first);
+        wm_junit_property(&junit, "first", v);
+        snprintf(v, sizeof v, "%llu", o->max_side);
+        wm_junit_property(&junit, "max-side", v);
+        snprintf(v, sizeof v, "%llu", o->max_core_side);
+        wm_junit_property(&junit, "max-core-side", v);
+        snprintf(v, sizeof v, "%d", cores_only);
+        wm_junit_property(&junit, "pe", v);
+    }
     if (o->scenario) {
         wm_random_scenario rs;
         char err[300];
@@ -270,7 +608,7 @@ static int run_random(const random_options *o, int cores_only, const char *expec
     /* the log through the one output routine (waves/outfile.h) */
     wm_outfile *log = NULL;
     char err[4400];
-    if (o->log) {
+    if (o->log && reporter) {
         log = wm_outfile_begin(o->log, true, err, sizeof err);
         if (!log) {
             fprintf(stderr, "wavemesh regress: --log: %s\n", err);
@@ -284,6 +622,12 @@ static int run_random(const random_options *o, int cores_only, const char *expec
     if (log && !wm_outfile_commit(log, err, sizeof err)) {
         fprintf(stderr, "wavemesh regress: --log: %s\n", err);
         return 2;
+    }
+    if (c.junit) {
+        char v[64];
+        snprintf(v, sizeof v, "%" PRIu64, sum.router_cycles);
+        wm_junit_property(&junit, "router-cycles", v);
+        if (!junit_finish(&junit, co->junit)) return 2;
     }
     return status;
 }

@@ -109,11 +109,17 @@ static const wm_option *find(const wm_opts *o, const char *name)
     return NULL;
 }
 
-/* The next positional after the first `taken` ones, or NULL. */
+/* The next positional after the first `taken` ones, or NULL. A repeatable
+ * one (max_count, count) takes every argument up to its maximum. */
 static const wm_option *positional(const wm_opts *o, size_t taken)
 {
-    for (size_t i = 0; i < o->noptions; i++)
-        if (o->options[i].kind == WM_OPT_POSITIONAL && taken-- == 0) return &o->options[i];
+    for (size_t i = 0; i < o->noptions; i++) {
+        const wm_option *p = &o->options[i];
+        if (p->kind != WM_OPT_POSITIONAL) continue;
+        if (p->count && *p->count < p->max_count) return p;
+        if (p->count) taken -= taken < *p->count ? taken : *p->count;
+        else if (taken-- == 0) return p;
+    }
     return NULL;
 }
 
@@ -144,7 +150,7 @@ bool wm_opts_parse(const wm_opts *o, int argc, char **argv, int *status)
             continue;
         }
         if (opt->kind == WM_OPT_POSITIONAL) {
-            take(opt, a, 0);
+            take(opt, a, opt->count ? (*opt->count)++ : 0);
             positionals++;
             continue;
         }

@@ -2,6 +2,8 @@
  * one process per scenario (see random_campaign.h). */
 #include "regress/random_campaign.h"
 
+#include "regress/campaign.h"
+#include "regress/junit.h"
 #include "regress/random_regress.h"
 #include "regress/random_shrink.h"
 #include "waves/interrupt.h"
@@ -15,11 +17,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* A worker's exit status. */
-enum { WORKER_PASS = 0, WORKER_FAIL = 1, WORKER_INTERRUPTED = 3 };
-/* The last line a worker writes: what its expected run cost. */
-#define STATS_MARK "\n=router-cycles "
 
 static double now_seconds(void)
 {
@@ -88,13 +85,18 @@ static void count(coverage *cv, const wm_random_scenario *s)
 
 static void print_summary(FILE *f, const wm_random_campaign *c, const wm_random_summary *s, const coverage *cv)
 {
+    char with[64], shard[64] = "";
+    if (c->mpi && c->mpi->ops) snprintf(with, sizeof with, "%d ranks", c->mpi->size);
+    else snprintf(with, sizeof with, "%u job%s", c->jobs, c->jobs == 1 ? "" : "s");
+    if (c->shard_n) snprintf(shard, sizeof shard, ", shard %u/%u", c->shard_k, c->shard_n);
     const double per_min = s->seconds > 0 ? 60.0 * (double)s->run / s->seconds : 0;
     fprintf(f,
-            "random: %" PRIu64 " scenarios (seed %" PRIu64 ", scenarios %" PRIu64 "..%" PRIu64 "): %" PRIu64
-            " passed, %" PRIu64 " failed%s; %.1f s with %u job%s, %.0f scenarios/min, %.2f M router-cycles/s per "
+            "random: %" PRIu64 " scenarios (seed %" PRIu64 ", scenarios %" PRIu64 "..%" PRIu64 "%s): %" PRIu64
+            " passed, %" PRIu64 " failed%s; %.1f s with %s, %.0f scenarios/min, %.2f M router-cycles/s per "
             "backend\n",
-            s->run, c->seed, c->first, c->first + (s->run ? s->run - 1 : 0), s->passed, s->failed,
-            s->interrupted ? " (interrupted)" : "", s->seconds, c->jobs, c->jobs == 1 ? "" : "s", per_min,
+            s->run, c->seed, c->first,
+            c->first + (c->shard_n ? (c->count ? c->count - 1 : 0) : (s->run ? s->run - 1 : 0)), shard, s->passed,
+            s->failed, s->interrupted ? " (interrupted)" : "", s->seconds, with, per_min,
             s->seconds > 0 ? (double)s->router_cycles / s->seconds / 1e6 : 0.0);
     fprintf(f,
             "random: covered %" PRIu64 " on the cores, %" PRIu64 " 1x1, %" PRIu64 " 1xN, %" PRIu64 " Nx1, %" PRIu64
@@ -134,14 +136,27 @@ static void show_progress(progress *p, const wm_random_campaign *c, const wm_ran
 
 /* ------------------------------------------------------------ the campaign */
 
-static void emit(const wm_random_campaign *c, const char *text, bool failed)
+uint64_t wm_random_campaign_items(const wm_random_campaign *c)
 {
-    fputs(text, c->out);
-    fflush(c->out);
-    if (failed && c->failures && c->failures != c->out) {
-        fputs(text, c->failures);
-        fflush(c->failures);
+    if (!c->shard_n) return c->count;
+    return c->count > c->shard_k - 1 ? (c->count - (c->shard_k - 1) + c->shard_n - 1) / c->shard_n : 0;
+}
+
+uint64_t wm_random_campaign_index(const wm_random_campaign *c, uint64_t item)
+{
+    return c->first + (c->shard_n ? (c->shard_k - 1) + item * c->shard_n : item);
+}
+
+void wm_random_campaign_summary(const wm_random_campaign *c, const wm_random_summary *s, FILE *f)
+{
+    coverage cv;
+    memset(&cv, 0, sizeof cv);
+    for (uint64_t i = 0; i < s->run; i++) {
+        wm_random_scenario rs;
+        wm_random_generate(c->seed, wm_random_campaign_index(c, i), &c->limits, &rs);
+        count(&cv, &rs);
     }
+    print_summary(f, c, s, &cv);
 }
 
 static void scenario_name(const wm_random_campaign *c, uint64_t index, char *buf, size_t size)
@@ -149,195 +164,67 @@ static void scenario_name(const wm_random_campaign *c, uint64_t index, char *buf
     snprintf(buf, size, "random-%" PRIu64 "-%" PRIu64, c->seed, index);
 }
 
-static void run_in_process(const wm_random_campaign *c, wm_random_summary *s, coverage *cv, progress *p)
-{
-    for (uint64_t i = 0; i < c->count && !s->interrupted; i++) {
-        wm_random_scenario rs;
-        wm_random_generate(c->seed, c->first + i, &c->limits, &rs);
-        count(cv, &rs);
-        char name[64], *text = NULL;
-        size_t size = 0;
-        scenario_name(c, c->first + i, name, sizeof name);
-        FILE *mem = open_memstream(&text, &size);
-        if (!mem) {
-            fprintf(stderr, "wavemesh regress: out of memory\n");
-            s->interrupted = true;
-            return;
-        }
-        bool intr;
-        uint64_t rc;
-        const bool ok = wm_random_run_scenario(c, &rs, name, mem, &intr, &rc);
-        fclose(mem);
-        emit(c, text, !ok);
-        free(text);
-        s->run++;
-        s->router_cycles += rc;
-        if (ok) s->passed++;
-        else s->failed++;
-        s->interrupted = intr;
-        show_progress(p, c, s, false);
-    }
-}
-
 typedef struct {
-    pid_t pid;
-    int fd;
-    char *buf;
-    size_t len, cap;
-} worker;
+    const wm_random_campaign *c;
+    wm_random_summary *s;
+    progress *p;
+} run_ctx;
 
-static void start_worker(const wm_random_campaign *c, uint64_t index, const wm_random_scenario *rs, worker *w)
+static bool item_run(void *ctx, uint64_t item, FILE *out, bool *interrupted, uint64_t *router_cycles)
 {
-    int fds[2];
-    w->pid = -1;
-    w->len = 0;
-    if (pipe(fds)) return;
-    fflush(NULL);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        FILE *out = fdopen(fds[1], "w");
-        if (!out) _exit(WORKER_FAIL);
+    const run_ctx *x = ctx;
+    const uint64_t index = wm_random_campaign_index(x->c, item);
+    wm_random_scenario rs;
+    wm_random_generate(x->c->seed, index, &x->c->limits, &rs);
+    char name[64];
+    scenario_name(x->c, index, name, sizeof name);
+    return wm_random_run_scenario(x->c, &rs, name, out, interrupted, router_cycles);
+}
+
+static void item_name(void *ctx, uint64_t item, char *buf, size_t size)
+{
+    const run_ctx *x = ctx;
+    scenario_name(x->c, wm_random_campaign_index(x->c, item), buf, size);
+}
+
+static void item_done(void *ctx, uint64_t item, const wm_campaign_result *r)
+{
+    run_ctx *x = ctx;
+    const wm_random_campaign *c = x->c;
+    fputs(r->text, c->out);
+    fflush(c->out);
+    if (!r->passed && c->failures && c->failures != c->out) {
+        fputs(r->text, c->failures);
+        fflush(c->failures);
+    }
+    if (c->junit) {
         char name[64];
-        scenario_name(c, index, name, sizeof name);
-        bool intr;
-        uint64_t rc;
-        const bool ok = wm_random_run_scenario(c, rs, name, out, &intr, &rc);
-        fprintf(out, STATS_MARK "%" PRIu64 "\n", rc);
-        fclose(out);
-        _exit(intr ? WORKER_INTERRUPTED : ok ? WORKER_PASS : WORKER_FAIL);
+        item_name(ctx, item, name, sizeof name);
+        wm_junit_add(c->junit, "random", name, r->text, NULL, r->seconds, r->passed);
     }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return;
-    }
-    w->pid = pid;
-    w->fd = fds[0];
-}
-
-/* The worker's output is all read: collect its status and tell it. */
-static void finish_worker(const wm_random_campaign *c, uint64_t index, worker *w, wm_random_summary *s)
-{
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    close(w->fd);
-    uint64_t rc = 0;
-    w->buf[w->len] = '\0';
-    char *mark = strstr(w->buf, STATS_MARK);
-    if (mark) {
-        rc = strtoull(mark + strlen(STATS_MARK), NULL, 10);
-        *mark = '\0'; /* the line before it keeps its own newline */
-    }
-    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == WORKER_PASS;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == WORKER_INTERRUPTED) s->interrupted = true;
-    if (!WIFEXITED(status) || !mark) {
-        char name[64], line[200];
-        scenario_name(c, index, name, sizeof name);
-        if (WIFSIGNALED(status))
-            snprintf(line, sizeof line, "FAIL %s: its process ended by signal %d (%s)\n", name, WTERMSIG(status),
-                     strsignal(WTERMSIG(status)));
-        else
-            snprintf(line, sizeof line, "FAIL %s: its process ended with status %d without a report\n", name,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        emit(c, w->buf, true);
-        emit(c, line, true);
-        ok = false;
-        if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)) s->interrupted = true;
-    } else {
-        emit(c, w->buf, !ok);
-    }
-    s->run++;
-    s->router_cycles += rc;
-    if (ok) s->passed++;
-    else s->failed++;
-    w->pid = -1;
-}
-
-static void run_in_workers(const wm_random_campaign *c, wm_random_summary *s, coverage *cv, progress *p)
-{
-    const unsigned jobs = c->jobs;
-    worker *ws = calloc(jobs, sizeof *ws);
-    uint64_t *index = calloc(jobs, sizeof *index);
-    struct pollfd *pfd = calloc(jobs, sizeof *pfd);
-    if (!ws || !index || !pfd) {
-        fprintf(stderr, "wavemesh regress: out of memory\n");
-        free(ws);
-        free(index);
-        free(pfd);
-        s->interrupted = true;
-        return;
-    }
-    for (unsigned k = 0; k < jobs; k++) ws[k].pid = -1;
-    uint64_t next = 0;
-    unsigned active = 0;
-    for (;;) {
-        for (unsigned k = 0; k < jobs && next < c->count && !s->interrupted && !wm_interrupt_signal(); k++) {
-            if (ws[k].pid >= 0) continue;
-            wm_random_scenario rs;
-            wm_random_generate(c->seed, c->first + next, &c->limits, &rs);
-            start_worker(c, c->first + next, &rs, &ws[k]);
-            if (ws[k].pid < 0) {
-                fprintf(stderr, "wavemesh regress: cannot start a process for scenario %" PRIu64 ": %s\n",
-                        c->first + next, strerror(errno));
-                s->interrupted = true;
-                break;
-            }
-            count(cv, &rs);
-            index[k] = c->first + next;
-            next++;
-            active++;
-        }
-        if (!active) break;
-        unsigned n = 0;
-        for (unsigned k = 0; k < jobs; k++)
-            if (ws[k].pid >= 0) pfd[n++] = (struct pollfd){ws[k].fd, POLLIN, 0};
-        if (poll(pfd, n, -1) < 0 && errno != EINTR) break;
-        for (unsigned k = 0, m = 0; k < jobs; k++) {
-            if (ws[k].pid < 0) continue;
-            const struct pollfd *q = &pfd[m++];
-            if (!(q->revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            worker *w = &ws[k];
-            if (w->cap - w->len < 4097) {
-                const size_t cap = w->cap ? 2 * w->cap : 8192;
-                char *b = realloc(w->buf, cap);
-                if (!b) continue;
-                w->buf = b;
-                w->cap = cap;
-            }
-            const ssize_t got = read(w->fd, w->buf + w->len, 4096);
-            if (got > 0) {
-                w->len += (size_t)got;
-                continue;
-            }
-            if (got < 0 && errno == EINTR) continue;
-            finish_worker(c, index[k], w, s);
-            active--;
-            show_progress(p, c, s, false);
-        }
-    }
-    if (wm_interrupt_signal()) s->interrupted = true;
-    for (unsigned k = 0; k < jobs; k++) free(ws[k].buf);
-    free(ws);
-    free(index);
-    free(pfd);
+    x->s->run++;
+    x->s->router_cycles += r->router_cycles;
+    if (r->passed) x->s->passed++;
+    else x->s->failed++;
+    if (r->interrupted) x->s->interrupted = true;
+    show_progress(x->p, c, x->s, false);
 }
 
 int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *s)
 {
-    /* the campaign looks at the flag between scenarios and reports it */
-    wm_interrupt_watch();
     memset(s, 0, sizeof *s);
-    coverage cv;
-    memset(&cv, 0, sizeof cv);
     progress p = {c->progress, isatty(STDERR_FILENO) != 0, now_seconds(), now_seconds(), 0};
+    run_ctx x = {c, s, &p};
+    const wm_campaign camp = {wm_random_campaign_items(c), item_run, item_name, item_done, &x,
+                              c->jobs, c->mpi, c->rank_timeout};
     const double start = now_seconds();
-    if (c->jobs > 1) run_in_workers(c, s, &cv, &p);
-    else run_in_process(c, s, &cv, &p);
+    bool reporter;
+    const bool whole = wm_campaign_run(&camp, &reporter);
+    if (!reporter) return 0;
+    if (!whole) s->interrupted = true;
     s->seconds = now_seconds() - start;
     show_progress(&p, c, s, true);
-    print_summary(c->failures ? c->failures : c->out, c, s, &cv);
-    if (c->failures && c->failures != c->out) print_summary(c->out, c, s, &cv);
+    wm_random_campaign_summary(c, s, c->failures ? c->failures : c->out);
+    if (c->failures && c->failures != c->out) wm_random_campaign_summary(c, s, c->out);
     return s->failed || s->interrupted ? 1 : 0;
 }

@@ -2,9 +2,11 @@
  *
  * Scenario I of the campaign is wm_random_generate(seed, first + I): a
  * campaign can be cut into pieces by `first` and `count` and the pieces
- * run anywhere. With jobs > 1 every scenario runs in a process of its own,
- * up to `jobs` at a time; with jobs = 1 they run one after the other in
- * this one (what the tests use).
+ * run anywhere, or cut into N deterministic slices (shard K of N: scenarios
+ * K-1, K-1+N, ...). With jobs > 1 every scenario runs in a process of its
+ * own, up to `jobs` at a time; with jobs = 1 they run one after the other
+ * in this one (what the tests use); on the ranks of an MPI job, as
+ * campaign.h hands them out. Lines come in scenario order whichever way.
  *
  * Every scenario writes one line to `out`, PASS or FAIL, ending with the
  * command that runs it alone ("wavemesh regress --scenario TEXT", with the
@@ -19,6 +21,8 @@
 #ifndef WM_RANDOM_CAMPAIGN_H
 #define WM_RANDOM_CAMPAIGN_H
 
+#include "regress/campaign.h"
+#include "regress/junit.h"
 #include "regress/random_scenario.h"
 
 #include <stdbool.h>
@@ -36,6 +40,10 @@ typedef struct {
     FILE *out;                          /* every scenario's line */
     FILE *failures;                     /* failures and the summary; NULL: out */
     bool progress;                      /* a progress line on stderr */
+    unsigned shard_k, shard_n;          /* only scenarios first + K-1 + i*N (1 <= K <= N); N = 0: all */
+    const wm_campaign_mpi *mpi;         /* the ranks of an MPI job, or NULL (campaign.h) */
+    double rank_timeout;                /* MPI: the silence after which a rank is dead */
+    wm_junit *junit;                    /* each scenario's case, or NULL */
 } wm_random_campaign;
 
 typedef struct {
@@ -45,7 +53,15 @@ typedef struct {
     uint64_t router_cycles; /* tiles x cycles of every expected run */
 } wm_random_summary;
 
-/* Runs the campaign; 0 when every scenario passed, 1 otherwise. */
+/* The scenarios of the campaign's slice, and the seed's index of item i. */
+uint64_t wm_random_campaign_items(const wm_random_campaign *c);
+uint64_t wm_random_campaign_index(const wm_random_campaign *c, uint64_t item);
+/* The two summary lines on f, the coverage over the first s->run items. */
+void wm_random_campaign_summary(const wm_random_campaign *c, const wm_random_summary *s, FILE *f);
+
+/* Runs the campaign (campaign.h: in this process, in jobs processes or on
+ * the ranks of c->mpi); 0 when every scenario passed, 1 otherwise. A rank
+ * other than 0 prints nothing and returns 0. */
 int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *sum);
 
 /* One scenario: its line (and, failing, its shrinking) on out; true when

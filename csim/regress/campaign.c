@@ -1,0 +1,533 @@
+/* campaign.c: a campaign's items in this process, in forked processes or
+ * on the ranks of an MPI job (campaign.h). */
+#include "regress/campaign.h"
+
+#include "waves/interrupt.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A forked process's exit status. */
+enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_INTERRUPTED = 3 };
+/* The last line a forked process writes: what its expected run cost. */
+#define STATS_MARK "\n=router-cycles "
+/* The messages between ranks: a worker's first request, an item to run,
+ * the end, a worker's heartbeat while it runs one, and its result (which
+ * asks for the next). */
+enum { TAG_READY = 1, TAG_ITEM, TAG_STOP, TAG_HEARTBEAT, TAG_RESULT };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void nap_ms(long ms)
+{
+    const struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ------------------------------------------------------------ results in order */
+
+typedef struct {
+    wm_campaign_result r;
+    char *text;
+} held;
+
+typedef struct {
+    const wm_campaign *c;
+    held **slot; /* by item: finished, not yet given to done */
+    uint64_t next_done;
+} order;
+
+/* Takes ownership of text; gives every result now in order to done. */
+static void order_put(order *o, uint64_t item, const wm_campaign_result *r, char *text)
+{
+    if (item >= o->c->count || o->slot[item]) {
+        free(text);
+        return;
+    }
+    held *h = malloc(sizeof *h);
+    if (!h) {
+        fprintf(stderr, "wavemesh regress: out of memory\n");
+        free(text);
+        return;
+    }
+    h->r = *r;
+    h->text = text;
+    h->r.text = text ? text : "";
+    o->slot[item] = h;
+    while (o->next_done < o->c->count && o->slot[o->next_done]) {
+        held *d = o->slot[o->next_done];
+        o->c->done(o->c->ctx, o->next_done, &d->r);
+        free(d->text);
+        free(d);
+        o->slot[o->next_done] = NULL;
+        o->next_done++;
+    }
+}
+
+/* A result that has no process's word: a lost item, a failure. */
+static void order_lost(order *o, uint64_t item, const char *why, double seconds)
+{
+    char name[300], *text = NULL;
+    o->c->name(o->c->ctx, item, name, sizeof name);
+    if (asprintf(&text, "FAIL %s: %s\n", name, why) < 0) text = NULL;
+    const wm_campaign_result r = {false, false, true, 0, seconds, NULL};
+    order_put(o, item, &r, text);
+}
+
+/* ------------------------------------------------------------ an item in a forked process */
+
+typedef struct {
+    pid_t pid;
+    int fd;
+    uint64_t item;
+    double start;
+    char *buf;
+    size_t len, cap;
+} child;
+
+static bool child_start(const wm_campaign *c, uint64_t item, child *ch)
+{
+    int fds[2];
+    ch->pid = -1;
+    ch->len = 0;
+    if (pipe(fds)) return false;
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        FILE *out = fdopen(fds[1], "w");
+        if (!out) _exit(CHILD_FAIL);
+        bool intr = false;
+        uint64_t rc = 0;
+        const bool ok = c->run(c->ctx, item, out, &intr, &rc);
+        fprintf(out, STATS_MARK "%" PRIu64 "\n", rc);
+        fclose(out);
+        _exit(intr ? CHILD_INTERRUPTED : ok ? CHILD_PASS : CHILD_FAIL);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return false;
+    }
+    ch->pid = pid;
+    ch->fd = fds[0];
+    ch->item = item;
+    ch->start = now_seconds();
+    return true;
+}
+
+/* Reads what the process wrote; true at its end of output. */
+static bool child_pump(child *ch)
+{
+    if (ch->cap - ch->len < 4097) {
+        const size_t cap = ch->cap ? 2 * ch->cap : 8192;
+        char *b = realloc(ch->buf, cap);
+        if (!b) return false;
+        ch->buf = b;
+        ch->cap = cap;
+    }
+    const ssize_t got = read(ch->fd, ch->buf + ch->len, 4096);
+    if (got > 0) {
+        ch->len += (size_t)got;
+        return false;
+    }
+    return !(got < 0 && errno == EINTR);
+}
+
+/* The process's output is all read: its status and lines into *r; the
+ * text returned is the caller's to free. */
+static char *child_finish(const wm_campaign *c, child *ch, wm_campaign_result *r)
+{
+    int status = 0;
+    while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    close(ch->fd);
+    memset(r, 0, sizeof *r);
+    r->seconds = now_seconds() - ch->start;
+    ch->buf[ch->len] = '\0';
+    char *mark = strstr(ch->buf, STATS_MARK);
+    if (mark) {
+        r->router_cycles = strtoull(mark + strlen(STATS_MARK), NULL, 10);
+        *mark = '\0'; /* the line before it keeps its own newline */
+    }
+    r->passed = WIFEXITED(status) && WEXITSTATUS(status) == CHILD_PASS;
+    r->interrupted = WIFEXITED(status) && WEXITSTATUS(status) == CHILD_INTERRUPTED;
+    char *text = NULL;
+    if (!WIFEXITED(status) || !mark) {
+        char name[300];
+        c->name(c->ctx, ch->item, name, sizeof name);
+        if (WIFSIGNALED(status)) {
+            if (asprintf(&text, "%sFAIL %s: its process ended by signal %d (%s)\n", ch->buf, name, WTERMSIG(status),
+                         strsignal(WTERMSIG(status))) < 0)
+                text = NULL;
+            r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
+        } else if (asprintf(&text, "%sFAIL %s: its process ended with status %d without a report\n", ch->buf, name,
+                            WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
+            text = NULL;
+        }
+        r->passed = false;
+        r->lost = true;
+    } else {
+        text = strdup(ch->buf);
+    }
+    ch->pid = -1;
+    return text;
+}
+
+/* ------------------------------------------------------------ in this process */
+
+static void run_in_process(const wm_campaign *c, order *o, bool *stopped)
+{
+    for (uint64_t i = 0; i < c->count && !*stopped; i++) {
+        char *text = NULL;
+        size_t size = 0;
+        FILE *mem = open_memstream(&text, &size);
+        if (!mem) {
+            fprintf(stderr, "wavemesh regress: out of memory\n");
+            *stopped = true;
+            return;
+        }
+        wm_campaign_result r = {0};
+        const double start = now_seconds();
+        r.passed = c->run(c->ctx, i, mem, &r.interrupted, &r.router_cycles);
+        fclose(mem);
+        r.seconds = now_seconds() - start;
+        order_put(o, i, &r, text);
+        if (r.interrupted) *stopped = true;
+    }
+}
+
+/* ------------------------------------------------------------ rank 0, or the pool */
+
+typedef struct {
+    bool busy, dead;
+    uint64_t item;
+    double heard, start;
+} rank_state;
+
+/* Handles one message from a worker rank. */
+static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src, int tag, size_t len,
+                         uint64_t *next, bool stop, unsigned *inflight)
+{
+    const wm_transport_ops *t = c->mpi->ops;
+    char *buf = malloc(len + 1);
+    if (!buf || !t->recv(src, tag, buf, len)) {
+        free(buf);
+        return;
+    }
+    buf[len] = '\0';
+    rank_state *r = &rs[src];
+    r->heard = now_seconds();
+    if (r->dead) { /* a word from a rank already given up: ignored */
+        free(buf);
+        return;
+    }
+    if (tag == TAG_RESULT && r->busy) {
+        uint64_t head[3]; /* item, router cycles, flags (1 passed, 2 interrupted) */
+        double seconds;
+        if (len >= sizeof head + sizeof seconds) {
+            memcpy(head, buf, sizeof head);
+            memcpy(&seconds, buf + sizeof head, sizeof seconds);
+            const wm_campaign_result res = {(head[2] & 1) != 0, (head[2] & 2) != 0, false, head[1], seconds, NULL};
+            char *text = strdup(buf + sizeof head + sizeof seconds);
+            order_put(o, head[0], &res, text);
+        }
+        r->busy = false;
+        --*inflight;
+    }
+    free(buf);
+    if (tag == TAG_HEARTBEAT || r->busy) return;
+    /* READY or RESULT: the next item, or the end */
+    if (*next < c->count && !stop) {
+        const uint64_t item = (*next)++;
+        if (t->send(src, TAG_ITEM, &item, sizeof item)) {
+            r->busy = true;
+            r->item = item;
+            r->start = r->heard;
+            ++*inflight;
+        } else {
+            order_lost(o, item, "its rank could not be reached", 0);
+        }
+    } else {
+        t->send(src, TAG_STOP, NULL, 0);
+        r->dead = true; /* done: told to stop */
+    }
+}
+
+static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
+{
+    const bool mpi = c->mpi && c->mpi->ops;
+    const unsigned local = mpi ? 1 : c->jobs;
+    const int ranks = mpi ? c->mpi->size : 1;
+    child *ch = calloc(local, sizeof *ch);
+    struct pollfd *pfd = calloc(local, sizeof *pfd);
+    unsigned *who = calloc(local, sizeof *who);
+    rank_state *rs = calloc((size_t)ranks, sizeof *rs);
+    if (!ch || !pfd || !who || !rs) {
+        fprintf(stderr, "wavemesh regress: out of memory\n");
+        *stopped = true;
+        goto out;
+    }
+    for (unsigned k = 0; k < local; k++) ch[k].pid = -1;
+    const double begin = now_seconds();
+    for (int r = 1; r < ranks; r++) rs[r].heard = begin;
+    uint64_t next = 0;
+    unsigned inflight = 0;
+    double give_up = 0; /* after a signal: when rank 0 stops waiting */
+    for (;;) {
+        if (wm_interrupt_signal()) *stopped = true;
+        if (*stopped && !give_up) give_up = now_seconds() + 1.0;
+        for (unsigned k = 0; k < local && next < c->count && !*stopped; k++) {
+            if (ch[k].pid >= 0) continue;
+            if (!child_start(c, next, &ch[k])) {
+                fprintf(stderr, "wavemesh regress: cannot start a process for item %" PRIu64 ": %s\n", next,
+                        strerror(errno));
+                *stopped = true;
+                break;
+            }
+            next++;
+            inflight++;
+        }
+        if (!inflight && (!mpi || next >= c->count || *stopped)) break;
+        /* under a signal the workers get it too and end their items at
+         * once; rank 0 waits for their lines a second at most */
+        if (mpi && give_up && now_seconds() > give_up) break;
+        unsigned n = 0;
+        for (unsigned k = 0; k < local; k++)
+            if (ch[k].pid >= 0) {
+                who[n] = k;
+                pfd[n++] = (struct pollfd){ch[k].fd, POLLIN, 0};
+            }
+        /* on MPI the ranks' messages are polled every millisecond; a
+         * blocking receive would spin a core */
+        const int ready = poll(pfd, n, mpi ? 1 : -1);
+        if (ready < 0 && errno != EINTR) break;
+        for (unsigned m = 0; ready > 0 && m < n; m++) {
+            if (!(pfd[m].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            child *w = &ch[who[m]];
+            if (!child_pump(w)) continue;
+            wm_campaign_result r;
+            const uint64_t item = w->item;
+            char *text = child_finish(c, w, &r);
+            inflight--;
+            if (r.interrupted) *stopped = true;
+            order_put(o, item, &r, text);
+        }
+        if (!mpi) continue;
+        int src, tag;
+        size_t len;
+        while (c->mpi->ops->probe(&src, &tag, &len))
+            if (src > 0 && src < ranks) take_message(c, o, rs, src, tag, len, &next, *stopped, &inflight);
+        const double t = now_seconds();
+        for (int r = 1; r < ranks; r++) {
+            if (rs[r].dead || !rs[r].busy || t - rs[r].heard < c->rank_timeout) continue;
+            char why[200];
+            snprintf(why, sizeof why, "lost with rank %d, which died with it in hand (no word from it for %.0f s)",
+                     r, c->rank_timeout);
+            rs[r].dead = true;
+            rs[r].busy = false;
+            inflight--;
+            fprintf(stderr, "wavemesh regress: rank %d is dead (no word from it for %.0f s); its scenario is lost\n",
+                    r, c->rank_timeout);
+            order_lost(o, rs[r].item, why, t - rs[r].start);
+        }
+    }
+    /* items still in hand after a signal: their processes are told too */
+    for (unsigned k = 0; k < local; k++)
+        if (ch[k].pid >= 0) {
+            kill(ch[k].pid, SIGTERM);
+            while (!child_pump(&ch[k])) {
+            }
+            wm_campaign_result r;
+            const uint64_t item = ch[k].item;
+            order_put(o, item, &r, child_finish(c, &ch[k], &r));
+        }
+    if (mpi)
+        for (int r = 1; r < ranks; r++)
+            if (!rs[r].dead) c->mpi->ops->send(r, TAG_STOP, NULL, 0);
+out:
+    for (unsigned k = 0; ch && k < local; k++) free(ch[k].buf);
+    free(ch);
+    free(pfd);
+    free(who);
+    free(rs);
+}
+
+/* ------------------------------------------------------------ a worker rank */
+
+static void run_worker(const wm_campaign *c)
+{
+    const wm_transport_ops *t = c->mpi->ops;
+    /* rank 0 answers every request at once: a long silence means it is gone */
+    const double patience = 3 * (c->rank_timeout > 10 ? c->rank_timeout : 10);
+    if (!t->send(0, TAG_READY, NULL, 0)) return;
+    child ch = {.pid = -1};
+    for (;;) {
+        int src, tag;
+        size_t len = 0;
+        const double waited = now_seconds();
+        bool got = false;
+        while (!(got = t->probe(&src, &tag, &len)) && !wm_interrupt_signal() && now_seconds() - waited < patience)
+            nap_ms(1);
+        if (!got) break;
+        uint64_t item = 0;
+        char small[sizeof item];
+        char *buf = len <= sizeof small ? small : malloc(len);
+        if (!buf || !t->recv(src, tag, buf, len)) break;
+        if (buf != small) free(buf);
+        if (tag != TAG_ITEM || len != sizeof item) break;
+        memcpy(&item, small, sizeof item);
+        if (!child_start(c, item, &ch)) break;
+        double beat = now_seconds();
+        bool told = false;
+        for (;;) {
+            struct pollfd p = {ch.fd, POLLIN, 0};
+            poll(&p, 1, 1000);
+            if (wm_interrupt_signal() && !told) {
+                kill(ch.pid, SIGTERM); /* the signal reached this rank, not its process */
+                told = true;
+            }
+            if (now_seconds() - beat >= 1.0) {
+                t->send(0, TAG_HEARTBEAT, NULL, 0);
+                beat = now_seconds();
+            }
+            if ((p.revents & (POLLIN | POLLHUP | POLLERR)) && child_pump(&ch)) break;
+        }
+        wm_campaign_result r;
+        char *text = child_finish(c, &ch, &r);
+        const size_t tlen = text ? strlen(text) : 0;
+        const uint64_t head[3] = {item, r.router_cycles, (r.passed ? 1u : 0u) | (r.interrupted ? 2u : 0u)};
+        char *msg = malloc(sizeof head + sizeof r.seconds + tlen + 1);
+        if (!msg) break;
+        memcpy(msg, head, sizeof head);
+        memcpy(msg + sizeof head, &r.seconds, sizeof r.seconds);
+        memcpy(msg + sizeof head + sizeof r.seconds, text ? text : "", tlen + 1);
+        const bool sent = t->send(0, TAG_RESULT, msg, sizeof head + sizeof r.seconds + tlen + 1);
+        free(msg);
+        free(text);
+        if (!sent) break;
+    }
+    free(ch.buf);
+}
+
+/* ------------------------------------------------------------ the campaign */
+
+bool wm_campaign_run(const wm_campaign *c, bool *reporter)
+{
+    /* the campaign looks at the flag between items and reports it */
+    wm_interrupt_watch();
+    const bool mpi = c->mpi && c->mpi->ops;
+    *reporter = !mpi || c->mpi->rank == 0;
+    if (!*reporter) {
+        run_worker(c);
+        return true;
+    }
+    order o = {c, calloc(c->count ? c->count : 1, sizeof(held *)), 0};
+    if (!o.slot) {
+        fprintf(stderr, "wavemesh regress: out of memory\n");
+        return false;
+    }
+    bool stopped = false;
+    if (c->jobs <= 1 && !mpi) run_in_process(c, &o, &stopped);
+    else run_dispatch(c, &o, &stopped);
+    /* after a signal: what finished beyond a gap is given still */
+    for (uint64_t i = o.next_done; i < c->count; i++)
+        if (o.slot[i]) {
+            c->done(c->ctx, i, &o.slot[i]->r);
+            free(o.slot[i]->text);
+            free(o.slot[i]);
+        }
+    free(o.slot);
+    return !stopped && !wm_interrupt_signal();
+}
+
+/* ------------------------------------------------------------ the launcher and the plugin */
+
+static long env_long(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : 0;
+}
+
+bool wm_campaign_launched(void)
+{
+    return env_long("OMPI_COMM_WORLD_SIZE") > 1 || env_long("PMI_SIZE") > 1 ||
+           env_long("SLURM_STEP_NUM_TASKS") > 1 || getenv("PMIX_RANK") != NULL;
+}
+
+bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
+{
+    memset(m, 0, sizeof *m);
+    if (!wm_campaign_launched()) return true;
+    char exe[PATH_MAX], paths[3][PATH_MAX + 64];
+    size_t n = 0;
+    const char *env = getenv("WAVEMESH_MPI_PLUGIN");
+    if (env && *env) snprintf(paths[n++], sizeof paths[0], "%s", env);
+    else {
+        const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (len > 0) {
+            exe[len] = '\0';
+            char *slash = strrchr(exe, '/');
+            if (slash) *slash = '\0';
+            snprintf(paths[n++], sizeof paths[0], "%s/lib/wavemesh-mpi.so", exe);
+            snprintf(paths[n++], sizeof paths[0], "%s/../lib/wavemesh/wavemesh-mpi.so", exe);
+        }
+    }
+    void *h = NULL;
+    char why[PATH_MAX + 400] = "no path to look in";
+    for (size_t i = 0; i < n && !h; i++) {
+        if (access(paths[i], F_OK)) {
+            snprintf(why, sizeof why, "%.3000s: %s", paths[i], strerror(errno));
+            continue;
+        }
+        /* global: Open MPI's own components look up libmpi's symbols */
+        h = dlopen(paths[i], RTLD_NOW | RTLD_GLOBAL);
+        if (!h) snprintf(why, sizeof why, "%s", dlerror());
+    }
+    if (!h) {
+        snprintf(err, err_size,
+                 "started by an MPI launcher, but its plugin does not load (%s): build it with `make` where MPI "
+                 "is installed (libopenmpi-dev), or set WAVEMESH_MPI_PLUGIN",
+                 why);
+        return false;
+    }
+    wm_transport_get_fn get;
+    *(void **)&get = dlsym(h, WM_TRANSPORT_SYMBOL);
+    const wm_transport_ops *ops = get ? get() : NULL;
+    if (!ops || ops->abi != WM_TRANSPORT_ABI) {
+        snprintf(err, err_size, "the MPI plugin %s is not this wavemesh's (no %s of version %d)", paths[0],
+                 WM_TRANSPORT_SYMBOL, WM_TRANSPORT_ABI);
+        return false;
+    }
+    char merr[600];
+    if (!ops->init(&m->rank, &m->size, merr, sizeof merr)) {
+        snprintf(err, err_size, "%s", merr);
+        return false;
+    }
+    m->ops = ops;
+    if (m->size <= 1) {
+        ops->finish();
+        m->ops = NULL;
+    }
+    return true;
+}
+
+void wm_campaign_mpi_close(wm_campaign_mpi *m)
+{
+    if (m->ops) m->ops->finish();
+    m->ops = NULL;
+}

@@ -1,0 +1,82 @@
+/* campaign.h: the driver of a regression campaign: items (corpus
+ * scenarios, random scenarios, layouts) handed out to whatever runs them,
+ * their results gathered and given back in item order.
+ *
+ * Three transports run the items, one interface to the driver (hand out
+ * item I, receive its lines and verdict):
+ *   - in this process, one after the other (jobs = 1);
+ *   - a pool of forked processes on this machine, one per item, `jobs` at a
+ *     time (--jobs J);
+ *   - the ranks of an MPI job (mpirun, srun): rank 0 hands out items one at
+ *     a time as ranks ask (items differ in length by orders of magnitude,
+ *     so there is no static split), runs items itself in a forked process
+ *     meanwhile, and alone calls `done`; every other rank runs each item it
+ *     is given in a forked process, sends a heartbeat every second while it
+ *     runs, and sends back its lines. A rank silent for `rank_timeout`
+ *     seconds is dead: its item in hand is reported lost, a failure, and it
+ *     gets no more. MPI is never linked: the transport is a plugin
+ *     (transport.h) loaded only under a launcher (wm_campaign_mpi_open).
+ * Whatever the transport, `done` sees every item's result once, in item
+ * order, so the output is the same as a run in one process. */
+#ifndef WM_CAMPAIGN_H
+#define WM_CAMPAIGN_H
+
+#include "core/must_use.h"
+#include "regress/transport.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    bool passed;
+    bool interrupted;       /* SIGINT/SIGTERM stopped it */
+    bool lost;              /* its process or rank died with it in hand */
+    uint64_t router_cycles; /* what its expected run cost (random scenarios) */
+    double seconds;         /* its wall time */
+    const char *text;       /* its lines, each ending in '\n' */
+} wm_campaign_result;
+
+/* An MPI job as the plugin sees it; ops NULL: not under MPI. */
+typedef struct {
+    const wm_transport_ops *ops;
+    int rank, size;
+} wm_campaign_mpi;
+
+typedef struct {
+    uint64_t count; /* items 0..count-1 */
+    /* Runs item i (in this process or a forked one), its lines on out;
+     * true when it passed. */
+    bool (*run)(void *ctx, uint64_t item, FILE *out, bool *interrupted, uint64_t *router_cycles);
+    /* The item's name, as its line names it (for a lost item's line). */
+    void (*name)(void *ctx, uint64_t item, char *buf, size_t size);
+    /* Each item's result, in item order, in the one process that reports. */
+    void (*done)(void *ctx, uint64_t item, const wm_campaign_result *r);
+    void *ctx;
+    unsigned jobs;              /* local processes at a time; 1: in this process */
+    const wm_campaign_mpi *mpi; /* NULL or ops NULL: on this machine */
+    double rank_timeout;        /* MPI: seconds of silence after which a rank is dead */
+} wm_campaign;
+
+/* Runs the campaign. On an MPI rank other than 0, runs what rank 0 hands
+ * out and returns with *reporter false; elsewhere *reporter is true. True
+ * when it ran to its end; false when a signal or a failure (message on
+ * stderr) stopped it. */
+bool wm_campaign_run(const wm_campaign *c, bool *reporter);
+
+/* Whether a launcher (mpirun, srun) started this process as one of
+ * several: OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_STEP_NUM_TASKS above 1,
+ * or PMIX_RANK set. */
+bool wm_campaign_launched(void);
+
+/* Under a launcher, loads the MPI plugin (WAVEMESH_MPI_PLUGIN, or beside
+ * the binary: lib/wavemesh-mpi.so in a build tree, ../lib/wavemesh/ when
+ * installed) and starts MPI; *m gets the rank and size (ops NULL when the
+ * job has one rank). Not under a launcher: true, ops NULL. False, with the
+ * reason in err, when the plugin or MPI is missing or fails. */
+WM_MUST_USE bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size);
+/* Ends MPI, when it was started. */
+void wm_campaign_mpi_close(wm_campaign_mpi *m);
+
+#endif

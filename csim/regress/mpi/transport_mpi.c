@@ -1,0 +1,59 @@
+/* transport_mpi.c: the MPI plugin, build/lib/wavemesh-mpi.so (built with
+ * mpicc, mk/build.mk), the one place wavemesh touches MPI. It hands out
+ * the byte transport of transport.h; the campaign's protocol is
+ * campaign.c's. Errors are returned (MPI_ERRORS_RETURN), never fatal, so
+ * that rank 0 outlives a rank that dies. */
+#include "regress/transport.h"
+
+#include <mpi.h>
+#include <stdio.h>
+
+static bool mpi_init(int *rank, int *size, char *err, size_t err_size)
+{
+    int rc = MPI_Init(NULL, NULL);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int n = 0;
+        MPI_Error_string(rc, text, &n);
+        snprintf(err, err_size, "MPI_Init: %.*s", n, text);
+        return false;
+    }
+    return true;
+}
+
+static bool mpi_send(int dest, int tag, const void *buf, size_t len)
+{
+    return len <= (size_t)1 << 30 && MPI_Send(buf, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD) == MPI_SUCCESS;
+}
+
+static bool mpi_probe(int *src, int *tag, size_t *len)
+{
+    int flag = 0, n = 0;
+    MPI_Status st;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag) return false;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    *src = st.MPI_SOURCE;
+    *tag = st.MPI_TAG;
+    *len = (size_t)n;
+    return true;
+}
+
+static bool mpi_recv(int src, int tag, void *buf, size_t len)
+{
+    return MPI_Recv(buf, (int)len, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+}
+
+static void mpi_finish(void)
+{
+    MPI_Finalize();
+}
+
+const wm_transport_ops *wm_transport_mpi(void);
+const wm_transport_ops *wm_transport_mpi(void)
+{
+    static const wm_transport_ops ops = {WM_TRANSPORT_ABI, mpi_init, mpi_send, mpi_probe, mpi_recv, mpi_finish};
+    return &ops;
+}
