@@ -3,7 +3,7 @@
 # them built with the sanitizers). Each cmocka binary exits with its number
 # of failed tests; its report goes to stderr, so it is captured with 2>&1.
 .PHONY: run-tests regress-long
-run-tests: ## the cmocka binaries, regress --quick and the random lockstep, as built (a step of test)
+run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI, as built (a step of test)
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -20,6 +20,9 @@ run-tests: ## the cmocka binaries, regress --quick and the random lockstep, as b
 	echo "== sh tests/check_random_shrink.sh"; \
 	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
+	echo "== sh tests/check_mpi_regress.sh"; \
+	if sh tests/check_mpi_regress.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_mpi_regress.sh"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
@@ -31,7 +34,12 @@ RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-core-side 
 RANDOM_LONG_N    ?= 10000
 RANDOM_SEED      ?= 1
 JOBS             ?= 2
-regress-long: check-tools ## RANDOM_LONG_N (10000) random lockstep scenarios, JOBS (2) at a time
-	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+# With mpirun installed it runs on MPI, one rank a core (Open MPI's root
+# opt-in set here); without, JOBS forked processes.
+MPIRUN           ?= $(shell command -v mpirun 2>/dev/null)
+RANKS            ?= $(shell nproc)
+regress-long: check-tools ## RANDOM_LONG_N (10000) random lockstep scenarios: on MPI, a rank a core, or JOBS (2) at a time
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware $(if $(MPIRUN),$(MPI_PLUGIN))
+	$(if $(MPIRUN),OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(MPIRUN) -np $(RANKS)) \
 	$(WAVEMESH) regress --random $(RANDOM_LONG_N) --seed $(RANDOM_SEED) --jobs $(JOBS) --progress \
-	    --log $(BUILD)/regress-long.log
+	    --log $(BUILD)/regress-long.log --junit $(BUILD)/regress-long.xml

@@ -18,6 +18,9 @@ for f in bin/wavemesh share/wavemesh/firmware/leaf.bin share/wavemesh/firmware/l
          share/wavemesh/waves/tutorial.gtkw share/doc/wavemesh/README.md share/doc/wavemesh/docs/waves.md; do
     [ -e "$tmp/prefix/$f" ] || fail "make install did not install $f"
 done
+if command -v mpicc >/dev/null 2>&1; then
+    [ -e "$tmp/prefix/lib/wavemesh/wavemesh-mpi.so" ] || fail "make install did not install the MPI plugin"
+fi
 # moved: the installed tree copied elsewhere, the original gone
 cp -a "$tmp/prefix" "$tmp/moved" && rm -rf "$tmp/prefix"
 mkdir "$tmp/elsewhere"

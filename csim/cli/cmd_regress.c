@@ -464,10 +464,6 @@ int wm_cmd_regress(int argc, char **argv)
             fprintf(stderr, "wavemesh regress: %s\n", err);
             return 2;
         }
-        if (co.mpi.ops && co.mpi.rank == 0 && getenv("OMPI_COMM_WORLD_SIZE") &&
-            !getenv("OMPI_MCA_orte_enable_recovery"))
-            fprintf(stderr, "wavemesh regress: note: without mpirun --enable-recovery, Open MPI ends the whole job "
-                            "when one rank dies, before rank 0 can report it\n");
     }
     status = regress_campaign(layouts, nlayouts, settings, nsettings, cores_only, max_cycles, quick, list, only,
                               &perturbation, &ro, &co, expected, got);

@@ -290,7 +290,9 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
     double give_up = 0; /* after a signal: when rank 0 stops waiting */
     for (;;) {
         if (wm_interrupt_signal()) *stopped = true;
-        if (*stopped && !give_up) give_up = now_seconds() + 1.0;
+        /* a launcher that ends the job (mpirun when a rank dies, or on
+         * SIGINT) gives rank 0 about a second before its SIGKILL */
+        if (*stopped && !give_up) give_up = now_seconds() + 0.5;
         for (unsigned k = 0; k < local && next < c->count && !*stopped; k++) {
             if (ch[k].pid >= 0) continue;
             if (!child_start(c, next, &ch[k])) {
@@ -355,6 +357,15 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             wm_campaign_result r;
             const uint64_t item = ch[k].item;
             order_put(o, item, &r, child_finish(c, &ch[k], &r));
+        }
+    /* after a signal the live ranks answer at once (their items end
+     * interrupted); one that did not is dead, or the launcher killed it */
+    for (int r = 1; r < ranks; r++)
+        if (rs[r].busy && !rs[r].dead) {
+            char why[200];
+            snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
+            order_lost(o, rs[r].item, why, now_seconds() - rs[r].start);
+            rs[r].busy = false;
         }
     if (mpi)
         for (int r = 1; r < ranks; r++)
