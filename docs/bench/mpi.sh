@@ -37,7 +37,7 @@ r2=$(campaign mpirun -np 2 "$W" $ARGS)
 rm -f /tmp/wm-mpi-bench.$$
 w1=${r1%% |*}
 w2=${r2%% |*}
-echo "| \`$ARGS\` ($N scenarios) | wall s | scenarios/min | speed-up over 1 rank |"
+echo "| \`$ARGS\` ($N scenarios) | wall s | scenarios/min | 1 rank's wall / this wall |"
 echo "|---|---:|---:|---:|"
 echo "| --jobs 1 | $j1 | $(echo "$w1 / ${j1%% |*}" | bc -l | xargs printf '%.2f') |"
 echo "| mpirun -np 1 | $r1 | 1.00 |"
