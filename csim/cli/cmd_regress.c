@@ -35,8 +35,12 @@ static const char about[] =
     "With LAYOUT, that layout (with its --set overrides) is the one scenario, run\n"
     "in each PE mode given (default both, native then core) and compared the same\n"
     "way: link events, cycles, every PE's state and exports, the cores' retired\n"
-    "instructions, the fabric's final state. --max-cycles bounds each run; a run\n"
-    "that reaches it on both backends alike still agrees.\n";
+    "instructions, the fabric's final state. --max-cycles bounds each run.\n"
+    "Agreement is not enough: a scenario whose run ends in a deadlock, a stall,\n"
+    "a firmware fault, the cycle limit or with a message left unread FAILs even\n"
+    "when both backends agree, with the report `run` prints under its line,\n"
+    "unless its layout says it is meant to end that way (`expect deadlock`,\n"
+    "docs/layouts.md).\n";
 
 /* --perturb SPEC: the sw model made deliberately wrong (fabric_sw.h), and
  * the text, which the random campaign's commands repeat. */
@@ -63,7 +67,7 @@ static int regress_layout(const char *path, const wm_setting *settings, size_t n
         const wm_layout_regress lr = {path, settings, nsettings, core ? WM_PE_CORE : WM_PE_NATIVE, max_cycles};
         wm_regress_report rep;
         if (!wm_layout_regress_run(&lr, expected, got, &rep)) return 2;
-        printf("%s\n", rep.line);
+        printf("%s\n%s", rep.line, rep.detail);
         fflush(stdout);
         if (rep.passed) passed++;
         else failed++;
@@ -210,7 +214,7 @@ int wm_cmd_regress(int argc, char **argv)
         }
         wm_regress_report rep;
         wm_regress_run(s, expected, got, &rep);
-        printf("%s\n", rep.line);
+        printf("%s\n%s", rep.line, rep.detail);
         fflush(stdout);
         if (rep.passed) passed++;
         else failed++;
