@@ -16,6 +16,12 @@
 #   (`wavemesh` is $WAVEMESH) and whose other lines must each be a line of
 #   the command's output, in order (other output lines may come between;
 #   a line `...` is only a reader's ellipsis). Each command runs once;
+# - a C snippet that does not compile: every ```c block of a page, unless
+#   the line before it is `<!-- partial -->` (a fragment, marked as one),
+#   is compiled alone as firmware is (tests/check_firmware.sh's flags:
+#   freestanding, -Werror, against sw/), after the includes a kernel file
+#   opens with (kernels.h, mp.h, wavelet.h, cost_model.h, stdint.h,
+#   stdbool.h, stddef.h);
 # - a table row "| `WM_NAME` | N |" that sw/cost_model.h does not define so;
 # - a relative link, in DOCS or README.md, to a file that does not exist;
 # - a verification.md of more than 300 lines.
@@ -26,11 +32,16 @@ if [ ! -d "$DOCS" ] || [ ! -x "$WAVEMESH" ] || [ ! -f sw/cost_model.h ]; then
     echo "check_docs: run from the repository root with $WAVEMESH built (docs folder: $DOCS)" >&2
     exit 2
 fi
+cc=${CC:-cc}
+CFLAGS_FW="-std=c11 -ffreestanding -nostdlib -nostdinc -isystem $($cc -print-file-name=include) -Isw -O2 -Wall -Wextra -Wshadow -Werror -Wno-unused-function -Wno-unused-variable -c"
+SNIPPETS=$(mktemp -d)
+trap 'rm -rf "$SNIPPETS"' EXIT
+export CC=$cc CFLAGS_FW SNIPPETS
 git_ok=0
 git rev-parse --git-dir >/dev/null 2>&1 && git_ok=1
 export DOCS WAVEMESH git_ok
 
-exec perl -e '
+perl -e '
 use strict; use warnings;
 my ($docs, $w, $git) = @ENV{qw(DOCS WAVEMESH git_ok)};
 my $fail = 0;
@@ -89,6 +100,21 @@ for my $f (@files) {
             } elsif ($cost{$name} != $n) {
                 report("$f:" . ($i + 1), "$name is $n here, $cost{$name} in sw/cost_model.h");
             }
+        }
+        if ($l =~ /^```c\s*$/ && !($i > 0 && $lines[$i - 1] =~ /^<!--\s*partial\s*-->\s*$/)) {
+            my $j = $i + 1;
+            my @code;
+            push @code, $lines[$j++] while $j <= $#lines && $lines[$j] !~ /^```/;
+            my $src = "$ENV{SNIPPETS}/snippet.c";
+            open my $o, ">", $src or die "$src: $!";
+            print $o "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"kernels.h\"\n"
+                   . "#include \"mp.h\"\n#include \"wavelet.h\"\n#include \"cost_model.h\"\n#line " . ($i + 2) . " \"$f\"\n"
+                   . join("\n", @code) . "\n";
+            close $o;
+            my $err = `$ENV{CC} $ENV{CFLAGS_FW} -o $ENV{SNIPPETS}/snippet.o $src 2>&1`;
+            report("$f:" . ($i + 1), "the C snippet does not compile:\n$err") if $?;
+            $i = $j;
+            next;
         }
         next unless $l =~ /^<!--\s*check\s*-->\s*$/;
         my $open = $i + 1;

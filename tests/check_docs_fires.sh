@@ -4,7 +4,8 @@
 # plants a stale figure (one number of the first checked block of core.md
 # and of cost-model.md changed), a cost constant that sw/cost_model.h does
 # not have, a commit hash, a load average, a broken link and a
-# verification.md past 300 lines, and expects
+# verification.md past 300 lines and a C snippet that does not compile
+# (the six-field initialiser of a five-field struct), and expects
 # each to be reported at its file and line. Run from the repository root
 # with build/wavemesh built.
 set -eu
@@ -43,6 +44,8 @@ echo "Measured with a load average of 1.5." >>"$d/kernels.md"
 expect+=("$d/kernels.md:$(wc -l <"$d/kernels.md"): load average")
 echo "See [the lost page](no-such-page.md)." >>"$d/layouts.md"
 expect+=("$d/layouts.md:$(wc -l <"$d/layouts.md"): a link to no-such-page.md")
+printf '%s\n' '```c' 'const wm_kernel_param broken[] = {{NULL, false, 0, false, 0, 0}};' '```' >>"$d/kernels.md"
+expect+=("$d/kernels.md:$(($(wc -l <"$d/kernels.md") - 2)): the C snippet does not compile")
 while [ "$(wc -l <"$d/verification.md")" -le 300 ]; do echo "One more line of history." >>"$d/verification.md"; done
 expect+=("$d/verification.md:[0-9]*: [0-9]* lines, more than the 300")
 
@@ -62,4 +65,4 @@ if [ $status -ne 0 ]; then
     cat "$tmp/planted.err" >&2
     exit 1
 fi
-echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link and a verification.md past 300 lines are each reported"
+echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link, a verification.md past 300 lines and a C snippet that does not compile are each reported"

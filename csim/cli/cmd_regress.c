@@ -39,7 +39,11 @@ static const char about[] =
     "way: link events, cycles, every PE's state and exports, the cores' retired\n"
     "instructions, the fabric's final state. --max-cycles bounds each run; a run\n"
     "that reaches it on both backends alike still agrees; several LAYOUTs are a\n"
-    "campaign of them.\n"
+    "campaign of them. Agreement is not enough: a scenario whose run ends in a\n"
+    "deadlock, a stall, a firmware fault, the cycle limit or with a message left\n"
+    "unread FAILs even when both backends agree, with the report `run` prints\n"
+    "under its line, unless its layout says it is meant to end that way\n"
+    "(`expect deadlock`, docs/layouts.md).\n"
     "Started by mpirun or srun (more than one rank), a campaign (the corpus,\n"
     "--random, LAYOUTs) spreads over the ranks: rank 0 hands out scenarios as\n"
     "ranks finish and prints the lines in scenario order and the one summary\n"
@@ -144,10 +148,11 @@ static bool plain_run(void *ctx, uint64_t item, FILE *out, bool *interrupted, ui
             char name[300];
             plain_name(ctx, item, name, sizeof name);
             snprintf(rep.line, sizeof rep.line, "FAIL %s: the layout does not load", name);
+            rep.detail[0] = '\0';
             rep.passed = rep.interrupted = false;
         }
     }
-    fprintf(out, "%s\n", rep.line);
+    fprintf(out, "%s\n%s", rep.line, rep.detail);
     fflush(out);
     *interrupted = rep.interrupted;
     return rep.passed;

@@ -5,8 +5,9 @@
  *
  * A rows file has `layout PATH` lines (relative to the rows file; each holds
  * for the rows after it), `row NAME [PARAM=VALUE]...` lines and, after a
- * row, `expect INSTANCE.EXPORT=VALUE...` lines. The whole file is read and
- * checked before the first row runs. */
+ * row, `expect INSTANCE.EXPORT=VALUE...` lines and at most one `expect
+ * ENDING` line (run/ending.h). The whole file is read and checked before
+ * the first row runs, the names of its expect lines against the layouts. */
 #include "cli/commands.h"
 #include "run/exact.h"
 #include "run/runner.h"
@@ -17,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,16 +31,23 @@ static const char about[] =
     "on each backend given (default rtl) in each PE mode given (default native:\n"
     "kernels as host coroutines timed by sw/mp.h's cost model; core: their\n"
     "firmware on each tile's RV32IM core, `make firmware`). A row passes when\n"
-    "every kernel returned, every expected export has its value and, when leaf\n"
-    "l0 has a VAL parameter and exports excl (the prefix-sum kernels), the\n"
-    "results equal the reference loop. Values are 32-bit words: a row whose\n"
+    "every kernel returned, every message reached a kernel that read it, every\n"
+    "expected export has its value and, when leaf l0 has a VAL parameter and\n"
+    "exports excl (the prefix-sum kernels), the results equal the reference\n"
+    "loop. A run that ends in a deadlock, a stall, a firmware fault, the cycle\n"
+    "limit or with a message left unread fails its row with the report `run`\n"
+    "prints, unless the row (an `expect ENDING` line: deadlock, stall, fault,\n"
+    "cycle-limit, undelivered) or its layout says it is meant to end that way;\n"
+    "then any other ending fails it. Values are 32-bit words: a row whose\n"
     "exact result (the scans', the all-reduce's) does not fit the word it\n"
     "exports fails, unless an `expect` line states the wrapped word.\n"
     "One line per row, backend and mode:\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
     "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
-    "passed; a malformed line is reported with FILE:LINE before any row runs.\n"
+    "passed; a malformed line, or an `expect` naming an instance or an export\n"
+    "the row's layout does not have, is reported with FILE:LINE before any row\n"
+    "runs.\n"
     "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
     "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
     "file next to it (docs/waves.md).\n";
@@ -76,6 +85,7 @@ typedef struct {
     char instance[64];
     char name[64];
     int64_t value;
+    unsigned line;
 } row_expect;
 
 /* One row of the file, read before anything runs. */
@@ -87,6 +97,8 @@ typedef struct {
     size_t ntok;          /* "row", NAME, settings... */
     row_expect *expects;
     size_t nexpects;
+    unsigned ending_line; /* an `expect ENDING` line's, 0: none (the layout's own, if any, holds) */
+    wm_ending ending;
 } row_spec;
 
 /* "inst.name=VALUE" into *e; false if malformed. */
@@ -183,14 +195,25 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     }
     if (r) {
         const wm_run_result res = wm_runner_run(r, c->max_cycles);
-        wm_sched_report(wm_runner_sched(r), res, report ? report : stderr);
+        /* The run itself first: it is judged whatever its exports say. */
+        FILE *to = report ? report : stderr;
+        const wm_ending expected = rs->ending_line ? rs->ending : wm_layout_expected(layout);
+        const wm_ending got = wm_sched_ending(wm_runner_sched(r), res, to);
+        if (got != expected && expected != WM_END_RETURNED) {
+            if (got == WM_END_RETURNED)
+                fprintf(to, "  every kernel returned at cycle %" PRIu64 ", but the row expects the run to end with %s (`expect %s`)\n",
+                        wm_sched_cycle(wm_runner_sched(r)), wm_ending_phrase(expected), wm_ending_word(expected));
+            else
+                fprintf(to, "  the row expects the run to end with %s (`expect %s`), not with %s\n", wm_ending_phrase(expected),
+                        wm_ending_word(expected), wm_ending_phrase(got));
+        }
         size_t wrong = check_expects(rs, wm_runner_sched(r), report);
         if (has_scan_leaves(layout)) wrong += wm_scan_check(layout, wm_runner_sched(r), report);
         wm_exact *exact = wm_exact_create(layout);
         wrong += wm_exact_report_wraps(exact, wm_runner_sched(r), "  ", expected_on_purpose, (void *)rs,
                                        report ? report : stderr);
         wm_exact_destroy(exact);
-        pass = res == WM_RUN_DONE && wrong == 0;
+        pass = got == expected && wrong == 0;
     }
     if (report) fclose(report);
     const double secs = now_seconds() - t0;
@@ -199,7 +222,11 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     for (size_t i = 0; i < n; i++) printf(" %s", settings_text[i]);
     printf(" BACKEND=%s%s ]\n", ops->name, c->mode == WM_PE_CORE ? " PE=core" : "");
     if (!pass) fputs(detail, stdout);
-    if (r && c->cycles) wm_runner_print_cycles(r, name, stdout);
+    if (r && c->cycles) {
+        /* the leaves' table where there are leaves, else each kernel's end */
+        if (wm_runner_leaf_cycles(r, NULL, NULL, 0)) wm_runner_print_cycles(r, name, stdout);
+        else wm_runner_print_ends(r, name, stdout);
+    }
     fflush(stdout);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
@@ -223,6 +250,57 @@ static bool row_name_ok(const char *name)
     for (; name[n]; n++)
         if (!isalnum((unsigned char)name[n]) && !strchr("_-.", name[n])) return false;
     return n <= ROW_NAME_MAX;
+}
+
+/* Whether kernel k exports name. */
+static bool kernel_exports(const wm_kernel *k, const char *name)
+{
+    for (const char *const *e = k->exports; e && *e; e++)
+        if (!strcmp(*e, name)) return true;
+    return false;
+}
+
+/* Each `expect INSTANCE.EXPORT` of row rs names an instance of its layout
+ * (with the row's settings: they may select another placement) whose
+ * kernel exports that name; returns the number of lines that do not, each
+ * reported with path:line. A layout that does not load is left to the
+ * row's run, which reports it as the row's failure. */
+static unsigned check_expect_names(const row_spec *rs, const char *path)
+{
+    if (!rs->nexpects) return 0;
+    wm_setting settings[MAX_SETTINGS];
+    char copies[MAX_SETTINGS][128];
+    for (size_t k = 2; k < rs->ntok; k++) {
+        snprintf(copies[k - 2], sizeof copies[k - 2], "%s", rs->tok[k]);
+        if (!wm_setting_parse(copies[k - 2], &settings[k - 2])) return 0; /* reported already */
+    }
+    char *text = NULL;
+    size_t size = 0;
+    FILE *quiet = open_memstream(&text, &size);
+    if (!quiet) return 0;
+    wm_layout *l = wm_layout_load(rs->layout_path, settings, rs->ntok - 2, quiet);
+    fclose(quiet);
+    free(text);
+    if (!l) return 0;
+    unsigned errors = 0;
+    for (size_t i = 0; i < rs->nexpects; i++) {
+        const row_expect *e = &rs->expects[i];
+        const wm_instance *in = wm_layout_find(l, e->instance);
+        if (!in) {
+            fprintf(stderr, "%s:%u: row %s: %s has no instance %s\n", path, e->line, rs->tok[1], rs->layout_path,
+                    e->instance);
+            errors++;
+        } else if (!kernel_exports(in->kernel, e->name)) {
+            fprintf(stderr, "%s:%u: row %s: instance %s [%s] exports no %s (it exports:", path, e->line, rs->tok[1],
+                    e->instance, in->kernel->name, e->name);
+            for (const char *const *x = in->kernel->exports; x && *x; x++) fprintf(stderr, " %s", *x);
+            if (!in->kernel->exports || !in->kernel->exports[0]) fprintf(stderr, " nothing");
+            fprintf(stderr, ")\n");
+            errors++;
+        }
+    }
+    wm_layout_destroy(l);
+    return errors;
 }
 
 /* Reads and checks the whole rows file f (path, in folder dir) into *out,
@@ -318,10 +396,22 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                 continue;
             }
             row_spec *rs = &rows[nrows - 1];
+            wm_ending ending;
+            if (n == 2 && !strchr(tok[1], '=') && wm_ending_parse(tok[1], &ending)) {
+                if (rs->ending_line) {
+                    fprintf(stderr, "%s:%u: a second `expect ENDING` line for row %s (the first is line %u)\n", path,
+                            lineno, rs->tok[1], rs->ending_line);
+                    errors++;
+                }
+                rs->ending = ending;
+                rs->ending_line = lineno;
+                continue;
+            }
             for (size_t k = 1; k < n; k++) {
                 row_expect e;
                 if (!parse_expect(tok[k], &e)) {
-                    fprintf(stderr, "%s:%u: '%s' is not INSTANCE.EXPORT=INTEGER\n", path, lineno, tok[k]);
+                    fprintf(stderr, "%s:%u: '%s' is not INSTANCE.EXPORT=INTEGER (or an ending: %s)\n", path,
+                            lineno, tok[k], wm_ending_words());
                     errors++;
                     continue;
                 }
@@ -332,15 +422,19 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                     break;
                 }
                 if (!rs->expects && !(rs->expects = malloc(MAX_EXPECTS * sizeof *rs->expects))) exit(1);
+                e.line = lineno;
                 rs->expects[rs->nexpects++] = e;
             }
         } else {
-            fprintf(stderr, "%s:%u: expected `layout PATH`, `row NAME [PARAM=VALUE]...` or "
-                            "`expect INSTANCE.EXPORT=VALUE...`\n",
+            fprintf(stderr, "%s:%u: expected `layout PATH`, `row NAME [PARAM=VALUE]...`, "
+                            "`expect INSTANCE.EXPORT=VALUE...` or `expect ENDING`\n",
                     path, lineno);
             errors++;
         }
     }
+    /* Then what only the layouts can say: the names the expect lines use. */
+    if (!errors)
+        for (size_t i = 0; i < nrows; i++) errors += check_expect_names(&rows[i], path);
     *out = rows;
     *nout = nrows;
     return errors;
@@ -359,7 +453,8 @@ int wm_cmd_rows(int argc, char **argv)
          .count = &nbackends, .help = "a fabric model to run each row on (default rtl)"},
         {"--pe", NULL, WM_OPT_CHOICE, .to.word = modes, .words = wm_pe_words, .max_count = 2, .count = &nmodes,
          .help = "a PE mode to run each row in (default native)"},
-        WM_OPT_FLAG_ROW("--cycles", &c.cycles, "add the leaves' cycles table under each line"),
+        WM_OPT_FLAG_ROW("--cycles", &c.cycles,
+                        "add a cycles table under each line: the leaves' (t1 - t0), else each kernel's end"),
         WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
         WM_OPT_TRACE_ROWS(&c.trace),
     };

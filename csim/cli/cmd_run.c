@@ -3,16 +3,20 @@
 #include "run/exact.h"
 #include "run/runner.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char about[] =
     "Runs every kernel of the layout (docs/layouts.md) to completion and prints each\n"
-    "exported result as `instance.symbol = value`, then, for each leaf, the cycles\n"
-    "from its send to the arrival of its prefix. Exits 0 only when every kernel\n"
-    "returned; a deadlock, a stall, a firmware fault or the cycle limit is reported\n"
-    "with the PEs and wavelets involved.\n"
+    "exported result as `instance.symbol = value`, then, for each leaf (an instance\n"
+    "exporting t0 and t1), the cycles from its send to the arrival of its prefix,\n"
+    "then the run's cycles (`run: N cycles`, the cycle it ended in) and the cycle\n"
+    "each kernel returned in (`-`: it did not). Exits 0 only when every kernel\n"
+    "returned and every message reached a kernel that read it; a deadlock, a\n"
+    "stall, a firmware fault, the cycle limit or a message left unread is\n"
+    "reported with the PEs and wavelets involved.\n"
     "--pe native (the default) runs each kernel as a host coroutine timed by the\n"
     "cost model of sw/mp.h; --pe core runs its firmware (`make firmware`) on the\n"
     "tile's RV32IM core (docs/core.md): a faulting core is reported with its PE,\n"
@@ -56,8 +60,9 @@ int wm_cmd_run(int argc, char **argv)
     const wm_run_result res = wm_runner_run(r, max_cycles);
     wm_runner_print_results(r, stdout);
     wm_runner_print_cycles(r, "cycles", stdout);
-    wm_sched_report(wm_runner_sched(r), res, stderr);
-    const bool delivered = res != WM_RUN_DONE || wm_sched_check_delivered(wm_runner_sched(r), stderr);
+    printf("run: %" PRIu64 " cycles\n", wm_sched_cycle(wm_runner_sched(r)));
+    wm_runner_print_ends(r, "end", stdout);
+    const bool ended_well = wm_sched_ending(wm_runner_sched(r), res, stderr) == WM_END_RETURNED;
     wm_exact *exact = wm_exact_create(layout);
     const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);
     wm_exact_destroy(exact);
@@ -67,5 +72,5 @@ int wm_cmd_run(int argc, char **argv)
                trace.path, trace.path);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
-    return res == WM_RUN_DONE && delivered && dumped && !wrapped ? 0 : 1;
+    return ended_well && dumped && !wrapped ? 0 : 1;
 }

@@ -89,7 +89,8 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
         wm_layout_destroy(l);
         return false;
     }
-    wm_regress_result(out, "run result", (uint64_t)wm_sched_run(s, 1000000));
+    const wm_run_result res = wm_sched_run(s, 1000000);
+    wm_regress_result(out, "run result", (uint64_t)res);
     wm_regress_result(out, "cycles", wm_sched_cycle(s));
     wm_regress_profile_end(prof, out);
     for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
@@ -106,6 +107,7 @@ bool wm_collectives_regress(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, 
         }
     }
     wm_regress_fabric_state(ops, f, w, h, out);
+    wm_regress_judge(out, s, res, WM_END_RETURNED);
     wm_sched_destroy(s);
     wm_layout_destroy(l);
     return true;

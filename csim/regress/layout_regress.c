@@ -24,7 +24,8 @@ static bool run_layout(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         wm_layout_destroy(l);
         return false;
     }
-    wm_regress_result(out, "run result", (uint64_t)wm_sched_run(s, lr->max_cycles));
+    const wm_run_result res = wm_sched_run(s, lr->max_cycles);
+    wm_regress_result(out, "run result", (uint64_t)res);
     wm_regress_result(out, "cycles", wm_sched_cycle(s));
     wm_regress_profile_end(prof, out);
     for (size_t i = 0; i < wm_sched_pe_count(s); i++) {
@@ -40,6 +41,9 @@ static bool run_layout(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         }
     }
     wm_regress_fabric_state(ops, f, w, h, out);
+    /* The run itself: both backends agreeing on a deadlock is no pass,
+     * unless the layout says it is meant to end that way. */
+    wm_regress_judge(out, s, res, wm_layout_expected(l));
     wm_sched_destroy(s);
     wm_layout_destroy(l);
     return true;

@@ -35,6 +35,7 @@ bool wm_random_run_scenario(const wm_random_campaign *c, const wm_random_scenari
     *interrupted = rep.interrupted;
     *router_cycles = wm_random_router_cycles(rs, &rep);
     fprintf(out, "%s | %s --scenario %s%s\n", rep.line, c->command, text, c->extra_args);
+    fputs(rep.detail, out);
     fflush(out);
     if (rep.passed || rep.interrupted || !c->shrink_runs) return rep.passed;
     wm_random_scenario small;

@@ -28,6 +28,11 @@ struct wm_regress_results {
     result_word *words;
     size_t n, cap;
     bool ok;
+    /* wm_regress_judge: how the run ended, when not as expected, and why */
+    bool judged_wrong;
+    wm_ending ending, expected;
+    uint64_t ending_cycle;
+    char *report;
 };
 
 void wm_regress_result_pe(wm_regress_results *r, const char *name, unsigned x, unsigned y, uint64_t value)
@@ -50,6 +55,26 @@ void wm_regress_result(wm_regress_results *r, const char *name, uint64_t value)
 {
     wm_regress_result_pe(r, name, 0, 0, value);
     if (r->ok) r->words[r->n - 1].x = r->words[r->n - 1].y = NO_PE;
+}
+
+void wm_regress_judge(wm_regress_results *r, const wm_sched *s, wm_run_result res, wm_ending expected)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    const uint64_t cycle = wm_sched_cycle(s);
+    const wm_ending e = wm_sched_ending(s, res, mem ? mem : stderr);
+    if (mem) fclose(mem);
+    wm_regress_result(r, "ending", (uint64_t)e);
+    if (e != expected && !r->judged_wrong) {
+        r->judged_wrong = true;
+        r->ending = e;
+        r->expected = expected;
+        r->ending_cycle = cycle;
+        r->report = text;
+        text = NULL;
+    }
+    free(text);
 }
 
 void wm_regress_fabric_state(const wm_fabric_ops *ops, const wm_fabric *f, unsigned w, unsigned h,
@@ -243,6 +268,7 @@ static void free_record(run_record *rec)
     wm_trace_destroy(rec->core_trace);
     free(rec->last);
     free(rec->results.words);
+    free(rec->results.report);
 }
 
 /* " (core: expected pc P insn I (text), got ...)" for tile (x, y). */
@@ -302,6 +328,20 @@ static bool compare_results(const wm_regress_results *e, const wm_regress_result
         return true;
     }
     return false;
+}
+
+/* text with every line indented by two spaces, into out (cut at size). */
+static void indent(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    bool start = true;
+    for (const char *c = text ? text : ""; *c && n + 4 < size; c++) {
+        if (start) out[n++] = ' ', out[n++] = ' ';
+        out[n++] = *c;
+        start = *c == '\n';
+    }
+    if (n && out[n - 1] != '\n' && n + 1 < size) out[n++] = '\n';
+    out[n] = '\0';
 }
 
 void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected, const wm_fabric_ops *got,
@@ -383,13 +423,27 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
         snprintf(why, sizeof why, "expected a run of %" PRIu64 " cycles, got %" PRIu64, e.cycles, g.cycles);
     } else if (compare_results(&e.results, &g.results, why, sizeof why)) {
         rep->result_differs = true;
+    } else if (e.results.judged_wrong) {
+        /* Agreement is not correctness: both ran the same wrong run. */
+        const wm_regress_results *j = &e.results;
+        rep->run_failed = true;
+        if (j->expected == WM_END_RETURNED)
+            snprintf(why, sizeof why, "both backends agree, but the run ended with %s at cycle %" PRIu64,
+                     wm_ending_phrase(j->ending), j->ending_cycle);
+        else
+            snprintf(why, sizeof why,
+                     "both backends agree, but the run ended with %s at cycle %" PRIu64 ", not with %s (`expect %s`)",
+                     wm_ending_phrase(j->ending), j->ending_cycle, wm_ending_phrase(j->expected),
+                     wm_ending_word(j->expected));
+        indent(j->report, rep->detail, sizeof rep->detail);
     } else {
         rep->passed = true;
     }
     if (!rep->interrupted && wm_interrupt_signal()) {
         /* during the second pass, which looks for the first divergence */
         rep->interrupted = true;
-        rep->passed = rep->diverged = rep->core_diverged = rep->could_not_run = false;
+        rep->passed = rep->diverged = rep->core_diverged = rep->could_not_run = rep->run_failed = false;
+        rep->detail[0] = '\0';
         wm_interrupt_describe(why, sizeof why);
         wm_interrupt_note_reported();
     }

@@ -44,6 +44,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/trace.h"
+#include "run/scheduler.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,6 +60,13 @@ void wm_regress_result_pe(wm_regress_results *r, const char *name, unsigned x, u
  * the places of the wavelets in flight. */
 void wm_regress_fabric_state(const wm_fabric_ops *ops, const wm_fabric *f, unsigned w, unsigned h,
                              wm_regress_results *r);
+
+/* The verdict on a scheduler's run (run/ending.h): how it ended is a
+ * result word, and unless it ended as expected (WM_END_RETURNED for a
+ * scenario that must simply work) the scenario fails even when both
+ * backends agree, with the report `run` prints (wm_sched_ending). Call it
+ * after the run, once; it lets messages still on their way land. */
+void wm_regress_judge(wm_regress_results *r, const wm_sched *s, wm_run_result res, wm_ending expected);
 
 typedef bool (*wm_regress_fn)(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
                               wm_regress_results *out);
@@ -93,9 +101,12 @@ typedef struct {
     bool capped;             /* a backend reached the scenario's cycle cap */
     bool asserted;           /* an RTL assertion failed */
     bool interrupted;        /* SIGINT or SIGTERM: the regression should stop */
+    bool run_failed;         /* both backends agree, but the run did not end as it should (wm_regress_judge) */
     uint64_t cycles;         /* of the expected run */
     uint64_t events;         /* link events of the expected run */
     char line[900];          /* the report line, "PASS name ..." or "FAIL name ..." */
+    char detail[4096];       /* after a FAIL line, the lines that explain it ("" if none): with
+                                run_failed, the run's report, each line indented */
 } wm_regress_report;
 
 /* Runs s on both backends and compares; the report says how it went. */

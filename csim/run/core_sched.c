@@ -53,11 +53,20 @@ static bool core_init(wm_sched *s)
     /* The images' array moved as it grew: point every PE at its final
      * place (each is found, none loaded again). */
     for (size_t i = 0; i < s->n; i++) s->pes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
+    s->syms = calloc(s->nfws ? s->nfws : 1, sizeof *s->syms);
+    if (!s->syms) {
+        fprintf(stderr, "wavemesh: out of memory\n");
+        return false;
+    }
     return true;
 }
 
 static void core_free(wm_sched *s)
 {
+    for (size_t i = 0; s->syms && i < s->nfws; i++)
+        if (s->syms[i].ok) wm_fw_syms_free(&s->syms[i].syms);
+    free(s->syms);
+    s->syms = NULL;
     for (size_t i = 0; i < s->nfws; i++) wm_firmware_free(&s->fws[i]);
     free(s->fws);
     s->fws = NULL;
@@ -221,7 +230,8 @@ static void count_core_event(void *ctx, const wm_core_event *ev)
  * hook is the scheduler's only while a run holds it. */
 static void hook_core_events(wm_sched *s, bool first_run)
 {
-    if (!s->ops->get_core_hook || !(s->msgs_wanted || s->progress.tty)) return;
+    /* Always: a report names the message a blocked core waits for. */
+    if (!s->ops->get_core_hook) return;
     if (!first_run && !s->msgs_kept) return; /* pushes before this run went uncounted */
     s->prev_core_hook = s->ops->get_core_hook(s->f, &s->prev_core_ctx);
     s->ops->set_core_hook(s->f, count_core_event, s);
@@ -243,27 +253,56 @@ static wm_run_result core_run(wm_sched *s, uint64_t max_cycles)
     return r;
 }
 
+/* "pc 0x0000045c (wm_mp_recv+0x1c)": the function from the kernel's ELF
+ * (waves/fw_syms.h), read once per kernel; the PC alone without it. */
+static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
+{
+    fprintf(out, "pc 0x%08" PRIx32, pc);
+    const size_t k = (size_t)(mp->fw - s->fws);
+    if (!s->syms || k >= s->nfws) return;
+    wm_core_syms *cs = &s->syms[k];
+    if (!cs->tried) {
+        char err[300];
+        cs->tried = true;
+        cs->ok = wm_fw_syms_load_kernel(mp->inst->kernel->name, &cs->syms, err, sizeof err);
+    }
+    const long i = cs->ok ? wm_fw_syms_find(&cs->syms, pc) : -1;
+    if (i >= 0) fprintf(out, " (%s+0x%" PRIx32 ")", cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
+}
+
 static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
 {
-    (void)s;
     const wm_instance *in = mp->inst;
     const wm_core_status *c = &mp->core;
+    const size_t tile = (size_t)in->y * wm_layout_width(s->layout) + in->x;
     fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
     switch (mp->state) {
     case WM_PE_FAULT:
         fprintf(out, "fault: %s", mp->fault);
         if (c->halt.state == WM_CORE_EXITED) fprintf(out, " (the EXIT store at pc 0x%08" PRIx32 ")", c->halt.pc);
+        fprintf(out, ", in ");
+        print_pc(s, mp, c->halt.pc, out);
         break;
     case WM_PE_BLOCKED_RECV:
-        fprintf(out, "blocked on receive at pc 0x%08" PRIx32 ": its RX queue is empty%s", c->pc,
-                deadlocked ? " and nobody has sent it anything" : "");
+        fprintf(out, "blocked on receive at ");
+        print_pc(s, mp, c->pc, out);
+        if (!s->msgs_kept)
+            fprintf(out, ": its RX queue is empty%s", deadlocked ? " and nobody has sent it anything" : "");
+        else if (wm_msg_flight_mid_message(&s->msgs, tile))
+            fprintf(out, ": waits for a data wavelet of message %" PRIu32, wm_msg_flight_received(&s->msgs, tile));
+        else
+            fprintf(out, ": waits for message %" PRIu32 "%s", wm_msg_flight_received(&s->msgs, tile) + 1,
+                    deadlocked ? ", which nobody has sent" : "");
         break;
     case WM_PE_BLOCKED_SEND:
-        fprintf(out, "blocked on send at pc 0x%08" PRIx32 ": its TX queue is full", c->pc);
+        fprintf(out, "blocked on send at ");
+        print_pc(s, mp, c->pc, out);
+        fprintf(out, ": its TX queue is full");
         break;
     default: {
-        fprintf(out, "%s at pc 0x%08" PRIx32 ", %" PRIu64 " instructions retired", wm_pe_state_name(mp->state), c->pc,
-                c->retired);
+        fprintf(out, "%s at ", wm_pe_state_name(mp->state));
+        print_pc(s, mp, c->pc, out);
+        fprintf(out, ", %" PRIu64 " instructions retired", c->retired);
         break;
     }
     }

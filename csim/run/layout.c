@@ -90,6 +90,9 @@ struct wm_layout {
     bool *enabled;
     /* placements seen, for the message when none is selected */
     char *placements_seen;
+    /* the `expect ENDING` line: how a run is meant to end */
+    wm_ending expected;
+    unsigned expected_line;
     /* the settings, while parsing: a value out of range names its own */
     const wm_setting *settings;
     size_t nsettings;
@@ -439,8 +442,20 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
         index_add(&l->at_index, l->nat - 1, at_name, l);
     } else if (!strcmp(kw, "pe")) {
         parse_pe(l, line, tok, n);
+    } else if (!strcmp(kw, "expect")) {
+        wm_ending e;
+        if (n != 2 || !wm_ending_parse(tok[1], &e)) {
+            error_at(l, line, "usage: expect ENDING (%s)", wm_ending_words());
+            return;
+        }
+        if (l->expected_line) {
+            error_at(l, line, "a second expect line (the first is line %u)", l->expected_line);
+            return;
+        }
+        l->expected = e;
+        l->expected_line = line;
     } else {
-        error_at(l, line, "unknown statement '%s' (param, placement, end, mesh, region, at, pe)", kw);
+        error_at(l, line, "unknown statement '%s' (param, placement, end, mesh, region, at, pe, expect)", kw);
     }
 }
 
@@ -768,6 +783,7 @@ void wm_layout_destroy(wm_layout *l)
 unsigned wm_layout_width(const wm_layout *l) { return l->w; }
 unsigned wm_layout_height(const wm_layout *l) { return l->h; }
 const char *wm_layout_placement(const wm_layout *l) { return l->placement ? l->placement : ""; }
+wm_ending wm_layout_expected(const wm_layout *l) { return l->expected; }
 bool wm_layout_enabled(const wm_layout *l, unsigned x, unsigned y)
 {
     return x < l->w && y < l->h && l->enabled[(size_t)y * l->w + x];

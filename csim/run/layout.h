@@ -12,6 +12,7 @@
 
 #include "fabric/fabric.h"
 #include "kernels.h"
+#include "run/ending.h"
 #include "core/must_use.h"
 
 #include <stdbool.h>
@@ -73,6 +74,10 @@ const wm_instance *wm_layout_instance(const wm_layout *l, size_t i);
 const wm_instance *wm_layout_find(const wm_layout *l, const char *name);
 /* An instance's parameter by name; false when it has none of that name. */
 bool wm_instance_param(const wm_instance *inst, const char *name, int64_t *value);
+
+/* How a run of the layout is meant to end: its `expect ENDING` line, else
+ * WM_END_RETURNED (run/ending.h). */
+wm_ending wm_layout_expected(const wm_layout *l);
 
 /* The layout parameters after --set, in file order (for the rows lines). */
 size_t wm_layout_param_count(const wm_layout *l);

@@ -21,6 +21,7 @@
 typedef struct {
     uint8_t *tx_left;  /* per tile: data wavelets still to push of the message being pushed */
     uint8_t *rx_left;  /* per tile: data wavelets still to pop of the message being popped */
+    uint32_t *rx_msgs; /* per tile: headers popped, the messages its PE has begun to receive */
     size_t ntiles;
     uint64_t started;  /* headers pushed */
     uint64_t ended;    /* last wavelets popped */
@@ -33,6 +34,17 @@ void wm_msg_flight_free(wm_msg_flight *m);
 /* A wavelet pushed by the PE of tile, or popped by it. */
 void wm_msg_flight_push(wm_msg_flight *m, size_t tile, uint32_t wavelet);
 void wm_msg_flight_pop(wm_msg_flight *m, size_t tile, uint32_t wavelet);
+
+/* The messages the PE of tile has begun to receive (headers popped), and
+ * whether it is in the middle of one (its next pop is a data wavelet). */
+static inline uint32_t wm_msg_flight_received(const wm_msg_flight *m, size_t tile)
+{
+    return tile < m->ntiles ? m->rx_msgs[tile] : 0;
+}
+static inline bool wm_msg_flight_mid_message(const wm_msg_flight *m, size_t tile)
+{
+    return tile < m->ntiles && m->rx_left[tile] != 0;
+}
 
 static inline uint64_t wm_msg_flight_count(const wm_msg_flight *m) { return m->started - m->ended; }
 

@@ -241,3 +241,23 @@ void wm_runner_print_cycles(const wm_runner *r, const char *label, FILE *out)
     free(names);
     free(cycles);
 }
+
+void wm_runner_print_ends(const wm_runner *r, const char *label, FILE *out)
+{
+    const size_t n = wm_sched_pe_count(r->s);
+    const int width = (int)strlen(label) > 6 ? (int)strlen(label) : 6;
+    fprintf(out, "%-*s", width, "pe");
+    for (size_t i = 0; i < n; i++) {
+        const char *name = wm_sched_pe_instance(r->s, i)->name;
+        fprintf(out, " %*s", strlen(name) > 5 ? (int)strlen(name) : 5, name);
+    }
+    fprintf(out, "\n%-*s", width, label);
+    for (size_t i = 0; i < n; i++) {
+        const int w = (int)strlen(wm_sched_pe_instance(r->s, i)->name) > 5
+                          ? (int)strlen(wm_sched_pe_instance(r->s, i)->name) : 5;
+        uint64_t end;
+        if (wm_sched_pe_end(r->s, i, &end)) fprintf(out, " %*" PRIu64, w, end);
+        else fprintf(out, " %*s", w, "-");
+    }
+    fputc('\n', out);
+}

@@ -45,5 +45,8 @@ size_t wm_runner_leaf_cycles(const wm_runner *r, const char **names, int64_t *cy
 int64_t wm_runner_last_prefix(const wm_runner *r);
 /* The table: a line of names and a line of cycles, labelled. */
 void wm_runner_print_cycles(const wm_runner *r, const char *label, FILE *out);
+/* The cycle each kernel returned in (`-` for one that did not), a line of
+ * instance names and a line of cycles, labelled. */
+void wm_runner_print_ends(const wm_runner *r, const char *label, FILE *out);
 
 #endif

@@ -179,6 +179,14 @@ const char *wm_pe_state_name(wm_pe_state st)
 
 size_t wm_sched_pe_count(const wm_sched *s) { return s->n; }
 const wm_instance *wm_sched_pe_instance(const wm_sched *s, size_t pe) { return s->pes[pe].inst; }
+bool wm_sched_pe_end(const wm_sched *s, size_t pe, uint64_t *cycle)
+{
+    const wm_mp *mp = &s->pes[pe];
+    if (mp->state != WM_PE_DONE && mp->state != WM_PE_FAULT) return false;
+    *cycle = mp->end_cycle;
+    return true;
+}
+
 wm_pe_state wm_sched_pe_state(const wm_sched *s, size_t pe) { return s->pes[pe].state; }
 
 const wm_export *wm_sched_pe_exports(const wm_sched *s, size_t pe, size_t *count)

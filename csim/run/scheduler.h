@@ -17,6 +17,7 @@
 #define WM_SCHEDULER_H
 
 #include "fabric/fabric.h"
+#include "run/ending.h"
 #include "run/layout.h"
 #include "mp.h"
 
@@ -113,9 +114,9 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
 /* Messages in flight (run/msg_flight.h): from a header's push to its last
  * wavelet's pop. The native loop counts them always; on the cores they
  * are counted from the PE datapath's events (the fabric's core hook, the
- * one set before passed every event on) when the status line of a long
- * run may show them (stderr is a terminal) or after this call, made before
- * the first wm_sched_run. */
+ * one set before passed every event on) from the first wm_sched_run on,
+ * so that a report can name the message a blocked core waits for; this
+ * call is kept for the callers that ask. */
 void wm_sched_count_messages(wm_sched *s);
 /* The count at the current cycle into *n; false when it is not kept (cores
  * without a terminal or wm_sched_count_messages, or a backend that cannot
@@ -129,12 +130,20 @@ bool wm_sched_messages_in_flight(const wm_sched *s, uint64_t *n);
  * router does; elsewhere it is shown as it is. An interrupted run gets
  * one line: what stopped it, and the cycle. */
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out);
+/* How the run ended, for a verdict (run/ending.h): r's ending, or
+ * WM_END_UNDELIVERED when every kernel returned but a message did not
+ * reach a kernel that read it. The report `run` prints goes to out:
+ * wm_sched_report, then wm_sched_check_delivered after a run in which
+ * every kernel returned (which lets what is still on its way land). */
+wm_ending wm_sched_ending(const wm_sched *s, wm_run_result r, FILE *out);
 uint64_t wm_sched_cycle(const wm_sched *s);
 
 /* PEs with a kernel, in layout order. */
 size_t wm_sched_pe_count(const wm_sched *s);
 const wm_instance *wm_sched_pe_instance(const wm_sched *s, size_t pe);
 wm_pe_state wm_sched_pe_state(const wm_sched *s, size_t pe);
+/* The cycle kernel pe returned or faulted in; false while it has not. */
+bool wm_sched_pe_end(const wm_sched *s, size_t pe, uint64_t *cycle);
 const wm_export *wm_sched_pe_exports(const wm_sched *s, size_t pe, size_t *count);
 /* instance.name's value; false when it was never exported. */
 bool wm_sched_result(const wm_sched *s, const char *instance, const char *name, int64_t *value);

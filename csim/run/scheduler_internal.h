@@ -13,6 +13,7 @@
 #include "run/msg_flight.h"
 #include "run/scheduler.h"
 #include "run/stacks.h"
+#include "waves/fw_syms.h"
 #include "waves/progress.h"
 
 #include <setjmp.h>
@@ -39,6 +40,7 @@ struct wm_mp {
     size_t index;
     const wm_instance *inst;
     wm_pe_state state;
+    uint64_t end_cycle; /* the cycle it became DONE or FAULT */
     wm_export *exports;
     size_t nexports, cap_exports;
     char fault[FAULT_TEXT];
@@ -72,6 +74,13 @@ struct wm_mp {
     wm_pe_block block;
     wm_core_status core;
 };
+
+/* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
+ * names one of its PCs. */
+typedef struct {
+    bool tried, ok;
+    wm_fw_syms syms;
+} wm_core_syms;
 
 /* A PE mode: how a PE runs its kernel, behind the base. */
 typedef struct {
@@ -124,12 +133,14 @@ struct wm_sched {
     /* WM_PE_CORE: one image per kernel, loaded once */
     wm_firmware *fws;
     size_t nfws;
+    wm_core_syms *syms; /* one per image, for the reports */
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
     wm_progress progress; /* the status line of a long run (waves/progress.h) */
     /* Messages in flight: native pushes and pops, or the cores' events
      * through the fabric's core hook while a run holds it (passed on to
-     * the hook set before); kept when every push and pop went through. */
+     * the hook set before); kept when every push and pop went through.
+     * On the cores they also tell a blocked receive's message number. */
     wm_msg_flight msgs;
     bool msgs_wanted;     /* wm_sched_count_messages */
     bool msgs_kept;
@@ -149,6 +160,7 @@ static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {
     if (mp->state == st) return;
     mp->state = st;
+    if (st == WM_PE_DONE || st == WM_PE_FAULT) mp->end_cycle = s->cycle;
     if (s->prof.on_end && (st == WM_PE_DONE || st == WM_PE_FAULT)) s->prof.on_end(s->prof_ctx, mp->index, s->cycle);
     if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
 }

@@ -135,15 +135,26 @@ static size_t report_lost(const wm_sched *s, FILE *out)
             }
             if (!st.rx_count) continue;
             const wm_mp *mp = pe_at(s, x, y);
-            if (!mp)
+            if (!mp) {
                 fprintf(out, "  %u wavelet(s) delivered to PE (%u,%u), where no kernel runs: oldest %08" PRIx32 "\n",
                         st.rx_count, x, y, st.rx_head);
-            else if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT)
-                fprintf(out, "  %u wavelet(s) left unread in the RX queue of PE (%u,%u) %s [%s], whose kernel %s\n",
+            } else if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) {
+                fprintf(out, "  %u wavelet(s) left unread in the RX queue of PE (%u,%u) %s [%s], whose kernel %s",
                         st.rx_count, x, y, mp->inst->name, mp->inst->kernel->name,
                         mp->state == WM_PE_DONE ? "returned" : "faulted");
-            else
+                /* The pops counted at the port frame the queue's head. */
+                const size_t tile = (size_t)y * w + x;
+                if (s->msgs_kept && !wm_msg_flight_mid_message(&s->msgs, tile))
+                    fprintf(out, ": the first, %08" PRIx32 ", is the header of message %" PRIu32 " (to (%u,%u), %u data wavelet(s), tag %u)",
+                            st.rx_head, wm_msg_flight_received(&s->msgs, tile) + 1, wm_header_col(st.rx_head),
+                            wm_header_row(st.rx_head), wm_header_len(st.rx_head), wm_header_tag(st.rx_head));
+                else
+                    fprintf(out, ": the first is %08" PRIx32 "%s", st.rx_head,
+                            s->msgs_kept ? ", a data wavelet of a message it began to read" : "");
+                fputc('\n', out);
+            } else {
                 continue;
+            }
             lost++;
         }
     }
@@ -220,4 +231,24 @@ void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
     if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) report_full_rx(s, out);
     if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
     if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
+}
+
+wm_ending wm_sched_ending(const wm_sched *s, wm_run_result r, FILE *out)
+{
+    wm_sched_report(s, r, out);
+    switch (r) {
+    case WM_RUN_DONE:
+        return wm_sched_check_delivered(s, out) ? WM_END_RETURNED : WM_END_UNDELIVERED;
+    case WM_RUN_DEADLOCK:
+        return WM_END_DEADLOCK;
+    case WM_RUN_STALLED:
+        return WM_END_STALL;
+    case WM_RUN_FAULT:
+        return WM_END_FAULT;
+    case WM_RUN_MAX_CYCLES:
+        return WM_END_CYCLE_LIMIT;
+    case WM_RUN_INTERRUPTED:
+        break;
+    }
+    return WM_END_INTERRUPTED;
 }
