@@ -27,7 +27,7 @@ int wm_cmd_rows(int argc, char **argv);
 
 static void expect_in(const char *text, const char *want)
 {
-    if (!strstr(text, want)) fail_msg("expected \"%s\" in:\n%s", want, text);
+    if (!text || !strstr(text, want)) fail_msg("expected \"%s\" in:\n%s", want, text ? text : "(no output)");
 }
 
 /* `wavemesh rows` on a rows file of the given text, stdout and stderr
