@@ -15,7 +15,22 @@
 #   right after a `<!-- check -->` line, whose first line is `$ COMMAND`
 #   (`wavemesh` is $WAVEMESH) and whose other lines must each be a line of
 #   the command's output, in order (other output lines may come between;
-#   a line `...` is only a reader's ellipsis). Each command runs once;
+#   a line `...` is only a reader's ellipsis). Each command runs once. The
+#   mark `<!-- check exit=N -->` expects exit status N instead of 0;
+# - a shown command that does not run: every line of a fenced block right
+#   after a `<!-- run -->` line (`<!-- run exit=N -->`: status N) is a
+#   command, a ` # comment` after it a reader's note, and must exit 0. A
+#   command is exempted by a line `<!-- not run: `PREFIX` REASON -->` right
+#   before the mark (a long job, a GUI), which names the commands it
+#   exempts by their start and says why; one that exempts no command of
+#   its block, or gives no reason, is reported. In README.md and
+#   DOCS/kernels.md every fenced block of commands (its first line starts
+#   with `$ `, `build/wavemesh`, `wavemesh ` or `make `) must carry a check
+#   or a run mark. Commands of checked and run blocks run in a scratch
+#   folder that mirrors the checkout's root (its folders linked, build/ a
+#   folder of its own holding build/wavemesh and build/firmware), so a file
+#   a command writes lands there, never in the checkout; `make TARGET`
+#   runs the checkout's Makefile with WAVES_DIR in that folder;
 # - a C snippet that does not compile: every ```c block of a page, unless
 #   the line before it is `<!-- partial -->` (a fragment, marked as one),
 #   is compiled alone as firmware is (tests/check_firmware.sh's flags:
@@ -39,10 +54,20 @@ trap 'rm -rf "$SNIPPETS"' EXIT
 export CC=$cc CFLAGS_FW SNIPPETS
 git_ok=0
 git rev-parse --git-dir >/dev/null 2>&1 && git_ok=1
-export DOCS WAVEMESH git_ok
+# The scratch root the shown commands run in.
+ROOT=$(pwd)
+RUNDIR=$SNIPPETS/root
+mkdir -p "$RUNDIR/build"
+for entry in "$ROOT"/* "$ROOT"/.[!.]*; do
+    case ${entry##*/} in build | .git | '.[!.]*') ;; *) ln -s "$entry" "$RUNDIR/${entry##*/}" ;; esac
+done
+WAVEMESH_ABS=$(cd "$(dirname "$WAVEMESH")" && pwd)/$(basename "$WAVEMESH")
+ln -s "$WAVEMESH_ABS" "$RUNDIR/build/wavemesh"
+[ -d "$ROOT/build/firmware" ] && ln -s "$ROOT/build/firmware" "$RUNDIR/build/firmware"
+export DOCS WAVEMESH WAVEMESH_ABS git_ok ROOT RUNDIR
 
 perl -e '
-use strict; use warnings;
+use strict; use warnings; use Cwd qw(abs_path);
 my ($docs, $w, $git) = @ENV{qw(DOCS WAVEMESH git_ok)};
 my $fail = 0;
 sub report { my ($where, $what) = @_; print STDERR "$where: $what\n"; $fail = 1; }
@@ -64,16 +89,26 @@ sub commit { my $word = shift;
 }
 
 my %output;
+my ($root, $rundir, $wabs) = @ENV{qw(ROOT RUNDIR WAVEMESH_ABS)};
 sub run { my $cmd = shift;
     return $output{$cmd} if exists $output{$cmd};
-    (my $sh = $cmd) =~ s/^wavemesh\b/$w/;
-    my $out = `$sh 2>&1`;
+    (my $sh = $cmd) =~ s/^wavemesh\b/$wabs/;
+    $sh =~ s{(^|&&\s*|;\s*)make\b}{$1env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C \Q$root\E --no-print-directory WAVES_DIR=\Q$rundir\E/build/waves}g;
+    my $out = `cd \Q$rundir\E && { $sh\n} 2>&1`;
     my $rc = $?;
     $output{$cmd} = [ $rc, [ map { s/\s+$//r } split /\n/, $out ] ];
     return $output{$cmd};
 }
 
-for my $f (@files) {
+# The pages whose every block of commands carries a check or a run mark.
+my %all_run = map { $_ => 1 } ("README.md", "$docs/kernels.md");
+# README.md goes with the docs/ of the checkout: with a copy under test, its
+# blocks are checked for their marks but not run again.
+my $run_readme = abs_path($docs) eq abs_path("docs");
+sub status { my ($rc) = @_; return ($rc & 127) ? "signal " . ($rc & 127) : "status " . ($rc >> 8); }
+sub exits_as { my ($rc, $want) = @_; return !($rc & 127) && ($rc >> 8) == $want; }
+
+for my $f (@files, "README.md") {
     open my $fh, "<", $f or die "$f: $!";
     my @lines = <$fh>;
     close $fh;
@@ -116,7 +151,52 @@ for my $f (@files) {
             $i = $j;
             next;
         }
-        next unless $l =~ /^<!--\s*check\s*-->\s*$/;
+        if ($l =~ /^```/) {
+            # A block of commands that no mark covers (a marked block is
+            # skipped whole below, so this is an unmarked one).
+            my $first = $i + 1 <= $#lines ? $lines[$i + 1] : "";
+            report("$f:" . ($i + 2), "a block of commands with no `<!-- check -->` or `<!-- run -->` mark before it")
+                if $all_run{$f} && $first =~ m{^(\$ |build/wavemesh\b|wavemesh |make )};
+            $i++ while $i + 1 <= $#lines && $lines[$i + 1] !~ /^```/;
+            $i++;
+            next;
+        }
+        my $runs = $f ne "README.md" || $run_readme;
+        if ($l =~ /^<!--\s*run(?:\s+exit=(\d+))?\s*-->\s*$/) {
+            my $want_rc = $1 // 0;
+            my $open = $i + 1;
+            if ($open > $#lines || $lines[$open] !~ /^```/) {
+                report("$f:" . ($i + 1), "a run mark not followed by a fenced block");
+                next;
+            }
+            # The exemptions: `<!-- not run: `PREFIX` REASON -->` lines right before the mark.
+            my @not;
+            for (my $m = $i - 1; $m >= 0 && $lines[$m] =~ /^<!--\s*not run:/; $m--) {
+                if ($lines[$m] =~ /^<!--\s*not run:\s*`([^`]+)`\s*(.*?)\s*-->\s*$/ && $2 ne "") {
+                    push @not, { prefix => $1, at => $m + 1, used => 0 };
+                } else {
+                    report("$f:" . ($m + 1), "a not-run line that does not name a command as `PREFIX` and give its reason");
+                }
+            }
+            my $j;
+            for ($j = $open + 1; $j <= $#lines && $lines[$j] !~ /^```/; $j++) {
+                (my $cmd = $lines[$j]) =~ s/\s+#\s.*$//;
+                $cmd =~ s/^\s+|\s+$//g;
+                next if $cmd eq "";
+                my ($skip) = grep { substr($cmd, 0, length $_->{prefix}) eq $_->{prefix} } @not;
+                if ($skip) { $skip->{used} = 1; next; }
+                next unless $runs;
+                my ($rc, $out) = @{ run($cmd) };
+                next if exits_as($rc, $want_rc);
+                my $tail = join "\n", grep { defined } @$out[ ($#$out > 4 ? $#$out - 4 : 0) .. $#$out ];
+                report("$f:" . ($j + 1), "`$cmd` exits with " . status($rc) . ", not $want_rc:\n$tail");
+            }
+            report("$f:$_->{at}", "not run: `$_->{prefix}` exempts no command of the block below") for grep { !$_->{used} } @not;
+            $i = $j;
+            next;
+        }
+        next unless $l =~ /^<!--\s*check(?:\s+exit=(\d+))?\s*-->\s*$/;
+        my $want_rc = $1 // 0;
         my $open = $i + 1;
         if ($open > $#lines || $lines[$open] !~ /^```/ || $open + 1 > $#lines
             || $lines[$open + 1] !~ /^\$ (.+?)\s*$/) {
@@ -124,8 +204,9 @@ for my $f (@files) {
             next;
         }
         my $cmd = $1;
+        if (!$runs) { $i = $open + 1; $i++ while $i + 1 <= $#lines && $lines[$i + 1] !~ /^```/; $i++; next; }
         my ($rc, $out) = @{ run($cmd) };
-        report("$f:" . ($open + 2), "`$cmd` exits with status " . ($rc >> 8)) if $rc;
+        report("$f:" . ($open + 2), "`$cmd` exits with " . status($rc) . ", not $want_rc") unless exits_as($rc, $want_rc);
         my $k = 0;
         my $j;
         for ($j = $open + 2; $j <= $#lines && $lines[$j] !~ /^```/; $j++) {
@@ -176,7 +257,7 @@ if (-f "$docs/verification.md") {
         if $lines > 300;
 }
 
-print STDERR "check_docs: every figure checked is what the tools print; no commit hash, no load average, no broken link\n"
+print STDERR "check_docs: every figure checked is what the tools print, every command shown runs, every C snippet compiles; no commit hash, no load average, no broken link\n"
     unless $fail;
 exit $fail;
 '

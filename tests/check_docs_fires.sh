@@ -4,10 +4,12 @@
 # plants a stale figure (one number of the first checked block of core.md
 # and of cost-model.md changed), a cost constant that sw/cost_model.h does
 # not have, a commit hash, a load average, a broken link and a
-# verification.md past 300 lines and a C snippet that does not compile
-# (the six-field initialiser of a five-field struct), and expects
-# each to be reported at its file and line. Run from the repository root
-# with build/wavemesh built.
+# verification.md past 300 lines, a C snippet that does not compile
+# (the six-field initialiser of a five-field struct), a wrong output line
+# in kernels.md's first checked block, a shown command that fails, a block
+# of commands with no mark and an exemption that exempts nothing, and
+# expects each to be reported at its file and line. Run from the
+# repository root with build/wavemesh built.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,6 +37,7 @@ plant_stale() {
 expect=()
 expect+=("$(plant_stale "$d/core.md"):.*is not what")
 expect+=("$(plant_stale "$d/cost-model.md"):.*is not what")
+expect+=("$(plant_stale "$d/kernels.md"):.*is not what")
 n=$(grep -n -m1 '^| `WM_COST_HEADER` |' "$d/cost-model.md" | cut -d: -f1)
 sed -i "${n}s/| \`WM_COST_HEADER\` | [0-9]* |/| \`WM_COST_HEADER\` | 999 |/" "$d/cost-model.md"
 expect+=("$d/cost-model.md:$n: WM_COST_HEADER is 999 here")
@@ -46,6 +49,13 @@ echo "See [the lost page](no-such-page.md)." >>"$d/layouts.md"
 expect+=("$d/layouts.md:$(wc -l <"$d/layouts.md"): a link to no-such-page.md")
 printf '%s\n' '```c' 'const wm_kernel_param broken[] = {{NULL, false, 0, false, 0, 0}};' '```' >>"$d/kernels.md"
 expect+=("$d/kernels.md:$(($(wc -l <"$d/kernels.md") - 2)): the C snippet does not compile")
+printf '%s\n' '<!-- not run: `make nothing` is no command of the block -->' '<!-- run -->' '```' \
+    'build/wavemesh cpi' 'build/wavemesh run sw/collectives/no-such.layout   # a layout that is not there' '```' >>"$d/kernels.md"
+n=$(wc -l <"$d/kernels.md")
+expect+=("$d/kernels.md:$((n - 5)): not run: \`make nothing\` exempts no command")
+expect+=("$d/kernels.md:$((n - 1)): \`build/wavemesh run sw/collectives/no-such.layout\` exits with status 1, not 0")
+printf '%s\n' '```' 'build/wavemesh cpi' '```' >>"$d/kernels.md"
+expect+=("$d/kernels.md:$(($(wc -l <"$d/kernels.md") - 1)): a block of commands with no")
 while [ "$(wc -l <"$d/verification.md")" -le 300 ]; do echo "One more line of history." >>"$d/verification.md"; done
 expect+=("$d/verification.md:[0-9]*: [0-9]* lines, more than the 300")
 
@@ -65,4 +75,4 @@ if [ $status -ne 0 ]; then
     cat "$tmp/planted.err" >&2
     exit 1
 fi
-echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link, a verification.md past 300 lines and a C snippet that does not compile are each reported"
+echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link, a verification.md past 300 lines, a C snippet that does not compile, a wrong output line, a failing command, a block of commands with no mark and an exemption of nothing are each reported"

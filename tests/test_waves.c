@@ -19,6 +19,8 @@
  * Each port's <port>_msg holds the header of the message on it, at every
  * wavelet of the event trace and at known cycles of the tutorial, natively
  * and on the cores, from both backends; every committed save file shows it.
+ * A layout with a root but no up- and down-sweep has no sweep markers, and
+ * its save file says why.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -804,6 +806,7 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     assert_non_null(strstr(text, "*-6.000000 -1 340 500 -1"));
     assert_non_null(strstr(text, "\n-A: cycle 340, the up-sweep's last receive (root's ramp)\n"));
     assert_non_null(strstr(text, "\n-B: cycle 500, the down-sweep's first wavelet on a link\n"));
+    assert_null(strstr(text, "no sweep markers"));
     assert_non_null(strstr(text, "+{l0 north msg} l0.wm_tile.u_waves.north_msg[31:0]\n"));
     assert_non_null(strstr(text, "+{tile_2_0 west msg} tile_2_0.wm_tile.u_waves.west_msg[31:0]\n"));
     assert_non_null(strstr(text, "+{root ramp msg} root.wm_tile.u_waves.ramp_msg[31:0]\n"));
@@ -814,6 +817,56 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     assert_non_null(strstr(headers, "00000100 (0,0) t0 +1 l0,root\n"));
     assert_non_null(strstr(headers, "03000101 (3,0) t1 +1 l3,root\n"));
     assert_non_null(strstr(headers, "01000101 (1,0) t1 +1 p1\n"));
+}
+
+/* The save file of a layout written into the test's folder as NAME.layout,
+ * through `wavemesh waves` (its text, read back). */
+static const char *save_file_of(const char *name, const char *layout_text)
+{
+    char layout[200], gtkw[200], cmd[600];
+    snprintf(layout, sizeof layout, "%s", tmp_path(name));
+    strcat(layout, ".layout");
+    snprintf(gtkw, sizeof gtkw, "%s", tmp_path(name));
+    strcat(gtkw, ".gtkw");
+    FILE *f = fopen(layout, "w");
+    assert_non_null(f);
+    fputs(layout_text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, BUILD_DIR "/wavemesh waves %s -o %s", layout, gtkw);
+    assert_int_equal(system(cmd), 0);
+    return read_text(gtkw);
+}
+
+/* A layout with a root whose run is not a tree's two sweeps has no sweep
+ * markers, and its save file says why, in a [*] comment and a comment
+ * line of the signal pane: a root that only receives (a sends it one
+ * message, delivered to its ramp in cycle 308, and nothing moves after)
+ * has no down-sweep; a root that only sends has no up-sweep. */
+static void test_a_rooted_run_without_sweeps_says_why_it_has_no_markers(void **state)
+{
+    (void)state;
+    const char *text = save_file_of("root-receives", "mesh 2 1\nregion all\nat a 1 0\nat root 0 0\n"
+                                                     "pe a stream COUNT=1 LEN=1 TOX=0 TOY=0 EXPECT=0\n"
+                                                     "pe root stream COUNT=0 EXPECT=1\n");
+    const char *why = "no sweep markers: no wavelet moved after the root's last receive (cycle 308), so no "
+                      "down-sweep follows it";
+    char line[300];
+    snprintf(line, sizeof line, "\n[*] %s\n", why);
+    assert_non_null(strstr(text, line));
+    snprintf(line, sizeof line, "\n-%s\n", why);
+    assert_non_null(strstr(text, line));
+    assert_null(strstr(text, "*-6.000000"));
+    assert_null(strstr(text, "\n-A: cycle"));
+
+    text = save_file_of("root-sends", "mesh 2 1\nregion all\nat a 1 0\nat root 0 0\n"
+                                      "pe root stream COUNT=1 LEN=1 TOX=1 TOY=0 EXPECT=0\n"
+                                      "pe a stream COUNT=0 EXPECT=1\n");
+    why = "no sweep markers: the root's PE received no wavelet, so no up-sweep ends there";
+    snprintf(line, sizeof line, "\n[*] %s\n", why);
+    assert_non_null(strstr(text, line));
+    snprintf(line, sizeof line, "\n-%s\n", why);
+    assert_non_null(strstr(text, line));
+    assert_null(strstr(text, "*-6.000000"));
 }
 
 /* Writes text to NAME in the test's folder and reads it back as a dump;
@@ -886,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_a_core_dump_without_objdump_is_written_with_a_note),
         cmocka_unit_test(test_committed_save_files_are_up_to_date),
         cmocka_unit_test(test_compact_save_file_fits_a_screen_with_markers_and_senders),
+        cmocka_unit_test(test_a_rooted_run_without_sweeps_says_why_it_has_no_markers),
         cmocka_unit_test(test_vcd_reader_refuses_cut_lines_and_wrong_widths),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

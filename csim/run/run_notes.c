@@ -10,6 +10,7 @@
 struct wm_run_notes {
     wm_heatmap *map;
     bool rooted;
+    char why[160]; /* why a rooted run has no sweep markers */
     uint32_t *headers; /* distinct headers sent ... */
     char **senders;    /* ... and who sent each, "l0" or "l0,root" */
     size_t n, cap;
@@ -87,7 +88,21 @@ void wm_run_notes_finish(wm_run_notes *n, wm_gtkw_markers *out)
     out->headers = n->headers;
     out->senders = (const char *const *)n->senders;
     out->nsent = n->n;
-    if (n->rooted && wm_heatmap_phase_start(n->map, 1) != UINT64_MAX) {
+    if (!n->rooted) return;
+    /* The phases are a tree's sweeps when wavelets reached the root's PE
+     * and others moved after its last one; otherwise the save file says
+     * which of the two is missing. */
+    if (wm_heatmap_phase_start(n->map, 0) == UINT64_MAX) {
+        snprintf(n->why, sizeof n->why,
+                 "no sweep markers: the root's PE received no wavelet, so no up-sweep ends there");
+        out->no_markers_why = n->why;
+    } else if (wm_heatmap_phase_start(n->map, 1) == UINT64_MAX) {
+        snprintf(n->why, sizeof n->why,
+                 "no sweep markers: no wavelet moved after the root's last receive (cycle %llu), so no down-sweep "
+                 "follows it",
+                 (unsigned long long)wm_heatmap_phase_end(n->map, 0));
+        out->no_markers_why = n->why;
+    } else {
         out->has_markers = true;
         out->a = wm_heatmap_phase_end(n->map, 0);
         out->b = wm_heatmap_phase_start(n->map, 1);

@@ -25,8 +25,10 @@ void wm_run_notes_destroy(wm_run_notes *n);
 void wm_run_notes_link(void *ctx, const wm_link_event *ev);
 void wm_run_notes_send(wm_run_notes *n, const wm_sched *sched, size_t pe, uint32_t header);
 
-/* After the run: the markers (has_markers when the layout has a root and
- * the run passed it) and the senders, valid until destroy; and the ports
+/* After the run: the markers (has_markers when the layout has a root, a
+ * wavelet reached it and others moved after its last; with a root and no
+ * markers, no_markers_why says which is missing) and the senders, valid
+ * until destroy; and the ports
  * tile (x, y) used, bit p for WM_PORT_p. */
 void wm_run_notes_finish(wm_run_notes *n, wm_gtkw_markers *out);
 unsigned wm_run_notes_used_ports(const wm_run_notes *n, unsigned x, unsigned y);

@@ -234,6 +234,7 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
         return false;
     }
     fprintf(f, "[*] wavemesh save file: one group per instance (docs/waves.md)\n");
+    if (marks && !marks->has_markers && marks->no_markers_why) fprintf(f, "[*] %s\n", marks->no_markers_why);
     if (dump_path) fprintf(f, "[dumpfile] \"%s\"\n", dump_path);
     /* The zoom and markers line: zoom, primary marker, then A..Z (-1: unset). */
     if (marks && marks->has_markers) {
@@ -249,6 +250,8 @@ static bool write_save_file(const char *gtkw_path, const char *dump_path, const 
     if (marks && marks->has_markers) {
         fprintf(f, "@%x\n-A: cycle %llu, %s\n", TR_BLANK, (unsigned long long)marks->a, marks->a_text);
         fprintf(f, "@%x\n-B: cycle %llu, %s\n", TR_BLANK, (unsigned long long)marks->b, marks->b_text);
+    } else if (marks && marks->no_markers_why) {
+        fprintf(f, "@%x\n-%s\n", TR_BLANK, marks->no_markers_why);
     }
     const unsigned hex = TR_HEX | TR_RJUSTIFY, dec = TR_DEC | TR_RJUSTIFY, bin = TR_BIN | TR_RJUSTIFY;
     for (size_t g = 0; g < ngroups; g++) {

@@ -46,13 +46,15 @@ typedef enum {
 
 /* What a run of the layout tells the save file: named markers A and B at
  * two cycles, each explained by a comment line at the top of the signal
- * pane (has_markers), and who sent each header: the header filter then
- * names the sender(s) after the header, and lists these headers even when
- * the dump cannot be read. */
+ * pane (has_markers), or why there are none (no_markers_why, NULL: nothing
+ * to explain), said by a `[*]` comment and a comment line there; and who
+ * sent each header: the header filter then names the sender(s) after the
+ * header, and lists these headers even when the dump cannot be read. */
 typedef struct {
     bool has_markers;
     uint64_t a, b;
     const char *a_text, *b_text;
+    const char *no_markers_why;
     const uint32_t *headers;     /* nsent headers ... */
     const char *const *senders;  /* ... and the instance(s) that sent each, "l0" or "n,e" */
     size_t nsent;
