@@ -13,10 +13,17 @@
 MUTATE_ARGS ?=
 # the formal jobs of about a minute each (the -deep ones take minutes)
 MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2 router-msgs-5
-.PHONY: mutate mutate-check
+# The core's corner mutants (tests/mutation/mutants, the block "corners the
+# core's random programs must reach") against the random programs alone.
+MUTATE_RANDOM ?= load-half-zero-ext,load-half-sign-lane,load-byte-sign-lane,load-byte-lane,win-carry-edge,win-end-past,ram-end-carry,shift-six-bits
+.PHONY: mutate mutate-check mutate-random
 mutate: check-tools ## the mutation score of the RTL, build/mutate/table.md (an hour or more; MUTATE_ARGS)
 	@$(MAKE) --no-print-directory all
 	@MUTATE_FORMAL_JOBS="$(MUTATE_FORMAL_JOBS)" nice -n 10 sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
+
+mutate-random: check-tools ## the core's corner mutants against its random programs alone, build/mutate-random/table.md (minutes)
+	@$(MAKE) --no-print-directory $(BUILD)/tests/test_core-alone
+	@nice -n 10 sh tests/mutation/mutate.sh --checks random --only $(MUTATE_RANDOM) $(BUILD)/mutate-random
 
 mutate-check: check-tools ## two known mutants through the formal checks: one killed, the equivalent one survives
 	@rm -rf $(BUILD)/mutate-check
