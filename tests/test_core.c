@@ -1570,7 +1570,7 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
     return ok;
 }
 
-enum { NSEEDS = 200 };
+enum { NSEEDS = 1000 };
 
 static void test_random_programs_iss_matches_rtl(void **state)
 {
@@ -1596,6 +1596,8 @@ static void test_random_programs_iss_matches_rtl(void **state)
     assert_true(wm_corners_print(&st.cv, stdout));
     assert_int_equal(bad, 0);
     /* what the programs covered */
+    for (int k = 0; k < WM_NCORNERS; k++)
+        if (!st.cv.hits[k]) fail_msg("corner %s never reached", wm_corner_name((wm_corner)k));
     for (int k = 0; k < RV_ILLEGAL; k++)
         if (!st.cls[k]) fail_msg("no %s retired", rv_class_name((rv_class_t)k));
     for (unsigned r = 1; r < 32; r++)
