@@ -9,16 +9,24 @@
 # (--checks, --only, --jobs 2, --no-core), MUTATE_FORMAL_JOBS names the
 # formal jobs. mutate-check (make test) runs two known mutants
 # through the formal checks: one must be killed, the equivalent one must
-# survive.
+# survive; and two of the core's corners (a halfword's sign, the window's
+# edge) through its random programs alone: both must be killed.
 MUTATE_ARGS ?=
 # the formal jobs of about a minute each (the -deep ones take minutes)
 MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2 router-msgs-5
-.PHONY: mutate mutate-check
+# The core's corner mutants (tests/mutation/mutants, the block "corners the
+# core's random programs must reach") against the random programs alone.
+MUTATE_RANDOM ?= load-half-zero-ext,load-half-sign-lane,load-byte-sign-lane,load-byte-lane,win-carry-edge,win-end-past,ram-end-carry,shift-six-bits
+.PHONY: mutate mutate-check mutate-random
 mutate: check-tools ## the mutation score of the RTL, build/mutate/table.md (an hour or more; MUTATE_ARGS)
 	@$(MAKE) --no-print-directory all
 	@MUTATE_FORMAL_JOBS="$(MUTATE_FORMAL_JOBS)" nice -n 10 sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
 
-mutate-check: check-tools ## two known mutants through the formal checks: one killed, the equivalent one survives
+mutate-random: check-tools ## the core's corner mutants against its random programs alone, build/mutate-random/table.md (minutes)
+	@$(MAKE) --no-print-directory $(BUILD)/tests/test_core-alone
+	@nice -n 10 sh tests/mutation/mutate.sh --checks random --only $(MUTATE_RANDOM) $(BUILD)/mutate-random
+
+mutate-check: check-tools ## known mutants: formal kills one, the equivalent one survives, the core's random programs kill two
 	@rm -rf $(BUILD)/mutate-check
 	@MUTATE_FORMAL_JOBS="fifo4 router-credits-2" sh tests/mutation/mutate.sh --checks formal --jobs 2 \
 	    --only fifo-push-when-full,route-y-first $(BUILD)/mutate-check > $(BUILD)/mutate-check.log 2>&1; \
@@ -28,3 +36,11 @@ mutate-check: check-tools ## two known mutants through the formal checks: one ki
 	        $(BUILD)/mutate-check/table.md; then \
 	    cat $(BUILD)/mutate-check.log; echo "mutate-check: the mutation run misjudged a known mutant"; exit 1; fi
 	@echo "mutate-check: fifo-push-when-full killed by formal, route-y-first survives as equivalent"
+	@rm -rf $(BUILD)/mutate-check-random
+	@$(MAKE) --no-print-directory $(BUILD)/tests/test_core-alone
+	@sh tests/mutation/mutate.sh --checks random --jobs 2 --only load-half-sign-lane,win-carry-edge \
+	    $(BUILD)/mutate-check-random > $(BUILD)/mutate-check-random.log 2>&1; \
+	if [ $$? -ne 0 ] || [ $$(grep -c '^| [a-z-]* | rtl/core/wm_core.v:[0-9]* | .* | killed by random | test_core-alone: seed ' \
+	        $(BUILD)/mutate-check-random/table.md) -ne 2 ]; then \
+	    cat $(BUILD)/mutate-check-random.log; echo "mutate-check: the core's random programs alone missed a corner's mutant"; exit 1; fi
+	@echo "mutate-check: load-half-sign-lane and win-carry-edge killed by the core's random programs alone"

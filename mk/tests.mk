@@ -43,3 +43,12 @@ regress-long: check-tools ## RANDOM_LONG_N (10000) random lockstep scenarios: on
 	$(if $(MPIRUN),OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(MPIRUN) -np $(RANKS)) \
 	$(WAVEMESH) regress --random $(RANDOM_LONG_N) --seed $(RANDOM_SEED) --jobs $(JOBS) --progress \
 	    --log $(BUILD)/regress-long.log --junit $(BUILD)/regress-long.xml
+
+# The core's differential test linked with the core's model alone, not the
+# tiles' (make mutate's random check rebuilds only the core for a mutant of
+# rtl/core/): `test_core-alone --random-only` runs the random programs only.
+CORE_ALONE   := $(BUILD)/tests/test_core-alone
+CORE_ALONE_O := $(BUILD)/obj/tests/test_core.o $(filter $(BUILD)/obj/csim/core/%,$(LIB_O))
+$(CORE_ALONE): $(CORE_ALONE_O) $(CORE_LIBS) $(VRT_O)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(CORE_ALONE_O) $(CORE_LIBS) $(VRT_O) -lcmocka $(LDLIBS)

@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "core/corners.h"
 #include "core/iss.h"
 #include "core/randprog.h"
 #include "core/rv32_asm.h"
@@ -1357,6 +1358,7 @@ typedef struct {
     unsigned faults[7];
     unsigned div_by_zero, div_overflow;
     unsigned rewritten;       /* retires of a PC whose word changed since it last retired */
+    wm_corners cv;            /* per instruction and per corner (core/corners.h) */
 } diff_stats;
 
 static void describe(const wm_core_cycle *o, char *buf, size_t n)
@@ -1482,6 +1484,12 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
                 }
                 if ((k == RV_DIV || k == RV_REM || k == RV_DIVU || k == RV_REMU) && s2 == 0) st->div_by_zero++;
                 if ((k == RV_DIV || k == RV_REM) && s1 == 0x80000000u && s2 == 0xffffffffu) st->div_overflow++;
+                uint32_t word = 0;
+                if (k >= RV_LB && k <= RV_LHU) {
+                    uint32_t ea = s1 + (uint32_t)((int32_t)w >> 20);
+                    if (ea < MEM) core_read(ref, ea & ~3u, &word, 4);
+                }
+                wm_corners_retire(&st->cv, w, shadow, word);
                 if (ro.rd_we) shadow[ro.rd] = ro.rd_data;
                 if (ro.retire_pc < MEM) {
                     uint32_t i = ro.retire_pc / 4;
@@ -1514,6 +1522,8 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
             if (st) {
                 st->faults[hr.state == WM_CORE_FAULTED ? hr.cause : 0]++;
                 st->faulted += hr.state == WM_CORE_FAULTED;
+                if (hr.state == WM_CORE_FAULTED) wm_corners_fault(&st->cv, hr.insn, shadow);
+                wm_corners_end(&st->cv);
             }
             break;
         }
@@ -1560,13 +1570,14 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
     return ok;
 }
 
-enum { NSEEDS = 200 };
+enum { NSEEDS = 1000 };
 
 static void test_random_programs_iss_matches_rtl(void **state)
 {
     (void)state;
     diff_stats st;
     memset(&st, 0, sizeof st);
+    wm_corners_init(&st.cv, MEM);
     char rep[512];
     clock_t t0 = clock();
     unsigned bad = 0;
@@ -1582,8 +1593,11 @@ static void test_random_programs_iss_matches_rtl(void **state)
                   st.programs, (unsigned long long)st.cycles, (unsigned long long)st.retired, (unsigned long long)st.pushes,
                   (unsigned long long)st.pops, (unsigned long long)st.rx_waits, (unsigned long long)st.tx_waits, st.faulted,
                   st.rewritten, secs, kind_name(REF_KIND));
+    assert_true(wm_corners_print(&st.cv, stdout));
     assert_int_equal(bad, 0);
     /* what the programs covered */
+    for (int k = 0; k < WM_NCORNERS; k++)
+        if (!st.cv.hits[k]) fail_msg("corner %s never reached", wm_corner_name((wm_corner)k));
     for (int k = 0; k < RV_ILLEGAL; k++)
         if (!st.cls[k]) fail_msg("no %s retired", rv_class_name((rv_class_t)k));
     for (unsigned r = 1; r < 32; r++)
@@ -1733,8 +1747,19 @@ static void test_cpi_of_every_class_is_the_contract(void **state)
     }
 }
 
-int main(void)
+/* `test_core --random-only`: the differential test of the random programs
+ * alone, none of the directed tests (make mutate's random check: what the
+ * programs catch by themselves). */
+int main(int argc, char **argv)
 {
+    const struct CMUnitTest random_only[] = {
+        cmocka_unit_test(test_random_programs_iss_matches_rtl),
+    };
+    if (argc == 2 && strcmp(argv[1], "--random-only") == 0) return cmocka_run_group_tests(random_only, NULL, NULL);
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s [--random-only]\n", argv[0]);
+        return 2;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_register_ops_match_the_host),
         cmocka_unit_test(test_immediate_ops_match_the_host),

@@ -165,15 +165,61 @@ static void m_corner(gen *g, uint32_t excl)
     emit(g, f[rnd(g, chance(g, 800) ? 4 : 8)](dst(g, excl), ra, rb));
 }
 
+/* The offset of an access to address a: a quarter of the time one that
+ * carries from the low 12 bits into rs1's high part (rs1 = a - off lies in
+ * the page below a's), a quarter one that borrows from it (rs1 in the page
+ * above), where such an offset exists; else plain or at an extreme. The
+ * core decodes the RAM's and the window's edges on each path apart. */
+static int32_t carry_off(gen *g, uint32_t a)
+{
+    const uint32_t lo = a & 0xfffu;
+    return lo < 2047 ? (int32_t)(lo + 1 + rnd(g, 2047 - lo)) : 0;
+}
+
+static int32_t borrow_off(gen *g, uint32_t a)
+{
+    const uint32_t lo = a & 0xfffu, kmin = 0x1001 - lo;
+    return lo >= 0x801 ? -(int32_t)(kmin + rnd(g, 2049 - kmin)) : 0;
+}
+
+static int32_t split_off(gen *g, uint32_t a)
+{
+    switch (rnd(g, 4)) {
+    case 0: return carry_off(g, a);
+    case 1: return borrow_off(g, a);
+    default: return chance(g, 300) ? 0 : imm12(g);
+    }
+}
+
+/* The data area's last 16 words, up to the RAM's end with the defaults:
+ * most accesses go there, so that loads read what stores wrote. */
+static uint32_t data_addr(gen *g, unsigned size)
+{
+    const wm_randprog_cfg *cfg = g->cfg;
+    if (cfg->data_bytes >= 64 && chance(g, 600))
+        return cfg->data_base + cfg->data_bytes - 64 + (rnd(g, 64) & ~(size - 1));
+    return cfg->data_base + (rnd(g, cfg->data_bytes) & ~(size - 1));
+}
+
+/* A value whose bytes are each 0, 0x7f, 0x80, 0xff or random: every lane's
+ * sign bit set or clear, the lanes unlike each other. */
+static uint32_t lane_value(gen *g)
+{
+    static const uint8_t b[] = {0x00, 0x7f, 0x80, 0xff, 0x01, 0xfe};
+    uint32_t v = 0;
+    for (unsigned i = 0; i < 4; i++)
+        v |= (uint32_t)(chance(g, 700) ? b[rnd(g, sizeof b)] : (uint8_t)rnd(g, 256)) << 8 * i;
+    return v;
+}
+
 /* A load or store of the data area, the address split into base + offset
  * with the offset at an extreme. */
 static void ram_access(gen *g, uint32_t excl, bool store)
 {
-    const wm_randprog_cfg *cfg = g->cfg;
     unsigned kind = rnd(g, store ? 3 : 5); /* store: b h w; load: b h w bu hu */
     unsigned size = store ? 1u << kind : (kind == 0 || kind == 3) ? 1u : (kind == 1 || kind == 4) ? 2u : 4u;
-    uint32_t addr = cfg->data_base + (rnd(g, cfg->data_bytes) & ~(size - 1));
-    int32_t off = chance(g, 300) ? 0 : imm12(g);
+    uint32_t addr = data_addr(g, size);
+    int32_t off = split_off(g, addr);
     unsigned rb = scratch(g, excl);
     li2(g, rb, addr - (uint32_t)off);
     if (store) {
@@ -190,7 +236,9 @@ static void ram_access(gen *g, uint32_t excl, bool store)
 static void window_access(gen *g, uint32_t excl)
 {
     unsigned rb = scratch(g, excl);
-    uint32_t base = chance(g, 750) ? 0x80000000u : 0x80000800u;
+    /* or from below the window, the offset carrying into the high part */
+    unsigned how = rnd(g, 20);
+    uint32_t base = how < 12 ? 0x80000000u : how < 15 ? 0x80000800u : 0x80000000u - 4u * (1 + rnd(g, 0x1f7));
     int32_t bias = (int32_t)(0x80000000u - base);
     if (base == 0x80000000u) emit(g, rv_lui(rb, 0x80000));
     else li2(g, rb, base);
@@ -246,14 +294,19 @@ static void patch(gen *g, unsigned at)
     }
 }
 
-static void fwd_branch(gen *g, uint32_t excl, unsigned depth)
+static void fwd_branch_on(gen *g, uint32_t excl, unsigned depth, unsigned rs1, unsigned rs2)
 {
     static const unsigned f3[] = {0, 1, 4, 5, 6, 7};
-    unsigned rs1 = src(g), rs2 = chance(g, 150) ? rs1 : src(g);
     unsigned at = g->n;
     emit(g, rv_b(0, rs2, rs1, f3[rnd(g, 6)]));
     items(g, excl, depth + 1, 1 + rnd(g, MAX_SKIP));
     patch(g, at);
+}
+
+static void fwd_branch(gen *g, uint32_t excl, unsigned depth)
+{
+    unsigned rs1 = src(g);
+    fwd_branch_on(g, excl, depth, rs1, chance(g, 150) ? rs1 : src(g));
 }
 
 static void fwd_jal(gen *g, uint32_t excl, unsigned depth)
@@ -296,10 +349,113 @@ static void loop(gen *g, uint32_t excl, unsigned depth)
     }
 }
 
+/* The corners of core/corners.h, set up on purpose: a word of unlike lanes
+ * stored and read back narrow (and used at once), shifts by 0, 31 and 32 or
+ * more, branches on operands equal, one apart or of unlike signs, chains of
+ * instructions each reading the one before (the register file's bypass),
+ * loads through an address that wraps round from the top page. */
+static void corner(gen *g, uint32_t excl, unsigned depth)
+{
+    const unsigned ra = scratch(g, excl), rb = scratch(g, excl | 1u << ra);
+    unsigned c = rnd(g, 6);
+    if (c == 3 && depth >= MAX_DEPTH) c = 2; /* no deeper nesting */
+    switch (c) {
+    case 0:
+    case 1: {
+        typedef uint32_t (*mem_fn)(unsigned, unsigned, int32_t);
+        static const mem_fn st[3] = {rv_sw, rv_sb, rv_sh}, ld[5] = {rv_lb, rv_lbu, rv_lh, rv_lhu, rv_lw};
+        const uint32_t a = data_addr(g, 4);
+        unsigned k = chance(g, 600) ? 0 : 1 + rnd(g, 2), lane = k == 0 ? 0 : k == 1 ? rnd(g, 4) : 2 * rnd(g, 2);
+        int32_t off = split_off(g, a + lane);
+        li(g, ra, lane_value(g));
+        li2(g, rb, a + lane - (uint32_t)off);
+        emit(g, st[k](ra, rb, off));
+        k = rnd(g, 5);
+        lane = k < 2 ? rnd(g, 4) : k < 4 ? 2 * rnd(g, 2) : 0;
+        off = split_off(g, a + lane);
+        li2(g, rb, a + lane - (uint32_t)off);
+        unsigned rd = dst(g, excl);
+        emit(g, ld[k](rd, rb, off));
+        if (rd && chance(g, 500)) emit(g, rv_xor(dst(g, excl), chance(g, 500) ? rd : src(g), rd));
+        break;
+    }
+    case 2: {
+        static const uint32_t amount[] = {0, 31, 32, 33, 63, 0xffffffe0u, 0xffffffffu, 0x80000000u, 64, 0x3f};
+        typedef uint32_t (*rr_fn)(unsigned, unsigned, unsigned);
+        typedef uint32_t (*ri_fn)(unsigned, unsigned, unsigned);
+        static const rr_fn rr[3] = {rv_sll, rv_srl, rv_sra};
+        static const ri_fn ri[3] = {rv_slli, rv_srli, rv_srai};
+        li(g, ra, chance(g, 500) ? lane_value(g) : special_value(g));
+        if (chance(g, 650)) {
+            uint32_t n = chance(g, 800) ? amount[rnd(g, 10)] : (uint32_t)wm_xs_next(&g->rng);
+            li(g, rb, n);
+            emit(g, rr[rnd(g, 3)](dst(g, excl), ra, rb));
+        } else {
+            emit(g, ri[rnd(g, 3)](dst(g, excl), ra, chance(g, 500) ? 0 : 31));
+        }
+        break;
+    }
+    case 3: {
+        static const uint32_t pair[][2] = {{0x7fffffffu, 0x80000000u}, {0, 0xffffffffu}, {0xffffffffu, 0x80000000u},
+                                           {0x80000000u, 0x80000001u}, {0xfffffffeu, 0xffffffffu}, {0, 1}};
+        uint32_t v = special_value(g), w;
+        switch (rnd(g, 4)) {
+        case 0: w = v; break;
+        case 1: w = v + 1; break;
+        case 2: w = v - 1; break;
+        default: {
+            const unsigned i = rnd(g, 6);
+            v = pair[i][0];
+            w = pair[i][1];
+            break;
+        }
+        }
+        if (chance(g, 500)) {
+            const uint32_t t = v;
+            v = w;
+            w = t;
+        }
+        li(g, ra, v);
+        li(g, rb, w);
+        fwd_branch_on(g, excl, depth, ra, rb);
+        break;
+    }
+    case 4: {
+        typedef uint32_t (*rr_fn)(unsigned, unsigned, unsigned);
+        static const rr_fn f[] = {rv_add, rv_sub, rv_xor, rv_sll, rv_sra, rv_sltu, rv_mul, rv_divu, rv_rem, rv_or};
+        unsigned r = ra;
+        li(g, r, special_value(g));
+        for (unsigned i = 0, n = 2 + rnd(g, 3); i < n; i++) {
+            const unsigned d = chance(g, 500) ? r : scratch(g, excl);
+            const unsigned o = src(g);
+            switch (rnd(g, 3)) {
+            case 0: emit(g, f[rnd(g, 10)](d, r, o)); break;
+            case 1: emit(g, f[rnd(g, 10)](d, o, r)); break;
+            default: emit(g, f[rnd(g, 10)](d, r, r)); break;
+            }
+            r = d;
+        }
+        break;
+    }
+    default: {
+        /* rs1 in the top page, the offset carrying it round to the code */
+        const uint32_t a = 4 * rnd(g, 256);
+        const int32_t off = (int32_t)(a + 1 + rnd(g, 2047 - a));
+        li2(g, rb, a - (uint32_t)off);
+        emit(g, (chance(g, 500) ? rv_lw : rv_lhu)(dst(g, excl), rb, off));
+        break;
+    }
+    }
+}
+
 static void item(gen *g, uint32_t excl, unsigned depth)
 {
     if (chance(g, g->cfg->window_permille)) {
         window_access(g, excl);
+        return;
+    }
+    if (chance(g, g->cfg->corner_permille)) {
+        corner(g, excl, depth);
         return;
     }
     unsigned k = rnd(g, 100);
@@ -328,7 +484,8 @@ static void fault_tail(gen *g)
     const wm_randprog_cfg *cfg = g->cfg;
     unsigned rb = scratch(g, 0), rd = dst(g, 0);
     g->info->ends_in_fault = true;
-    switch (rnd(g, 6)) {
+    unsigned c = rnd(g, 8);
+    switch (c >= 6 ? 4 : c) { /* access faults twice as often: the edges */
     case 0: {
         static const uint32_t bad[] = {
             0x00000000u, 0xffffffffu, 0x00000073u /* ecall */, 0x00100073u /* ebreak */,
@@ -374,10 +531,13 @@ static void fault_tail(gen *g)
     case 4: {
         static const uint32_t where[] = {0, 0x40000000u, 0x80000024u, 0xfffffffcu, 0x7ffffffcu, 0x80001000u};
         uint32_t a = where[rnd(g, 6)];
-        li2(g, rb, a ? a : cfg->mem_bytes);
-        if (chance(g, 500)) emit(g, rv_lw(rd, rb, 0));
-        else if (chance(g, 500)) emit(g, rv_sb(src(g), rb, 0));
-        else emit(g, rv_lhu(rd, rb, 0));
+        if (!a) a = cfg->mem_bytes;
+        const unsigned how = rnd(g, 3);
+        const int32_t off = how == 0 ? 0 : how == 1 ? carry_off(g, a) : split_off(g, a);
+        li2(g, rb, a - (uint32_t)off);
+        if (chance(g, 500)) emit(g, rv_lw(rd, rb, off));
+        else if (chance(g, 500)) emit(g, rv_sb(src(g), rb, off));
+        else emit(g, rv_lhu(rd, rb, off));
         g->info->fault = WM_CORE_FAULT_ACCESS;
         break;
     }
@@ -407,6 +567,7 @@ void wm_randprog_defaults(wm_randprog_cfg *cfg)
     cfg->data_bytes = 0x1000;
     cfg->items = 120;
     cfg->window_permille = 125;
+    cfg->corner_permille = 150;
     cfg->fault_permille = 200;
 }
 

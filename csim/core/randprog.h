@@ -4,14 +4,19 @@
  * every register, then runs a random sequence of items that together cover
  * every RV32IM instruction (every register as source and destination, x0
  * included; immediates at their extremes; MUL and DIV on 0, -1, INT_MIN;
- * loads and stores of every width at aligned addresses of a data area; the
+ * loads and stores of every width at aligned addresses of a data area,
+ * their offsets carrying into or borrowing from rs1's high part; the
  * register window: TSC_LO/HI, QUEUES, STATUS, ERR_HDR, COORD, TX stores, RX
  * loads), with control flow that always terminates (branches and jumps go
  * forward; the only backward branches close loops on a bounded counter the
  * loop body never writes; FENCE with random ignored fields; code that
  * rewrites the word right after a store, which runs the old word first and
  * the new one in later loop passes), and ends with a store to EXIT or, when
- * asked, with a deliberate fault.
+ * asked, with a deliberate fault. Some items are set up to reach the
+ * corners of core/corners.h: words of unlike lanes read back narrow,
+ * shifts by 0, 31 and 32 or more, branches on operands equal, one apart or
+ * of unlike signs, chains through the register file's bypass, the window
+ * and the RAM's end reached from either side of a 4 KiB page.
  *
  * Deterministic for a seed on every host: its own xorshift, no rand(). */
 #ifndef WM_RANDPROG_H
@@ -57,6 +62,7 @@ typedef struct {
     uint32_t data_bytes;
     unsigned items;              /* random items in the body (not counting nested ones) */
     unsigned window_permille;    /* the share of items that access the register window */
+    unsigned corner_permille;    /* the share set up to reach a corner (core/corners.h) */
     unsigned fault_permille;     /* the share of programs that end in a fault instead of EXIT */
 } wm_randprog_cfg;
 
@@ -67,8 +73,9 @@ typedef struct {
     unsigned rx_loads, tx_stores;/* register-window accesses, static count */
 } wm_randprog_info;
 
-/* 16 KiB RAM, code below 0x3000, data 0x3000..0x3fff, 120 items, 1 in 8
- * items in the window, 1 program in 5 ending in a fault. */
+/* 16 KiB RAM, code below 0x3000, data 0x3000..0x3fff (most accesses in its
+ * last 16 words, up to the RAM's end), 120 items, 1 in 8 items in the
+ * window, 3 in 20 at a corner, 1 program in 5 ending in a fault. */
 void wm_randprog_defaults(wm_randprog_cfg *cfg);
 
 /* Writes the program for seed into code (at most max_words; 4096 is always

@@ -26,6 +26,10 @@
 #            sets), and tb_mesh, whose link events must be the unmutated
 #            RTL's line for line (test_icarus holds those to the Verilated
 #            tiles and the sw model)
+#   random   (only when --checks names it) for a mutant of rtl/core/: the
+#            core's differential test of random programs alone
+#            (build/tests/test_core-alone --random-only, the core's model
+#            rebuilt, not the tiles'), none of the directed tests
 #   cmocka   make all, then every cmocka test that runs the Verilated
 #            models (those whose source names the rtl or rtl-mesh backend)
 #   regress  wavemesh regress --quick: the corpus on the rtl backend
@@ -38,8 +42,9 @@
 # OUT/table.md: every mutant of the list, each as its last run in OUT
 # left it (runs of a few with --only complete one table); each check's
 # log is OUT/NAME/CHECK.log.
-#   --checks LIST  a comma-separated subset of lint,formal,icarus,cmocka,
-#                  regress (run in that order whatever LIST's)
+#   --checks LIST  a comma-separated subset of lint,formal,icarus,random,
+#                  cmocka,regress (run in that order whatever LIST's; the
+#                  default: all but random)
 #   --only NAMES   only these mutants (comma-separated)
 #   --jobs J       J mutants at a time, 1..2 (default 1); each builds with
 #                  make -j1 then, so that J stays the number of processes
@@ -54,14 +59,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 list=$here/mutants
 equiv=$here/equivalent
-all_checks="lint formal icarus cmocka regress"
+all_checks="lint formal icarus random cmocka regress"
 checks="lint,formal,icarus,cmocka,regress"
 only="" out="" jobs=1 with_core=1 table_only=0
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
-        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,formal,icarus,cmocka,regress" >&2; exit 2; }
+        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,formal,icarus,random,cmocka,regress" >&2; exit 2; }
                   checks=$2; shift 2 ;;
         --only)   [ $# -ge 2 ] || { echo "mutate: --only needs mutant names (--list shows them)" >&2; exit 2; }
                   only=$2; shift 2 ;;
@@ -77,7 +82,7 @@ while [ $# -gt 0 ]; do
 done
 for c in $(echo "$checks" | tr ',' ' '); do
     case " $all_checks " in *" $c "*) ;; *)
-        echo "mutate: --checks: '$c' is not one of lint, formal, icarus, cmocka, regress" >&2; exit 2 ;; esac
+        echo "mutate: --checks: '$c' is not one of lint, formal, icarus, random, cmocka, regress" >&2; exit 2 ;; esac
 done
 names=$(grep -v '^#' "$list" | awk -F' [|] ' 'NF { gsub(/ /, "", $1); print $1 }')
 for n in $(echo "$only" | tr ',' ' '); do
@@ -137,6 +142,13 @@ run_check() {
             fi
             echo "tb_mesh: $(wc -l < build/tb_mesh.got) link events, as the unmutated RTL's"
         ) > "$3" 2>&1 ;;
+    random)
+        case "$4" in rtl/core/*) ;; *) echo "the random programs run the core alone, not $4" > "$3"; return 3 ;; esac
+        make -C "$t" --no-print-directory $mflags build/tests/test_core-alone > "$3" 2>&1 ||
+            { echo "FAILED: make build/tests/test_core-alone" >> "$3"; return 1; }
+        echo "== test_core-alone --random-only" >> "$3"
+        (cd "$t" && build/tests/test_core-alone --random-only) >> "$3" 2>&1 ||
+            { echo "FAILED: test_core-alone --random-only" >> "$3"; return 1; } ;;
     cmocka)
         make -C "$t" --no-print-directory $mflags all > "$3" 2>&1 || { echo "FAILED: make all" >> "$3"; return 1; }
         for b in $vl_tests; do
@@ -153,6 +165,9 @@ run_check() {
 # with the test's name). $1 the check, $2 its log.
 how_died() {
     case "$1" in
+    random)
+        grep -m1 '^seed [0-9]*: cycle\|^seed [0-9]*: at the end\|^seed [0-9]*: the program\|^seed [0-9]*: no halt\|no .* retired\|never\|%Error\|FAILED' "$2" |
+            sed 's/^/test_core-alone: /' ;;
     cmocka|icarus)
         awk '/^== / { t = $2; on = 1; next }
              on && /ASSERTION FAILED|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / && !/: checked$|PASS$/ {
@@ -200,7 +215,7 @@ run_mutant() {
     (cd "$root" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$m" && tar xpf -)
     mv "$out/$name.mut" "$m/$file"
     touch "$m/$file"
-    case ",$checks," in *,cmocka,*|*,regress,*)
+    case ",$checks," in *,cmocka,*|*,regress,*|*,random,*)
         mkdir -p "$m/build"
         (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a) | (cd "$m/build" && tar xpf -) ;;
     esac
