@@ -257,6 +257,8 @@ static const char target_xml[] =
     "</feature>\n"
     "</target>\n";
 
+static const char xfer_target[] = "qXfer:features:read:target.xml:";
+
 static const char hexdig[] = "0123456789abcdef";
 
 static size_t put_hex_bytes(char *out, const uint8_t *b, size_t n)
@@ -764,8 +766,8 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
             }
             const char *name = g->th[t].name;
             ok = wm_rsp_send(g->conn, g->reply, put_hex_bytes(g->reply, (const uint8_t *)name, strlen(name)));
-        } else if (!strncmp(p, "qXfer:features:read:target.xml:", 32)) {
-            ok = xfer(g, target_xml, p + 32);
+        } else if (!strncmp(p, xfer_target, sizeof xfer_target - 1)) {
+            ok = xfer(g, target_xml, p + sizeof xfer_target - 1);
         } else if (!strncmp(p, "qXfer:", 6)) {
             ok = error(g, E_SYNTAX);
         } else if (!strncmp(p, "qRcmd,", 6)) {
