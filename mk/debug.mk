@@ -15,4 +15,4 @@ debug: check-tools $(WAVEMESH) firmware ## the TEST row (tutorial) of sw/collect
 	sets=; for s in $$row; do sets="$$sets --set $$s"; done; \
 	port=$$((20000 + $$$$ % 20000)); \
 	$(WAVEMESH) run sw/collectives/bench.layout $$sets --pe core --backend $(BACKEND) --gdb 127.0.0.1:$$port & \
-	sleep 1; gdb-multiarch -q -ex "file $(FW_DIR)/node.elf" -ex "target remote 127.0.0.1:$$port"; wait
+	sleep 1; gdb-multiarch -q $(FW_DIR)/node.elf -ex "target remote 127.0.0.1:$$port"; wait

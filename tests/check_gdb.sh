@@ -34,7 +34,8 @@ for backend in "$@"; do
         kill "$pid" 2> /dev/null
         continue
     fi
-    timeout 120 gdb-multiarch --batch -nx -ex "file $fw/node.elf" -ex "target remote 127.0.0.1:$port" \
+    timeout 120 gdb-multiarch --batch -nx "$fw/node.elf" -ex "info line wm_kernel_node" \
+        -ex "target remote 127.0.0.1:$port" \
         -x tests/gdb/tutorial.gdb > "$dir/gdb.txt" 2>&1 || fail "gdb-multiarch failed: $(tail -5 "$dir/gdb.txt")"
     wait "$pid" || fail "the run under GDB failed: $(cat "$dir/err.txt")"
     g=$dir/gdb.txt

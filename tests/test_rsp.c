@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ static int connect_to(unsigned port)
         close(fd);
         return -1;
     }
+    const int one = 1; /* no Nagle: a packet a round trip, as GDB sends them */
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
 
