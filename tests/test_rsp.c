@@ -281,6 +281,14 @@ static void test_hostile_packets_get_errors_and_the_run_goes_on(void **state)
     send_packet(fd, "p20");
     assert_true(get_reply(fd, reply, sizeof reply, NULL));
     assert_string_equal(reply, "00000000");
+    /* Ctrl-C while running: looked for every 256 cycles, so the 0x03 sent
+     * with the vCont stops the fabric at cycle 256 exactly */
+    send_raw(fd, "$vCont;c#a8\x03", 12);
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "T02thread:1;");
+    send_packet(fd, "qRcmd,6379636c65");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "6379636c65203235360a"); /* cycle 256 */
     /* half-closed: the server sees the end, and the run goes on alone */
     shutdown(fd, SHUT_WR);
     assert_int_equal(get_byte(fd), -1);
@@ -295,6 +303,45 @@ static void test_hostile_packets_get_errors_and_the_run_goes_on(void **state)
     assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 950);
     /* the run ended: nobody listens any more */
     assert_int_equal(connect_to(port), -1);
+    wm_gdb_server_destroy(s.g);
+    fclose(quiet);
+    wm_runner_destroy(s.r);
+    wm_layout_destroy(s.layout);
+}
+
+/* Detach: OK, the connection closes, the run goes on to its end. */
+static void test_detach_lets_the_run_end(void **state)
+{
+    (void)state;
+    session s = {0};
+    s.layout = tutorial();
+    s.r = wm_runner_create_mode(&wm_fabric_rtl, s.layout, NULL, WM_PE_CORE);
+    assert_non_null(s.r);
+    char err[400];
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    s.g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+    assert_non_null(s.g);
+    const unsigned port = wm_gdb_server_port(s.g);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, run_thread, &s), 0);
+    const int fd = connect_to(port);
+    assert_true(fd >= 0);
+    char reply[256];
+    send_packet(fd, "Z0,f8,4"); /* the root stops here, after a message */
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "OK");
+    send_packet(fd, "vCont;c");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "T05thread:6;"); /* p1, the first node to get one: l3 is next to it */
+    send_packet(fd, "D");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "OK");
+    assert_int_equal(get_byte(fd), -1);
+    close(fd);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(s.res, WM_RUN_DONE);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 950);
     wm_gdb_server_destroy(s.g);
     fclose(quiet);
     wm_runner_destroy(s.r);
@@ -322,6 +369,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hostile_packets_get_errors_and_the_run_goes_on),
+        cmocka_unit_test(test_detach_lets_the_run_end),
         cmocka_unit_test(test_loopback_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
