@@ -3,9 +3,10 @@
 # --gdb` through tests/gdb/tutorial.gdb on the tutorial row's cores, on each
 # backend (default sw and rtl): the seven threads by name, a breakpoint in
 # the node kernel on the root, the value of each child's message (70 from
-# p1 first, then 30 from p0), a watchpoint that fires, a stepi that moves
-# the PC by 4, and a run that ends with the exports and cycles of the run
-# without GDB; the port is closed once the run ended.
+# p1 first, then 30 from p0, which the link events show arriving), a
+# watchpoint that fires, a stepi that moves the PC by 4, and a run that
+# ends with the exports and cycles of the run without GDB; the port is
+# closed once the run ended.
 set -u
 wm=${1:?usage: check_gdb.sh WAVEMESH [BACKEND...]}
 shift
@@ -42,7 +43,7 @@ for backend in "$@"; do
     for want in 'Thread 1 (l0 (0,0))' 'Thread 2 (l1 (1,0))' 'Thread 3 (l2 (2,0))' 'Thread 4 (l3 (3,0))' \
         'Thread 5 (p0 (4,0))' 'Thread 6 (p1 (5,0))' 'Thread 7 (root (6,0))' 'cycle 0' \
         'Thread 7 hit Breakpoint 1, wm_kernel_node' 'value=70' 'Thread 7 hit Hardware watchpoint 2: -location value' \
-        'Old value = 70' 'New value = 0' 'value=30 right=70' 'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
+        'Old value = 70' 'New value = 0' 'value=30 right=70' 'cycle 353 (6,0) out L: 0000001e' 'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
         'wavemesh: the run ended at cycle 950' '[Inferior 1 (Remote target) exited normally]'; do
         grep -qF "$want" "$g" || fail "GDB did not print '$want'"
     done

@@ -20,7 +20,9 @@ enum {
     MAX_POINTS = 64,     /* breakpoints, and watchpoints, each */
     POLL_EVERY = 256,    /* cycles between two looks for a Ctrl-C while running */
     MMIO_BYTES = 0x24,   /* the register window, TX .. EXIT */
-    REPLY_MAX = WM_RSP_PACKET_MAX
+    REPLY_MAX = WM_RSP_PACKET_MAX,
+    LINK_RING = 1 << 16, /* the link events kept for `monitor links` */
+    LINKS_SHOWN = 200    /* at most this many lines of them */
 };
 
 /* Error codes of the `E NN` replies. */
@@ -63,6 +65,12 @@ struct wm_gdb_server {
     point bp[MAX_POINTS], wp[MAX_POINTS];
     size_t nbp, nwp;
     uint64_t polls;
+    /* the last LINK_RING link events, and the hook they go on to */
+    wm_link_event *links;
+    uint64_t nlinks; /* ever recorded */
+    bool link_hooked;
+    wm_link_hook prev_link;
+    void *prev_link_ctx;
     char reply[REPLY_MAX + 1];
 };
 
@@ -399,11 +407,69 @@ static bool monitor_thread(const wm_gdb_server *g, const char *arg, size_t *t)
     return true;
 }
 
+static void record_link(void *ctx, const wm_link_event *ev)
+{
+    wm_gdb_server *g = ctx;
+    g->links[g->nlinks++ % LINK_RING] = *ev;
+    if (g->prev_link) g->prev_link(g->prev_link_ctx, ev);
+}
+
+/* `links [THREAD] [N]`: the wavelets that stood in an output register of
+ * the PE's tile or of a tile next to it in the last N cycles (default 16). */
+static void links(const wm_gdb_server *g, const char *arg, text *out)
+{
+    if (!g->links) {
+        say(out, "the %s backend does not pass its link events on\n", g->ops->name);
+        return;
+    }
+    char a[256];
+    snprintf(a, sizeof a, "%.250s", arg);
+    unsigned long n = 16;
+    char *last = strrchr(a, ' ');
+    if (last && last[1] >= '0' && last[1] <= '9') {
+        char *end;
+        n = strtoul(last + 1, &end, 10);
+        if (*end || n == 0) {
+            say(out, "links [THREAD] [N]: N is a number of cycles, 1 or more\n");
+            return;
+        }
+        *last = '\0';
+    }
+    size_t t;
+    if (!monitor_thread(g, a, &t)) {
+        say(out, "no thread '%s'\n", a + strspn(a, " "));
+        return;
+    }
+    static const char *const port[] = {"N", "E", "S", "W", "L"};
+    const wm_instance *in = g->th[t].inst;
+    const uint64_t now = g->ops->cycle(g->f), from = now > n ? now - n + 1 : 0;
+    const uint64_t first = g->nlinks > LINK_RING ? g->nlinks - LINK_RING : 0;
+    size_t shown = 0, near = 0;
+    say(out, "link events at %s and its neighbours, cycles %" PRIu64 "..%" PRIu64 ":\n", g->th[t].name, from, now);
+    for (uint64_t k = first; k < g->nlinks; k++) {
+        const wm_link_event *e = &g->links[k % LINK_RING];
+        const unsigned dx = e->x > in->x ? e->x - in->x : in->x - e->x, dy = e->y > in->y ? e->y - in->y : in->y - e->y;
+        if (e->cycle < from || dx + dy > 1) continue;
+        near++;
+        if (shown == LINKS_SHOWN) continue;
+        say(out, "  cycle %" PRIu64 " (%u,%u) out %s: ", e->cycle, e->x, e->y, port[e->port % 5]);
+        say_wavelet(out, e->data);
+        say(out, "\n");
+        shown++;
+    }
+    if (near > shown) say(out, "  ... and %zu more\n", near - shown);
+    if (!near) say(out, "  none\n");
+    if (first && g->links[first % LINK_RING].cycle > from)
+        say(out, "  (only the last %u events of the fabric are kept: from cycle %" PRIu64 ")\n", (unsigned)LINK_RING,
+            g->links[first % LINK_RING].cycle);
+}
+
 static const char monitor_help[] =
     "monitor cycle            the fabric's cycle\n"
     "monitor queues [THREAD]  the PE's TX and RX queues (THREAD: a number or an instance; default: the current)\n"
     "monitor router [THREAD]  the wavelets in the router of the PE's tile\n"
     "monitor image [KERNEL]   the image whose cores breakpoints and watchpoints stop, and its ELF; or set it\n"
+    "monitor links [THREAD] [N]  the link events at the PE's tile and its neighbours in the last N cycles (16)\n"
     "monitor threads          every thread: instance, tile, kernel, PC, instructions retired\n";
 
 static void monitor(wm_gdb_server *g, const char *cmd, text *out)
@@ -471,6 +537,8 @@ static void monitor(wm_gdb_server *g, const char *cmd, text *out)
         }
         say(out, "breakpoints and watchpoints stop the cores of the image %s: %s/%s.elf\n", g->image,
             wm_firmware_dir(), g->image);
+    } else if (!strncmp(cmd, "links", 5) && (!cmd[5] || cmd[5] == ' ')) {
+        links(g, cmd + 5, out);
     } else if (!strcmp(cmd, "threads")) {
         for (size_t i = 0; i < g->n; i++) {
             const wm_instance *in = g->th[i].inst;
@@ -929,6 +997,12 @@ bool wm_gdb_server_attach(wm_gdb_server *g, wm_sched *s, char *err, size_t err_s
         snprintf(g->th[t].name, sizeof g->th[t].name, "%s (%u,%u)", in->name, in->x, in->y);
     }
     g->image = g->th[g->n - 1].inst->kernel->name;
+    if (ops->get_link_hook) {
+        g->links = wm_xmalloc(LINK_RING * sizeof *g->links);
+        g->prev_link = ops->get_link_hook(g->f, &g->prev_link_ctx);
+        ops->set_link_hook(g->f, record_link, g);
+        g->link_hooked = true;
+    }
     const int fd = wm_rsp_accept(&g->listener, err, err_size);
     wm_rsp_listener_close(&g->listener);
     if (fd < 0) return false;
@@ -956,6 +1030,8 @@ void wm_gdb_server_destroy(wm_gdb_server *g)
 {
     if (!g) return;
     if (g->s) (void)wm_sched_set_debugger(g->s, NULL, NULL);
+    if (g->link_hooked) g->ops->set_link_hook(g->f, g->prev_link, g->prev_link_ctx);
+    free(g->links);
     wm_rsp_close(g->conn);
     wm_rsp_listener_close(&g->listener);
     free(g->th);

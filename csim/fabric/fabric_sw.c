@@ -1260,6 +1260,12 @@ static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, ui
     if (c && r > 0 && r < 32) c->iss.x[r] = value;
 }
 
+static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_sw_const(f)->hook_ctx;
+    return as_sw_const(f)->hook;
+}
+
 const wm_fabric_ops wm_fabric_sw = {
     .name = "sw",
     .create = sw_create,
@@ -1284,6 +1290,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .create_with = sw_create_with,
     .core_regs = sw_core_regs,
     .core_set_reg = sw_core_set_reg,
+    .get_link_hook = sw_get_link_hook,
 };
 
 static int port_from_letter(char c)

@@ -450,4 +450,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     nullptr,
     nullptr, // no debugger's view of the registers: a cross-check only
     nullptr,
+    nullptr,
 };

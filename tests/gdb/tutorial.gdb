@@ -13,6 +13,7 @@ continue
 delete 2
 continue
 printf "value=%u right=%u\n", value, right
+monitor links root 60
 set $pc0 = $pc
 stepi
 printf "stepi from %#x to %#x\n", $pc0, $pc
