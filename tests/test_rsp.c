@@ -208,7 +208,10 @@ static const row table[] = {
     {"qXfer:features:read:target.xml:0,40", false, "m<?xml", false},
     {"qXfer:features:read:target.xml:fffff,40", false, "E03", true},
     {"qXfer:features:read:target.xml:0", false, "E01", true},
-    {"qXfer:exec-file:read::0,40", false, "E01", true},
+    {"qXfer:exec-file:read::0,400", false, "l/", false}, /* the root's image, node.elf, by its absolute path */
+    {"qXfer:exec-file:read:2:0,40", false, "E02", true},
+    {"qXfer:exec-file:read:1", false, "E01", true},
+    {"qXfer:threads:read::0,40", false, "E01", true},
     {"qRcmd,6379636c65", false, "6379636c652030", false}, /* monitor cycle: "cycle 0" */
     {"qRcmd,6", false, "E01", true},
     {"qRcmd,zz", false, "E01", true},

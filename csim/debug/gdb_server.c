@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -266,6 +267,7 @@ static const char target_xml[] =
     "</target>\n";
 
 static const char xfer_target[] = "qXfer:features:read:target.xml:";
+static const char xfer_exec[] = "qXfer:exec-file:read:";
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -808,7 +810,9 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
     case 'q':
         if (!strncmp(p, "qSupported", 10)) {
             char r[160];
-            snprintf(r, sizeof r, "PacketSize=%x;qXfer:features:read+;QStartNoAckMode+;vContSupported+;hwbreak+",
+            snprintf(r, sizeof r,
+                     "PacketSize=%x;qXfer:features:read+;qXfer:exec-file:read+;QStartNoAckMode+;vContSupported+;"
+                     "hwbreak+",
                      (unsigned)WM_RSP_PACKET_MAX);
             ok = reply(g, r);
         } else if (!strcmp(p, "qAttached") || !strncmp(p, "qAttached:", 10)) {
@@ -836,6 +840,21 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
             ok = wm_rsp_send(g->conn, g->reply, put_hex_bytes(g->reply, (const uint8_t *)name, strlen(name)));
         } else if (!strncmp(p, xfer_target, sizeof xfer_target - 1)) {
             ok = xfer(g, target_xml, p + sizeof xfer_target - 1);
+        } else if (!strncmp(p, xfer_exec, sizeof xfer_exec - 1)) {
+            /* the ELF of the image breakpoints stop: GDB loads it when it has none */
+            const char *q = p + sizeof xfer_exec - 1;
+            uint32_t pid = 1;
+            if (*q != ':' && (!take_hex(&q, &pid) || pid != 1)) {
+                ok = error(g, E_THREAD);
+                break;
+            }
+            if (*q++ != ':') {
+                ok = error(g, E_SYNTAX);
+                break;
+            }
+            char rel[600], path[PATH_MAX];
+            snprintf(rel, sizeof rel, "%s/%s.elf", wm_firmware_dir(), g->image);
+            ok = xfer(g, realpath(rel, path) ? path : rel, q);
         } else if (!strncmp(p, "qXfer:", 6)) {
             ok = error(g, E_SYNTAX);
         } else if (!strncmp(p, "qRcmd,", 6)) {
