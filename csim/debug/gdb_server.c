@@ -880,11 +880,15 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
 
 /* ---------------------------------------------------------------- the loop's hook */
 
+/* GDB is gone: the run goes on alone, at full speed, as without it. */
 static void drop(wm_gdb_server *g)
 {
     wm_rsp_close(g->conn);
     g->conn = NULL;
     g->state = GONE;
+    (void)wm_sched_set_debugger(g->s, NULL, NULL);
+    if (g->link_hooked) g->ops->set_link_hook(g->f, g->prev_link, g->prev_link_ctx);
+    g->link_hooked = false;
 }
 
 /* Serve GDB while the fabric stands: false to end the run. */

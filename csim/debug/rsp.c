@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 struct wm_rsp {
@@ -117,11 +118,15 @@ int wm_rsp_accept(wm_rsp_listener *l, char *err, size_t err_size)
 {
     const int fd = accept(l->fd, NULL, NULL);
     if (fd < 0) {
-        snprintf(err, err_size, "accepting a connection: %s", strerror(errno));
+        if (errno == EINTR) snprintf(err, err_size, "interrupted while waiting for GDB");
+        else snprintf(err, err_size, "accepting a connection: %s", strerror(errno));
         return -1;
     }
     const int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* a peer that stops reading is a dropped connection, not a hung run */
+    const struct timeval send_timeout = {.tv_sec = 10};
+    (void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
     return fd;
 }
 
