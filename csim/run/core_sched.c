@@ -10,7 +10,9 @@
  * PC of every core still running. Results and the data memory are read
  * back from each tile when the run ends, however it ends. The messages in
  * flight are counted from the PE datapath's events, through the fabric's
- * core hook while a run holds it. */
+ * core hook while a run holds it. A debugger (wm_sched_set_debugger,
+ * csim/debug/) is called before every step and may hold the loop there:
+ * the fabric stands still while it looks. */
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
