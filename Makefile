@@ -63,6 +63,7 @@ include mk/mutate.mk     # mutate, mutate-check: the mutation score
 include mk/sanitize.mk   # sanitize, sanitize-undefined: ASan and UBSan builds
 include mk/fuzz.mk       # fuzz: the libFuzzer harnesses
 include mk/install.mk    # install, check-install: bin/ and share/wavemesh under PREFIX
+include mk/debug.mk      # check-gdb, debug: GDB on the PE cores
 include mk/help.mk       # help, check-help: this list of targets
 
 # ---------------------------------------------------------------- top-level targets
@@ -73,7 +74,7 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # one before has passed: adding a check to `make test` is adding its name
 # here.
 TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz \
-              all lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install run-tests
+              all lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb run-tests
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
 	@fail=0; for step in $(TEST_STEPS); do \
 	    $(MAKE) --no-print-directory $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \

@@ -6,7 +6,7 @@
 # KERNEL.bin the bytes the loader writes into the tile's RAM.
 RV_CC      := $(RV_PREFIX)gcc
 RV_OBJCOPY := $(RV_PREFIX)objcopy
-RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -ffreestanding -fno-builtin -nostdlib -nostartfiles \
+RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -g -ffreestanding -fno-builtin -nostdlib -nostartfiles \
               -fno-tree-loop-distribute-patterns -msmall-data-limit=8 -ffunction-sections -fdata-sections \
               $(WARN) -Isw -MMD -MP
 RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
@@ -21,7 +21,7 @@ FW_BIN     := $(FW_KERNELS:%=$(FW_DIR)/%.bin)
 .PHONY: firmware
 firmware: $(FW_BIN) ## every kernel's image for the PE cores, build/firmware/KERNEL.bin and .elf
 
-$(FW_DIR)/obj/%.o: %.c
+$(FW_DIR)/obj/%.o: %.c mk/firmware.mk
 	@mkdir -p $(@D)
 	$(RV_CC) $(RV_CFLAGS) -c $< -o $@
 

@@ -5,7 +5,7 @@
 root=${1:-.}
 rank() {
     case $1 in
-    cli) echo 7 ;; regress) echo 6 ;; gs | profile) echo 5 ;; run | traffic) echo 4 ;;
+    cli) echo 7 ;; regress) echo 6 ;; gs | profile | debug) echo 5 ;; run | traffic) echo 4 ;;
     waves) echo 3 ;; fabric) echo 2 ;; core) echo 1 ;; *) echo 0 ;;
     esac
 }

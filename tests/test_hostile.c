@@ -56,6 +56,23 @@ static const hostile table[] = {
     {"$W run $D/kernel.layout", 1, "/kernel.layout:3: unknown kernel 'gpu'", NULL, 0},
     {"$W tree --leaves 4 --placement row -o $D/t.layout && $W run $D/t.layout --set NOPE=1", 1,
      "--set NOPE: the layout declares no parameter NOPE", NULL, 0},
+    /* --gdb: loopback only unless asked, the cores only, a port in range */
+    {"$W run sw/collectives/bench.layout --pe core --gdb 192.0.2.1:1234", 2,
+     "wavemesh run: --gdb 192.0.2.1:1234: expected a loopback address (127.0.0.1, ::1, localhost): the protocol has no "
+     "authentication",
+     NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --gdb 0.0.0.0:0", 2,
+     "wavemesh rows: --gdb 0.0.0.0:0: expected a loopback address", NULL, 0},
+    {"$W run sw/collectives/bench.layout --gdb 127.0.0.1:0", 2,
+     "wavemesh run: --gdb 127.0.0.1:0: needs --pe core (GDB debugs the firmware on the cores)", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb 127.0.0.1:65536", 2,
+     "wavemesh run: --gdb 127.0.0.1:65536: expected HOST:PORT, the port in 0..65535", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb :1234", 2, "wavemesh run: --gdb :1234: expected HOST:PORT",
+     NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb localhost", 2,
+     "wavemesh run: --gdb localhost: expected HOST:PORT", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb-any-host --gdb 192.0.2.1:0", 1,
+     "wavemesh run: --gdb 192.0.2.1:0: cannot listen on 192.0.2.1:0: Cannot assign requested address", NULL, 0},
     /* run's options: the option and its range */
     {"$W run sw/collectives/bench.layout --set V0=100000000000000000000000", 2,
      "--set V0=100000000000000000000000: expected NAME=INTEGER, the integer in "

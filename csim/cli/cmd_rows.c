@@ -78,6 +78,7 @@ typedef struct {
     unsigned long long max_cycles;
     wm_trace_spec trace; /* path NULL: no dumps */
     wm_pe_mode mode;
+    wm_gdb_spec gdb; /* given: each row on the cores waits for GDB */
 } row_ctx;
 
 /* One `expect` value: instance.name = value. */
@@ -193,8 +194,10 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     } else if (layout) {
         r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }
-    if (r) {
-        const wm_run_result res = wm_runner_run(r, c->max_cycles);
+    wm_gdb_spec no_gdb = {0};
+    wm_run_result res;
+    /* on the cores, each row and backend waits for a GDB of its own */
+    if (r && wm_run_gdb("rows", c->mode == WM_PE_CORE ? &c->gdb : &no_gdb, r, c->max_cycles, &res)) {
         /* The run itself first: it is judged whatever its exports say. */
         FILE *to = report ? report : stderr;
         const wm_ending expected = rs->ending_line ? rs->ending : wm_layout_expected(layout);
@@ -457,11 +460,15 @@ int wm_cmd_rows(int argc, char **argv)
                         "add a cycles table under each line: the leaves' (t1 - t0), else each kernel's end"),
         WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
         WM_OPT_TRACE_ROWS(&c.trace),
+        WM_OPT_GDB_ROWS(&c.gdb),
     };
     const wm_opts opts = WM_OPTS("rows", options, about, NULL);
     int status;
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     if (!wm_trace_options_check("rows", &c.trace)) return 2;
+    bool core_given = false;
+    for (size_t m = 0; m < nmodes; m++) core_given = core_given || !strcmp(modes[m], "core");
+    if (!wm_gdb_options_check("rows", &c.gdb, core_given)) return 2;
     if (!nbackends) backends[nbackends++] = "rtl";
     if (!nmodes) modes[nmodes++] = "native";
     FILE *f = fopen(path, "r");

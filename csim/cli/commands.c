@@ -1,8 +1,12 @@
 /* commands.c: the subcommand table, one line per subcommand, and the
  * option rows several commands share. */
 #include "cli/commands.h"
+#include "debug/gdb_server.h"
+#include "debug/rsp.h"
+#include "run/runner.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 int wm_cmd_selftest(int argc, char **argv);
@@ -112,4 +116,73 @@ bool wm_trace_options_check(const char *cmd, const wm_trace_spec *spec)
     fprintf(stderr, "wavemesh %s: %s without --trace FILE: there is no dump to limit\n", cmd,
             spec->tiles_given ? "--trace-tiles" : "--trace-window");
     return false;
+}
+
+bool wm_gdb_addr_parse(const char *text, void *spec)
+{
+    wm_gdb_spec *g = spec;
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon == text || strlen(text) >= sizeof g->text) return false;
+    const char *host = text;
+    size_t hlen = (size_t)(colon - text);
+    if (host[0] == '[' && hlen >= 2 && host[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    if (!hlen || hlen >= sizeof g->host) return false;
+    unsigned long port = 0;
+    const char *p = colon + 1;
+    if (!*p || strlen(p) > 5) return false;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        port = port * 10 + (unsigned long)(*p - '0');
+    }
+    if (port > 65535) return false;
+    for (size_t i = 0; i < hlen; i++)
+        if (host[i] <= ' ' || host[i] > '~') return false;
+    memcpy(g->host, host, hlen);
+    g->host[hlen] = '\0';
+    snprintf(g->text, sizeof g->text, "%s", text);
+    g->port = (unsigned)port;
+    g->given = true;
+    return true;
+}
+
+bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given)
+{
+    if (!spec->given) return true;
+    if (!core_given) {
+        fprintf(stderr, "wavemesh %s: --gdb %s: needs --pe core (GDB debugs the firmware on the cores)\n", cmd,
+                spec->text);
+        return false;
+    }
+    if (!spec->any_host && !wm_rsp_host_is_loopback(spec->host)) {
+        fprintf(stderr,
+                "wavemesh %s: --gdb %s: expected a loopback address (127.0.0.1, ::1, localhost): the protocol has "
+                "no authentication, and whoever reaches the port reads and writes the PEs' memory "
+                "(--gdb-any-host allows another)\n",
+                cmd, spec->text);
+        return false;
+    }
+    return true;
+}
+
+bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
+                wm_run_result *res)
+{
+    if (!spec->given) {
+        *res = wm_runner_run(r, max_cycles);
+        return true;
+    }
+    char err[400];
+    wm_gdb_server *g = wm_gdb_server_create(spec->host, spec->port, spec->any_host, stderr, err, sizeof err);
+    if (!g || !wm_gdb_server_attach(g, wm_runner_sched(r), err, sizeof err)) {
+        fprintf(stderr, "wavemesh %s: --gdb %s: %s\n", cmd, spec->text, err);
+        wm_gdb_server_destroy(g);
+        return false;
+    }
+    *res = wm_runner_run(r, max_cycles);
+    wm_gdb_server_finish(g, *res);
+    wm_gdb_server_destroy(g);
+    return true;
 }

@@ -65,4 +65,32 @@ bool wm_trace_window_parse(const char *text, void *spec);
  * would dump nothing; false after a message naming cmd. */
 bool wm_trace_options_check(const char *cmd, const wm_trace_spec *spec);
 
+/* --gdb HOST:PORT and --gdb-any-host of a run on the cores: GDB debugs its
+ * firmware (docs/debugging.md, csim/debug/gdb_server.h). */
+typedef struct {
+    bool given;
+    char text[300];  /* as given, for the messages */
+    char host[256];
+    unsigned port;   /* 0: any free one */
+    bool any_host;
+} wm_gdb_spec;
+bool wm_gdb_addr_parse(const char *text, void *spec);
+#define WM_OPT_GDB_ROWS(spec)                                                                                    \
+    {"--gdb", "HOST:PORT", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_gdb_addr_parse,                      \
+     .expected = "HOST:PORT, the port in 0..65535 (0: a free one, printed)",                                     \
+     .help = "with --pe core: serve GDB's remote protocol there, every core a thread, and wait for GDB before "   \
+             "cycle 0 (docs/debugging.md); loopback only, unless --gdb-any-host"},                               \
+    WM_OPT_FLAG_ROW("--gdb-any-host", &(spec)->any_host,                                                         \
+                    "let --gdb listen on an address that is not loopback (the protocol has no authentication)")
+/* After the options: --gdb only with the cores (core_given: --pe core is
+ * among the modes), on a loopback address unless --gdb-any-host; false
+ * after a message naming cmd. */
+bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given);
+/* Run r to max_cycles, under GDB when spec->given (the sched's mode is
+ * the cores); false after a message naming cmd when the server cannot be
+ * set up (nothing ran). */
+struct wm_runner;
+bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
+                wm_run_result *res);
+
 #endif

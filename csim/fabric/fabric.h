@@ -220,6 +220,16 @@ typedef struct wm_fabric_ops {
      * the table with this set: the setting travels with the backend, and
      * nothing in the process changes for anyone else. */
     const wm_fabric_config *config;
+
+    /* A debugger's view of PE core (x, y) between two steps (csim/debug/):
+     * its 32 registers as the instructions retired so far left them (x0
+     * reads 0), and one of x1..x31 written. A core never started reads as
+     * reset. NULL members: a backend that cannot show them. */
+    void (*core_regs)(const wm_fabric *f, unsigned x, unsigned y, uint32_t regs[32]);
+    void (*core_set_reg)(wm_fabric *f, unsigned x, unsigned y, unsigned r, uint32_t value);
+    /* The link hook set last and its context (NULL: none), so that a
+     * second observer can pass every event on to the first. */
+    wm_link_hook (*get_link_hook)(const wm_fabric *f, void **ctx);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

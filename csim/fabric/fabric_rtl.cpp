@@ -797,6 +797,25 @@ wm_core_hook rtl_get_core_hook(const wm_fabric *f, void **ctx)
     return as_rtl(f)->core_hook;
 }
 
+// The register file as the Verilated core holds it after the last edge.
+void rtl_core_regs(const wm_fabric *f, unsigned x, unsigned y, uint32_t regs[32])
+{
+    const Core *core = core_at(as_rtl(f), x, y);
+    for (unsigned r = 0; r < 32; r++) regs[r] = (core && r) ? core->port.regs[r] : 0;
+}
+
+wm_link_hook rtl_get_link_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_rtl(f)->hook_ctx;
+    return as_rtl(f)->hook;
+}
+
+void rtl_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, uint32_t value)
+{
+    const Core *core = core_at(as_rtl(f), x, y);
+    if (core && r > 0 && r < 32) core->port.regs[r] = value;
+}
+
 } // namespace
 
 extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace,
@@ -878,5 +897,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_cycle,        rtl_pe_push,       rtl_pe_pop,      rtl_pe_status,  rtl_quiescent,
     rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
     rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
-    rtl_create_with,  nullptr,
+    rtl_create_with,  nullptr,          rtl_core_regs,   rtl_core_set_reg, rtl_get_link_hook,
 };

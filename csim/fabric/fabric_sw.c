@@ -1247,6 +1247,25 @@ static wm_core_hook sw_get_core_hook(const wm_fabric *f, void **ctx)
     return as_sw_const(f)->core_hook;
 }
 
+static void sw_core_regs(const wm_fabric *f, unsigned x, unsigned y, uint32_t regs[32])
+{
+    const sw_fabric *s = as_sw_const(f);
+    const sw_core *c = s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL;
+    for (unsigned r = 0; r < 32; r++) regs[r] = c ? wm_iss_reg(&c->iss, r) : 0;
+}
+
+static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, uint32_t value)
+{
+    sw_core *c = core_of(as_sw(f), x, y, "core_set_reg", true);
+    if (c && r > 0 && r < 32) c->iss.x[r] = value;
+}
+
+static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
+{
+    *ctx = as_sw_const(f)->hook_ctx;
+    return as_sw_const(f)->hook;
+}
+
 const wm_fabric_ops wm_fabric_sw = {
     .name = "sw",
     .create = sw_create,
@@ -1269,6 +1288,9 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_census = sw_core_census,
     .get_core_hook = sw_get_core_hook,
     .create_with = sw_create_with,
+    .core_regs = sw_core_regs,
+    .core_set_reg = sw_core_set_reg,
+    .get_link_hook = sw_get_link_hook,
 };
 
 static int port_from_letter(char c)

@@ -448,4 +448,7 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     mesh_get_core_hook,
     mesh_create_with,
     nullptr,
+    nullptr, // no debugger's view of the registers: a cross-check only
+    nullptr,
+    nullptr,
 };

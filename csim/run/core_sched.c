@@ -10,7 +10,9 @@
  * PC of every core still running. Results and the data memory are read
  * back from each tile when the run ends, however it ends. The messages in
  * flight are counted from the PE datapath's events, through the fabric's
- * core hook while a run holds it. */
+ * core hook while a run holds it. A debugger (wm_sched_set_debugger,
+ * csim/debug/) is called before every step and may hold the loop there:
+ * the fabric stands still while it looks. */
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
@@ -165,7 +167,7 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
         /* Each core is looked at only when the census says something
          * happened: a core halted, or every live one is waiting. A dump
          * follows each core's state every cycle. */
-        if (s->ops->core_census && !s->obs.on_state && s->cycle < max_cycles) {
+        if (s->ops->core_census && !s->obs.on_state && !s->dbg.between && s->cycle < max_cycles) {
             size_t halted, waiting;
             s->ops->core_census(s->f, &halted, &waiting);
             if (halted == s->census_halted && waiting < s->nlive) {
@@ -210,6 +212,7 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
             s->prev_snap_n = (size_t)-1;
         }
         if (s->cycle >= max_cycles) return finish(s, WM_RUN_MAX_CYCLES);
+        if (s->dbg.between && !s->dbg.between(s->dbg_ctx, s->cycle)) return finish(s, WM_RUN_INTERRUPTED);
         s->ops->step(s->f);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }

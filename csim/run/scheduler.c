@@ -164,6 +164,18 @@ bool wm_sched_interrupted(const wm_sched *s)
 
 uint64_t wm_sched_cycle(const wm_sched *s) { return s->cycle; }
 
+bool wm_sched_set_debugger(wm_sched *s, const wm_sched_debugger *d, void *ctx)
+{
+    if (s->pm->mode != WM_PE_CORE) return false;
+    s->dbg = d ? *d : (wm_sched_debugger){0};
+    s->dbg_ctx = ctx;
+    return true;
+}
+
+wm_fabric *wm_sched_fabric(const wm_sched *s) { return s->f; }
+
+const wm_fabric_ops *wm_sched_fabric_ops(const wm_sched *s) { return s->ops; }
+
 const char *wm_pe_state_name(wm_pe_state st)
 {
     switch (st) {

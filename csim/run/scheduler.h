@@ -108,6 +108,20 @@ void wm_sched_set_profiler(wm_sched *s, const wm_sched_profiler *p, void *ctx);
 /* WM_PE_NATIVE: the sw/mp.h call kernel pe is in (NULL: its own code). */
 const char *wm_sched_pe_call(const wm_sched *s, size_t pe);
 
+/* A debugger (csim/debug/) on a core-mode run: between is called before
+ * every step, with the cycle the fabric is at (first with cycle 0, before
+ * the cores' first cycle), and may block as long as it likes while the
+ * fabric stands still; false ends the run there (WM_RUN_INTERRUPTED,
+ * after wm_interrupt_fail's reason). While one is set, every cycle is a
+ * full look at every core (no census shortcut): nothing the cores do
+ * changes. False, with nothing set, in the native mode. */
+typedef struct {
+    bool (*between)(void *ctx, uint64_t cycle);
+} wm_sched_debugger;
+bool wm_sched_set_debugger(wm_sched *s, const wm_sched_debugger *d, void *ctx);
+/* The fabric the scheduler drives, and its backend. */
+wm_fabric *wm_sched_fabric(const wm_sched *s);
+const wm_fabric_ops *wm_sched_fabric_ops(const wm_sched *s);
 /* Run until the end or max_cycles fabric cycles. */
 wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles);
 

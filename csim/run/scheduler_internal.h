@@ -147,6 +147,9 @@ struct wm_sched {
     bool msgs_hooked;
     wm_core_hook prev_core_hook;
     void *prev_core_ctx;
+    /* WM_PE_CORE: a debugger, called before every step */
+    wm_sched_debugger dbg;
+    void *dbg_ctx;
 };
 
 /* The base's services to the modes (scheduler.c). */

@@ -1,0 +1,379 @@
+/* test_rsp.c: the GDB server (csim/debug/) over a real socket, against a
+ * hostile client: a table of malformed and out-of-range packets (bad
+ * checksums, bad lengths, bad thread ids, addresses beyond the memory, a
+ * 1 MB packet, garbage between packets), each answered with the protocol's
+ * error reply (or a `-`, for a checksum) while the server goes on serving;
+ * then a half-closed socket, after which the run goes on to its end with
+ * the results of a run without the server, and the port is closed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "debug/gdb_server.h"
+#include "debug/rsp.h"
+#include "run/runner.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- the client */
+
+static int connect_to(unsigned port)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        close(fd);
+        return -1;
+    }
+    const int one = 1; /* no Nagle: a packet a round trip, as GDB sends them */
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+static void send_raw(int fd, const char *p, size_t n)
+{
+    while (n) {
+        const ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        assert_true(w > 0);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* $data#cs, with a right checksum. */
+static void send_packet(int fd, const char *data)
+{
+    unsigned sum = 0;
+    for (const char *p = data; *p; p++) sum += (unsigned char)*p;
+    char *out = malloc(strlen(data) + 8);
+    sprintf(out, "$%s#%02x", data, sum & 0xFFu);
+    send_raw(fd, out, strlen(out));
+    free(out);
+}
+
+/* One byte within 10 s, or -1 (closed, or nothing: a hang). */
+static int get_byte(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, 10000) != 1) return -1;
+    unsigned char c;
+    return recv(fd, &c, 1, 0) == 1 ? c : -1;
+}
+
+/* The next reply packet's data (run-length encoding undone), after any
+ * acknowledgements; *nak counts the `-` seen. False on a close or a hang. */
+static bool get_reply(int fd, char *out, size_t size, int *nak)
+{
+    int c;
+    while ((c = get_byte(fd)) != '$') {
+        if (c < 0) return false;
+        if (c == '-' && nak) (*nak)++;
+    }
+    size_t n = 0;
+    while ((c = get_byte(fd)) != '#') {
+        if (c < 0 || n + 100 >= size) return false;
+        if (c == '*') {
+            const int count = get_byte(fd) - 29;
+            for (int k = 0; k < count; k++) out[n] = out[n - 1], n++;
+            continue;
+        }
+        out[n++] = (char)c;
+    }
+    out[n] = '\0';
+    get_byte(fd);
+    get_byte(fd);
+    send_raw(fd, "+", 1);
+    return true;
+}
+
+/* ---------------------------------------------------------------- the run */
+
+typedef struct {
+    wm_layout *layout;
+    wm_runner *r;
+    wm_gdb_server *g;
+    wm_run_result res;
+    bool attached;
+} session;
+
+static void *run_thread(void *arg)
+{
+    session *s = arg;
+    char err[400];
+    s->attached = wm_gdb_server_attach(s->g, wm_runner_sched(s->r), err, sizeof err);
+    if (!s->attached) {
+        fprintf(stderr, "attach: %s\n", err);
+        return NULL;
+    }
+    s->res = wm_runner_run(s->r, 100000);
+    wm_gdb_server_finish(s->g, s->res);
+    return NULL;
+}
+
+static wm_layout *tutorial(void)
+{
+    static const wm_setting row[5] = {
+        {"SHAPE", 0, NULL}, {"V0", 10, NULL}, {"V1", 20, NULL}, {"V2", 30, NULL}, {"V3", 40, NULL}};
+    wm_layout *l = wm_layout_load("sw/collectives/bench.layout", row, 5, stderr);
+    assert_non_null(l);
+    return l;
+}
+
+/* ---------------------------------------------------------------- the table */
+
+typedef struct {
+    const char *send;   /* a packet's data, framed here; or raw bytes (raw) */
+    bool raw;
+    const char *expect; /* the reply's beginning; NULL: a `-` and no reply */
+    bool exact;
+} row;
+
+static const row table[] = {
+    {"qSupported:multiprocess+;swbreak+", false, "PacketSize=4000;qXfer:features:read+", false},
+    {"?", false, "T05thread:1;", true},
+    /* checksums: refused with `-`, nothing done */
+    {"$g#00", true, NULL, false},
+    {"$g#zz", true, NULL, false},
+    {"$g#", true, NULL, false}, /* ... the checksum's digits are the next bytes: "$?" below */
+    {"$?#3f", true, NULL, false},
+    {"?", false, "T05thread:1;", true},
+    /* garbage between packets, a lone '#', stray acknowledgements */
+    {"#junk+++\xff\x01", true, NULL, false},
+    {"?", false, "T05thread:1;", true},
+    /* thread ids */
+    {"Hg8", false, "E02", true},
+    {"Hg0", false, "OK", true},
+    {"Hgfffffffff", false, "E02", true},
+    {"Hgp1.1", false, "E02", true},
+    {"Hx1", false, "E02", true},
+    {"Hg", false, "E02", true},
+    {"T0", false, "E02", true},
+    {"T7", false, "OK", true},
+    {"qThreadExtraInfo,8", false, "E02", true},
+    {"qThreadExtraInfo,7", false, "726f6f742028362c3029", true}, /* root (6,0) */
+    {"qThreadExtraInfo,zz", false, "E02", true},
+    {"vCont;s:9", false, "E02", true},
+    {"vCont;x", false, "E01", true},
+    {"vCont", false, "", true},
+    {"vCont;", false, "E01", true},
+    /* registers */
+    {"p21", false, "E04", true},
+    {"pffffffffff", false, "E01", true},
+    {"p", false, "E01", true},
+    {"p20", false, "00000000", true},
+    {"P0=01000000", false, "E04", true},
+    {"P20=04000000", false, "E04", true},
+    {"P1=0100", false, "E01", true},
+    {"G00", false, "E01", true},
+    {"gx", false, "E01", true},
+    /* memory: the RAM is 64 KiB, the register window 0x80000000..0x80000023 */
+    {"m10000,4", false, "E03", true},
+    {"mffffffff,ffffffff", false, "E03", true},
+    {"m0,zz", false, "E01", true},
+    {"m,4", false, "E01", true},
+    {"m0", false, "E01", true},
+    {"mfffe,4", false, "0000", true}, /* what lies in the RAM, and no further */
+    {"m8000001c,4", false, "00000000", true}, /* COORD of (0,0) */
+    {"m80000000,4", false, "E03", true}, /* TX: a load faults */
+    {"M10000,1:00", false, "E03", true},
+    {"Mfffe,4:00000000", false, "E03", true},
+    {"M0,2:00", false, "E01", true},
+    {"M0,1:zz", false, "E01", true},
+    {"M0,0:", false, "OK", true},
+    /* break and watchpoints */
+    {"Z0,10000,4", false, "E03", true},
+    {"Z2,0,0", false, "E03", true},
+    {"Z2,fff0,100000", false, "E03", true},
+    {"Z9,0,4", false, "E01", true},
+    {"Z0,zz,4", false, "E01", true},
+    {"Z3,100,4", false, "", true},
+    {"z0,100,4", false, "OK", true},
+    /* documents and commands */
+    {"qXfer:features:read:target.xml:0,40", false, "m<?xml", false},
+    {"qXfer:features:read:target.xml:fffff,40", false, "E03", true},
+    {"qXfer:features:read:target.xml:0", false, "E01", true},
+    {"qXfer:exec-file:read::0,400", false, "l/", false}, /* the root's image, node.elf, by its absolute path */
+    {"qXfer:exec-file:read:2:0,40", false, "E02", true},
+    {"qXfer:exec-file:read:1", false, "E01", true},
+    {"qXfer:threads:read::0,40", false, "E01", true},
+    {"qRcmd,6379636c65", false, "6379636c652030", false}, /* monitor cycle: "cycle 0" */
+    {"qRcmd,6", false, "E01", true},
+    {"qRcmd,zz", false, "E01", true},
+    {"qRcmd,717565756573203939", false, "6e6f2074687265616420", false}, /* queues 99: "no thread " */
+    {"jabberwocky", false, "", true},
+    {"", false, "", true},
+    {"c1234", false, "E01", true},
+    /* escapes and repeats on the way in: Hg then "0" * 3 */
+    {"Hg0*\x1f", false, "OK", true},
+    {"*\x22", false, "E06", true}, /* a repeat of nothing */
+    {"Hg}\x10", false, "OK", true},   /* '}' escapes '0' ^ 0x20 */
+    {"qAttached", false, "1", true},
+    {"?", false, "T05thread:1;", true},
+};
+
+static void test_hostile_packets_get_errors_and_the_run_goes_on(void **state)
+{
+    (void)state;
+    session s = {0};
+    s.layout = tutorial();
+    s.r = wm_runner_create_mode(&wm_fabric_sw, s.layout, NULL, WM_PE_CORE);
+    assert_non_null(s.r);
+    char err[400];
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    s.g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+    assert_non_null(s.g);
+    const unsigned port = wm_gdb_server_port(s.g);
+    assert_true(port > 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, run_thread, &s), 0);
+    const int fd = connect_to(port);
+    assert_true(fd >= 0);
+    static char reply[1 << 16];
+    size_t wrong = 0;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const row *t = &table[i];
+        if (t->raw) send_raw(fd, t->send, strlen(t->send));
+        else send_packet(fd, t->send);
+        if (!t->expect) continue; /* its `-` is counted with the next reply */
+        int nak = 0;
+        if (!get_reply(fd, reply, sizeof reply, &nak)) {
+            print_error("%zu '%s': no reply\n", i, t->send);
+            wrong++;
+            break;
+        }
+        const bool ok = t->exact ? !strcmp(reply, t->expect) : !strncmp(reply, t->expect, strlen(t->expect));
+        if (!ok) {
+            print_error("%zu '%s': got '%.80s', expected '%s'\n", i, t->send, reply, t->expect);
+            wrong++;
+        }
+    }
+    /* every bad checksum got its `-`: send one more and count it */
+    send_raw(fd, "$g#00", 5);
+    send_packet(fd, "?");
+    int nak = 0;
+    assert_true(get_reply(fd, reply, sizeof reply, &nak));
+    assert_int_equal(nak, 1);
+    assert_string_equal(reply, "T05thread:1;");
+    /* a 1 MB packet: read to its end, refused, and the server goes on */
+    const size_t big = 1u << 20;
+    char *huge = malloc(big + 8);
+    huge[0] = '$';
+    memset(huge + 1, 'm', big);
+    memcpy(huge + 1 + big, "#00", 3);
+    send_raw(fd, huge, big + 4);
+    free(huge);
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "E06");
+    send_packet(fd, "p20");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "00000000");
+    /* Ctrl-C while running: looked for every 256 cycles, so the 0x03 sent
+     * with the vCont stops the fabric at cycle 256 exactly */
+    send_raw(fd, "$vCont;c#a8\x03", 12);
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "T02thread:1;");
+    send_packet(fd, "qRcmd,6379636c65");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "6379636c65203235360a"); /* cycle 256 */
+    /* half-closed: the server sees the end, and the run goes on alone */
+    shutdown(fd, SHUT_WR);
+    assert_int_equal(get_byte(fd), -1);
+    close(fd);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_true(s.attached);
+    assert_int_equal(wrong, 0);
+    assert_int_equal(s.res, WM_RUN_DONE);
+    int64_t total;
+    assert_true(wm_sched_result(wm_runner_sched(s.r), "root", "total", &total));
+    assert_int_equal(total, 100);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 950);
+    /* the run ended: nobody listens any more */
+    assert_int_equal(connect_to(port), -1);
+    wm_gdb_server_destroy(s.g);
+    fclose(quiet);
+    wm_runner_destroy(s.r);
+    wm_layout_destroy(s.layout);
+}
+
+/* Detach: OK, the connection closes, the run goes on to its end. */
+static void test_detach_lets_the_run_end(void **state)
+{
+    (void)state;
+    session s = {0};
+    s.layout = tutorial();
+    s.r = wm_runner_create_mode(&wm_fabric_rtl, s.layout, NULL, WM_PE_CORE);
+    assert_non_null(s.r);
+    char err[400];
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    s.g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+    assert_non_null(s.g);
+    const unsigned port = wm_gdb_server_port(s.g);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, run_thread, &s), 0);
+    const int fd = connect_to(port);
+    assert_true(fd >= 0);
+    char reply[256];
+    send_packet(fd, "Z0,f8,4"); /* the root stops here, after a message */
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "OK");
+    send_packet(fd, "vCont;c");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "T05thread:6;"); /* p1, the first node to get one: l3 is next to it */
+    send_packet(fd, "D");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "OK");
+    assert_int_equal(get_byte(fd), -1);
+    close(fd);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(s.res, WM_RUN_DONE);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 950);
+    wm_gdb_server_destroy(s.g);
+    fclose(quiet);
+    wm_runner_destroy(s.r);
+    wm_layout_destroy(s.layout);
+}
+
+/* An address that is not loopback is refused unless asked for. */
+static void test_loopback_only(void **state)
+{
+    (void)state;
+    char err[400];
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    assert_true(wm_rsp_host_is_loopback("127.0.0.1"));
+    assert_true(wm_rsp_host_is_loopback("::1"));
+    assert_false(wm_rsp_host_is_loopback("0.0.0.0"));
+    assert_false(wm_rsp_host_is_loopback("192.0.2.1"));
+    wm_gdb_server *g = wm_gdb_server_create("0.0.0.0", 0, false, quiet, err, sizeof err);
+    assert_null(g);
+    assert_string_equal(err, "0.0.0.0 is not a loopback address");
+    fclose(quiet);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hostile_packets_get_errors_and_the_run_goes_on),
+        cmocka_unit_test(test_detach_lets_the_run_end),
+        cmocka_unit_test(test_loopback_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
