@@ -31,7 +31,7 @@ typedef struct {
 #define WM_PARAM_WORD INT32_MIN, INT32_MAX
 #define WM_PARAM_U32 0, UINT32_MAX                 /* a count, a tag, or a word of bits (a seed) */
 #define WM_PARAM_FLAG 0, 1
-#define WM_PARAM_COORD INT64_MIN, INT64_MAX        /* a column or row */
+#define WM_PARAM_COORD INT32_MIN, INT32_MAX        /* a column or row, as wm_mp_header takes it */
 
 /* A range written out: {"SIDE", true, 0, WM_RANGE(0, 1)}. */
 #define WM_RANGE(lo, hi) (lo), (hi)

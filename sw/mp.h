@@ -28,32 +28,44 @@ typedef struct wm_mp wm_mp;
  * and queue reads) and whatever the queues stall. Measured on the PE core
  * and generated (`make calibrate`), so that the native mode takes the
  * core's cycles: a message of one data wavelet costs WM_COST_HEADER +
- * WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1) at the sender, 47
- * cycles (the seed's core took 31). */
+ * WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET at the sender, 12 cycles
+ * (the seed's core took 31). A kernel charges its own work with
+ * wm_mp_work: the instruction classes' costs (WM_COST_ALU .. WM_COST_DIV,
+ * docs/kernels.md) or its steps' calibrated ones. */
 #include "cost_model.h"
+
+/* On a core the calls below are inlined into the kernel (sw/rv32/
+ * mp_inline.h, docs/core.md "What a message costs"); natively they are
+ * the scheduler's functions (csim/run/mp_native.c). */
+#ifdef __riscv
+#define WM_MP_API static inline
+#else
+#define WM_MP_API
+#endif
 
 /* A header for a message of len data wavelets to PE (col, row); tag, 0..255,
  * is free for the firmware (the router ignores it). Coordinates off any
  * mesh, a length over WM_LEN_MAX or a tag over 255 are a firmware fault.
- * Charges WM_COST_HEADER. */
-uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag);
+ * Coordinates are 32-bit, the core's width (a parameter of range
+ * WM_PARAM_COORD fits). Charges WM_COST_HEADER. */
+WM_MP_API uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag);
 
 /* Push header and its len data wavelets, blocking while TX is full. */
-void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data);
+WM_MP_API void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data);
 
 /* Pop one message, blocking until each wavelet arrives; stores up to max
  * data wavelets and returns the header. A longer message is a firmware
  * fault: the rest is popped and dropped, and the run reports it. */
-uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max);
+WM_MP_API uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max);
 
 /* The timestamp counter, read through the port (one cycle). */
-uint64_t wm_mp_tsc(wm_mp *mp);
+WM_MP_API uint64_t wm_mp_tsc(wm_mp *mp);
 
 /* Room left in the TX queue and wavelets waiting in RX, read through the
  * port (one cycle). A kernel that must send and receive at once polls
  * this and pushes or pops one wavelet at a time, so that two PEs sending
  * long messages to each other cannot both block on full queues. */
-void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count);
+WM_MP_API void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count);
 
 /* Charge cycles of compute (natively; docs/cost-model.md). On a core the
  * kernel's compute is its instructions, so this is nothing at all there,
@@ -73,11 +85,16 @@ void wm_mp_work(wm_mp *mp, unsigned cycles);
  * value the layout gave this PE, or the kernel's default. Resolved before
  * the run (on a core, written into its PE's memory by the loader), so a
  * kernel names its parameters by index, never by a string looked up at
- * run time; each kernel numbers them with an enum beside its list. */
-int64_t wm_mp_param(wm_mp *mp, unsigned index);
+ * run time; each kernel numbers them with an enum beside its list. On a
+ * core a constant index is one load, with no run-time check: the list,
+ * written with the enum's designators, holds every index the kernel
+ * names, and the loader refuses a layout that misses one; an index
+ * computed at run time is checked (a firmware fault past the list). A
+ * kernel that keeps the value in 32 bits loads one word. */
+WM_MP_API int64_t wm_mp_param(wm_mp *mp, unsigned index);
 
 /* Publish result `index` of the kernel's exports list as instance.name. */
-void wm_mp_export(wm_mp *mp, unsigned index, int64_t value);
+WM_MP_API void wm_mp_export(wm_mp *mp, unsigned index, int64_t value);
 
 /* The PE's local memory: its size, and the part of it that the host loads
  * before the run and reads back after it (a kernel's data and its heap).
@@ -94,18 +111,22 @@ enum {
 };
 
 /* The first word of the data memory, WM_PE_DATA_WORDS words. */
-uint32_t *wm_mp_mem(wm_mp *mp);
+WM_MP_API uint32_t *wm_mp_mem(wm_mp *mp);
 
 /* The port itself, one access each, for kernels that move wavelets one at
  * a time (sw/gs/xfer.c): push one wavelet (blocks while TX is full), pop
  * one (blocks while RX is empty; _header when it is a message's first).
  * No cost-model charge beyond the access itself. */
-void wm_mp_push(wm_mp *mp, uint32_t wavelet);
-uint32_t wm_mp_pop(wm_mp *mp);
-uint32_t wm_mp_pop_header(wm_mp *mp);
+WM_MP_API void wm_mp_push(wm_mp *mp, uint32_t wavelet);
+WM_MP_API uint32_t wm_mp_pop(wm_mp *mp);
+WM_MP_API uint32_t wm_mp_pop_header(wm_mp *mp);
 
 /* Stop the kernel: the run ends with a firmware fault that names the PE and
  * says why. fmt knows %u, %d, %x and %s (unsigned, int, unsigned, string). */
 _Noreturn void wm_mp_fault(wm_mp *mp, const char *fmt, ...);
+
+#ifdef __riscv
+#include "rv32/mp_inline.h"
+#endif
 
 #endif

@@ -295,13 +295,13 @@ static void test_run_cut_short(void **state)
     for (int m = 0; m < 2; m++) {
         char err[400];
         wm_run_result res;
-        wm_profile *p = wm_profile_layout(wm_fabric_backend("rtl"), l, m ? WM_PE_CORE : WM_PE_NATIVE, 300, NULL, &res,
+        wm_profile *p = wm_profile_layout(wm_fabric_backend("rtl"), l, m ? WM_PE_CORE : WM_PE_NATIVE, 150, NULL, &res,
                                           err, sizeof err);
         assert_non_null(p);
         assert_int_equal(res, WM_RUN_MAX_CYCLES);
         assert_sums(p);
-        assert_int_equal(p->last_event, 300);
-        for (size_t i = 0; i < p->npes; i++) assert_int_equal(p->pes[i].end, 300);
+        assert_int_equal(p->last_event, 150);
+        for (size_t i = 0; i < p->npes; i++) assert_int_equal(p->pes[i].end, 150);
         wm_profile_free(p);
     }
     wm_layout_destroy(l);

@@ -125,18 +125,19 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
     assert_false(rep.passed);
     assert_false(rep.diverged);
     assert_true(rep.core_diverged);
-    /* The PC is where the firmware's code puts wm_mp_recv: the same on both
-     * sides, whatever it is in this build. */
+    /* The PC is where the node's firmware clears the receive's buffer, the
+     * last instruction before its inlined RX load: the same on both sides,
+     * whatever it is in this build. */
     unsigned pc_e = 0, pc_g = 1;
     char rest[200] = "";
     const int n = sscanf(rep.line,
-                         "FAIL core-tutorial 7x1: first core divergence at cycle 722 core (1,0) RX pop: expected "
-                         "00000001, got nothing; core (1,0) last retired: expected pc 0x%x 800007b7 (lui x15, "
-                         "0x80000) at cycle 163, got pc 0x%x %199[^\n]",
+                         "FAIL core-tutorial 7x1: first core divergence at cycle 244 core (1,0) RX pop: expected "
+                         "00000001, got nothing; core (1,0) last retired: expected pc 0x%x 00012623 (sw x0, "
+                         "12(x2)) at cycle 55, got pc 0x%x %199[^\n]",
                          &pc_e, &pc_g, rest);
     if (n != 3) fail_msg("unexpected report: %s", rep.line);
     assert_int_equal(pc_e, pc_g);
-    assert_string_equal(rest, "800007b7 (lui x15, 0x80000) at cycle 163");
+    assert_string_equal(rest, "00012623 (sw x0, 12(x2)) at cycle 55");
 }
 
 /* Any layout in lockstep (`regress LAYOUT`): the all-reduce agrees in both
@@ -162,7 +163,7 @@ static void test_a_users_layout_in_lockstep(void **state)
     assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &sw, &rep));
     assert_false(rep.passed);
     assert_true(rep.diverged);
-    assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 202 "
+    assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 63 "
                                   "tile (1,1) port L: expected 00000006, got 00000004");
     const wm_layout_regress missing = {"sw/collectives/no-such.layout", NULL, 0, WM_PE_NATIVE, 1000};
     assert_false(wm_layout_regress_run(&missing, &wm_fabric_rtl, &wm_fabric_sw, &rep));

@@ -76,14 +76,14 @@ static void inspect_chain(wm_sched *s, void *ctx)
 }
 
 /* The native charges are the core's (sw/cost_model.h). a starts at
- * WM_COST_START (S) and reads VAL (P): its first timestamp access is at
- * S + P + T (T = WM_COST_TSC), 60; then FIRST, the second access (+P + T + 1,
- * 92), an add (+1), LAST, NEXTX, NEXTY (+3P), the header (+H) and the send
- * (+C + W): the header is pushed at 194 and the data W + 1 later, at 200.
- * One hop costs 3 + 2 cycles to b's RX head (199 and 205). b reads VAL,
- * its timestamp, FIRST and starts its receive (S + P + T + 1 + P + C', 90)
- * and polls; it pops the header at 199, the data at 199 + 1 + W' = 207,
- * and its timestamp access comes W' + T after that pop's cycle, at 226. */
+ * WM_COST_START (S) and reads VAL and FIRST (2P): its timestamp accesses
+ * are at S + 2P + T (T = WM_COST_TSC), 37, and T + 1 later, 41; then its
+ * step (+N = WM_COST_CHAIN_STEP), LAST, NEXTX, NEXTY (+3P), the header
+ * (+H) and the send (+C): the header is pushed at 68 and the data W + 1
+ * later, at 71. One hop costs 3 + 2 cycles to b's RX head (73 and 76). b
+ * reads VAL, FIRST, its timestamp and starts its receive (S + 2P + T + 1 +
+ * C', 45) and polls; it pops the header at 73, the data at 76, and its
+ * timestamp access comes W' + T after that pop's cycle, at 81. */
 static void test_one_message_costs_what_the_core_measured(void **state)
 {
     (void)state;
@@ -97,15 +97,14 @@ static void test_one_message_costs_what_the_core_measured(void **state)
         if (!run_text(backend_names[i], text, 10000, &o, inspect_chain, &c)) continue;
         ran++;
         assert_int_equal(o.result, WM_RUN_DONE);
-        const int64_t header_push = WM_COST_START + WM_COST_PARAM + WM_COST_TSC + 1 + WM_COST_PARAM + WM_COST_TSC + 1 +
-                                    WM_COST_ADD + 3 * WM_COST_PARAM + WM_COST_HEADER + WM_COST_SEND_CALL +
-                                    WM_COST_SEND_WAVELET;
-        assert_int_equal(header_push, 194);
-        const int64_t data_pop = header_push + 5 + 1 + WM_COST_RECV_WAVELET;
+        const int64_t header_push = WM_COST_START + 2 * WM_COST_PARAM + 2 * (WM_COST_TSC + 1) + WM_COST_CHAIN_STEP +
+                                    3 * WM_COST_PARAM + WM_COST_HEADER + WM_COST_SEND_CALL;
+        assert_int_equal(header_push, 68);
+        const int64_t data_pop = header_push + 1 + WM_COST_SEND_WAVELET + 5;
         assert_int_equal(c.t1, data_pop + 1 + WM_COST_RECV_WAVELET + WM_COST_TSC);
-        assert_int_equal(c.t1, 226);
+        assert_int_equal(c.t1, 81);
         /* what docs/cost-model.md and sw/mp.h say a one-wavelet message costs its sender */
-        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 * (WM_COST_SEND_WAVELET + 1), 47);
+        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET, 12);
         free(o.report);
     }
     assert_true(ran > 0);
@@ -208,11 +207,11 @@ static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
         run_out o = {0};
         if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
         assert_int_equal(o.result, WM_RUN_DEADLOCK);
-        /* a: S + P + T + 1 + 3P + H + C + W = 161 pushes the header, the data
-         * at 167; p: S + 2P + C' = 78 polls, pops them at 166 and 174, and
-         * its second receive starts polling at 174 + 1 + W' + C' = 191. */
-        assert_int_equal(o.cycle, 191);
-        expect_report(&o, "deadlock at cycle 191: the fabric is quiescent and every live kernel waits for a message");
+        /* a: S + P + T + 1 + 3P + H + C = 50 pushes the header, the data
+         * at 53; p: S + 2P + C' = 41 polls, pops them at 55 and 58, and
+         * its second receive starts polling at 58 + 1 + W' + C' = 67. */
+        assert_int_equal(o.cycle, 67);
+        expect_report(&o, "deadlock at cycle 67: the fabric is quiescent and every live kernel waits for a message");
         expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
         expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
         free(o.report);
@@ -268,8 +267,8 @@ static void test_max_cycles_bounds_the_run(void **state)
         assert_int_equal(o.result, WM_RUN_MAX_CYCLES);
         assert_int_equal(o.cycle, 20);
         expect_report(&o, "cycle limit reached at cycle 20 with 2 kernel(s) still running");
-        /* S + P + T: a's first timestamp access */
-        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 60");
+        /* S + 2P + T: a's first timestamp access */
+        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 37");
         free(o.report);
     }
 }
@@ -532,29 +531,29 @@ static uint64_t in_flight_at(const char *backend, wm_pe_mode mode, uint64_t cycl
 /* The tutorial's up-sweep: the four leaves each send their parent one
  * message (a header and a value) in the same cycle, and the first to land
  * is l3's, two hops from p1. Natively the leaves push their headers in
- * cycle 161 and p1 pops l3's value in cycle 176, each counted in the cycle
- * the kernel posts it; on the cores they push in cycle 145 and p1 pops in
- * cycle 160, each counted once the core has spent that cycle. A finished
+ * cycle 50 and p1 pops l3's value in cycle 60, each counted in the cycle
+ * the kernel posts it; on the cores they push in cycle 53 and p1 pops in
+ * cycle 65, each counted once the core has spent that cycle. A finished
  * run has none in flight. Both backends agree. */
 static void test_messages_in_flight_at_known_cycles_in_both_pe_modes(void **state)
 {
     (void)state;
     for (int i = 0; i < NBACKENDS; i++) {
         core_events_seen seen = {0};
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 160, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 161, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 175, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 176, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 49, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 50, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 59, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 60, &seen), 3);
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 100000, &seen), 0);
         assert_int_equal(seen.events, 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 145, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 146, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 160, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 161, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 53, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 54, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 65, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 66, &seen), 3);
         assert_true(seen.events > 0);
         seen.events = 0;
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 100000, &seen), 0);
-        assert_true(seen.events > 1000); /* every retired instruction */
+        assert_int_equal(seen.events, 765); /* every retired instruction, push and pop */
     }
 }
 

@@ -566,8 +566,8 @@ static void test_core_dumps_of_both_backends_are_identical(void **state)
  * one data wavelet), l1 its own under 0x04000101 (tag 1) first. The
  * header shows on east_msg from the cycle it is on east_data, holds while
  * the data wavelet passes and after, and l1 and p0 show the next header
- * when it comes. Natively l0's header leaves at cycle 163, on the cores at
- * 147 (docs/waves.md). */
+ * when it comes. Natively l0's header leaves at cycle 52, on the cores at
+ * 55 (docs/waves.md). */
 static void test_msg_holds_each_header_until_the_next_on_both_backends(void **state)
 {
     (void)state;
@@ -578,10 +578,10 @@ static void test_msg_holds_each_header_until_the_next_on_both_backends(void **st
         uint64_t data;      /* its data wavelet there */
         uint64_t arrived;   /* l1's header on p0's ramp; l0's comes two cycles later */
     } runs[] = {
-        {"tut_rtl.fst", "wm_tile.u_waves", 163, 169, 174},
-        {"tut_sw.fst", "wm_tile.u_waves", 163, 169, 174},
-        {"core_rtl.fst", "wm_tile_core.u_tile.u_waves", 147, 155, 160},
-        {"core_sw.fst", "wm_tile_core.u_tile.u_waves", 147, 155, 160},
+        {"tut_rtl.fst", "wm_tile.u_waves", 52, 55, 60},
+        {"tut_sw.fst", "wm_tile.u_waves", 52, 55, 60},
+        {"core_rtl.fst", "wm_tile_core.u_tile.u_waves", 55, 56, 61},
+        {"core_sw.fst", "wm_tile_core.u_tile.u_waves", 55, 56, 61},
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         char err[256];
@@ -803,9 +803,9 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     size_t traces = 0;
     for (const char *p = text; (p = strstr(p, "\n@")); p++) traces++;
     assert_int_equal(traces, 37);
-    assert_non_null(strstr(text, "*-6.000000 -1 340 500 -1"));
-    assert_non_null(strstr(text, "\n-A: cycle 340, the up-sweep's last receive (root's ramp)\n"));
-    assert_non_null(strstr(text, "\n-B: cycle 500, the down-sweep's first wavelet on a link\n"));
+    assert_non_null(strstr(text, "*-6.000000 -1 120 172 -1"));
+    assert_non_null(strstr(text, "\n-A: cycle 120, the up-sweep's last receive (root's ramp)\n"));
+    assert_non_null(strstr(text, "\n-B: cycle 172, the down-sweep's first wavelet on a link\n"));
     assert_null(strstr(text, "no sweep markers"));
     assert_non_null(strstr(text, "+{l0 north msg} l0.wm_tile.u_waves.north_msg[31:0]\n"));
     assert_non_null(strstr(text, "+{tile_2_0 west msg} tile_2_0.wm_tile.u_waves.west_msg[31:0]\n"));

@@ -1,6 +1,7 @@
 /* calibrate.c: the native cost model from the core (see calibrate.h). */
 #include "run/calibrate.h"
 
+#include "core/cpi.h"
 #include "mp.h"
 #include "run/layout.h"
 #include "run/runner.h"
@@ -21,9 +22,33 @@ static const char gs_layout[] = "mesh 2 1\n"
                                 "pe s gscalib ROLE=0 PEERX=r.x PEERY=r.y\n"
                                 "pe r gscalib ROLE=1 PEERX=s.x PEERY=s.y\n";
 
-/* The gs entries, in the order of the table (after the WM_COST_MP of sw/mp.h). */
+/* The tutorial row of the seed's tree (sw/collectives/bench.layout, SHAPE=0)
+ * and lesson 9's chain (chain.layout): the kernels' own work between their
+ * calls, which the node and chain kernels charge at their steps. */
+static const char tree_layout[] = "mesh 7 1\n"
+                                  "region all\n"
+                                  "at l0 0 0\nat l1 1 0\nat l2 2 0\nat l3 3 0\nat p0 4 0\nat p1 5 0\nat root 6 0\n"
+                                  "pe l0 leaf VAL=10 SIDE=0 UPX=p0.x UPY=p0.y\n"
+                                  "pe l1 leaf VAL=20 SIDE=1 UPX=p0.x UPY=p0.y\n"
+                                  "pe l2 leaf VAL=30 SIDE=0 UPX=p1.x UPY=p1.y\n"
+                                  "pe l3 leaf VAL=40 SIDE=1 UPX=p1.x UPY=p1.y\n"
+                                  "pe p0 node ROOT=0 SIDE=0 UPX=root.x UPY=root.y LX=l0.x LY=l0.y RX=l1.x RY=l1.y\n"
+                                  "pe p1 node ROOT=0 SIDE=1 UPX=root.x UPY=root.y LX=l2.x LY=l2.y RX=l3.x RY=l3.y\n"
+                                  "pe root node ROOT=1 SIDE=0 UPX=root.x UPY=root.y LX=p0.x LY=p0.y RX=p1.x RY=p1.y\n";
+
+static const char chain_layout[] = "mesh 4 1\n"
+                                   "region all\n"
+                                   "at l0 0 0\nat l1 1 0\nat l2 2 0\nat l3 3 0\n"
+                                   "pe l0 chain VAL=10 FIRST=1 LAST=0 NEXTX=l1.x NEXTY=l1.y\n"
+                                   "pe l1 chain VAL=20 FIRST=0 LAST=0 NEXTX=l2.x NEXTY=l2.y\n"
+                                   "pe l2 chain VAL=30 FIRST=0 LAST=0 NEXTX=l3.x NEXTY=l3.y\n"
+                                   "pe l3 chain VAL=40 FIRST=0 LAST=1\n";
+
+/* The entries of sw/mp.h, then the kernels' steps and the instruction
+ * classes, then the gs kernels', in the order of the table. */
 enum {
-    MP_ENTRIES = 13,
+    C_NODE_STEP = 13, C_CHAIN_STEP, C_ALU, C_LOAD, C_STORE, C_BRANCH, C_BRANCH_TAKEN, C_JUMP, C_MUL, C_DIV,
+    MP_ENTRIES,
     G_HEAP_TAKE = MP_ENTRIES, G_HEAP_BLOCK, G_HEAP_ZERO_UNIT, G_HEAP_MERGE_BLOCK, G_HEAP_GIVE, G_HEAP_RESIZE,
     G_COPY, G_RECORD, G_ENTRY, G_LIST_ADD, G_REDUCE, G_DOF, G_TERM,
     G_XFER_CALL, G_XFER_LOOP, G_XFER_SCAN, G_XFER_IN_HEADER, G_XFER_IN_DATA, G_XFER_OUT_HEADER, G_XFER_OUT_DATA,
@@ -43,6 +68,8 @@ static const char *const names[WM_COST_ENTRIES] = {
     "WM_COST_START",       "WM_COST_TSC",       "WM_COST_PARAM",       "WM_COST_EXPORT", "WM_COST_HEADER",
     "WM_COST_SEND_CALL",   "WM_COST_SEND_WAVELET", "WM_COST_RECV_CALL", "WM_COST_RECV_WAVELET",
     "WM_COST_QUEUES",      "WM_COST_PUSH",      "WM_COST_POP",         "WM_COST_ADD",
+    "WM_COST_NODE_STEP",   "WM_COST_CHAIN_STEP", "WM_COST_ALU",        "WM_COST_LOAD",   "WM_COST_STORE",
+    "WM_COST_BRANCH",      "WM_COST_BRANCH_TAKEN", "WM_COST_JUMP",     "WM_COST_MUL",    "WM_COST_DIV",
     "WM_GS_COST_HEAP_TAKE", "WM_GS_COST_HEAP_BLOCK", "WM_GS_COST_HEAP_ZERO_UNIT", "WM_GS_COST_HEAP_MERGE_BLOCK",
     "WM_GS_COST_HEAP_GIVE", "WM_GS_COST_HEAP_RESIZE", "WM_GS_COST_COPY", "WM_GS_COST_RECORD", "WM_GS_COST_ENTRY",
     "WM_GS_COST_LIST_ADD", "WM_GS_COST_REDUCE", "WM_GS_COST_DOF", "WM_GS_COST_TERM", "WM_GS_COST_XFER_CALL",
@@ -56,17 +83,27 @@ static const char *const names[WM_COST_ENTRIES] = {
 static const char *const whats[WM_COST_ENTRIES] = {
     "from reset to the kernel's first timestamp access (crt0, the PE block's check, the call)",
     "wm_mp_tsc, besides its access",
-    "wm_mp_param: the call, the index check, a 64-bit load",
-    "wm_mp_export: the call, the index check, a 64-bit store, the exported bit",
-    "wm_mp_header: the call, one compare of the fields' low words and one of the high words, packing",
-    "wm_mp_send: the call and its loop set-up",
-    "per wavelet sent (the header too), besides its push",
-    "wm_mp_recv: the call and its loop set-up",
-    "per wavelet received (the header too), besides its pop",
+    "wm_mp_param: one load off the PE block's constant address",
+    "wm_mp_export: a 64-bit store and the exported bit",
+    "wm_mp_header: one compare of the fields' OR, packing",
+    "wm_mp_send: what a send costs besides its wavelets",
+    "per data wavelet sent, besides its push",
+    "wm_mp_recv: what a receive costs besides its wavelets (the header's length checked)",
+    "per data wavelet received, besides its pop",
     "wm_mp_queues, besides its access",
     "wm_mp_push, besides its push",
     "wm_mp_pop and wm_mp_pop_header, besides the pop",
     "one integer add in a kernel: one ALU instruction (wavemesh cpi)",
+    "a tree node's own work at each step (children's values summed; the prefix passed on), besides its calls",
+    "a chain PE's own work between its receive and its send, besides its calls",
+    "an ALU instruction (add, shift, compare into a register) in a kernel's own code (wavemesh cpi)",
+    "a load from the PE's memory",
+    "a store to the PE's memory",
+    "a branch not taken",
+    "a branch taken (a loop's turn)",
+    "a jump or a call's jump, and a return",
+    "a multiply (mul, mulh, mulhu, mulhsu): the core's multiplier takes one cycle a bit",
+    "a divide or remainder (div, divu, rem, remu)",
     "gs heap: wm_heap_take, its call, the first block's merge and split",
     "gs heap: per block a take walks past",
     "gs heap: per 8 bytes a take zeroes",
@@ -225,6 +262,74 @@ static bool calibrate_gs(const wm_fabric_ops *ops, long header, long queues, lon
     return true;
 }
 
+/* The sum over a layout's leaves of their cycles (t1 - t0), in mode pe. */
+static bool leaf_sum(const wm_fabric_ops *ops, const char *text, const char *what, wm_pe_mode pe, long *sum, FILE *err)
+{
+    wm_layout *l = wm_layout_parse(text, what, NULL, 0, err);
+    if (!l) return false;
+    wm_runner *r = wm_runner_create_mode(ops, l, NULL, pe);
+    bool ok = r != NULL;
+    if (ok) {
+        const wm_run_result res = wm_runner_run(r, 1000000);
+        if (res != WM_RUN_DONE) {
+            fprintf(err, "calibrate: %s did not finish %s:\n", what, pe == WM_PE_CORE ? "on the cores" : "natively");
+            wm_sched_report(wm_runner_sched(r), res, err);
+            ok = false;
+        }
+        const char *inst[8];
+        int64_t cycles[8];
+        const size_t n = ok ? wm_runner_leaf_cycles(r, inst, cycles, 8) : 0;
+        *sum = 0;
+        for (size_t i = 0; i < n && i < 8; i++) *sum += (long)cycles[i];
+    }
+    wm_runner_destroy(r);
+    wm_layout_destroy(l);
+    return ok;
+}
+
+/* The kernels' steps: what the cores take beyond the native mode's other
+ * charges, measured with the table built in (as the gs methods' glue).
+ * Every leaf of the tutorial row waits for three node steps (its parent's
+ * up, the root's, its parent's down): twelve in the four leaves' sum; the
+ * chain's last PE for three steps. */
+static bool calibrate_steps(const wm_fabric_ops *ops, long *node, long *chain, FILE *err)
+{
+    long tc = 0, tn = 0, cc = 0, cn = 0;
+    if (!leaf_sum(ops, tree_layout, "the tree", WM_PE_CORE, &tc, err) ||
+        !leaf_sum(ops, tree_layout, "the tree", WM_PE_NATIVE, &tn, err) ||
+        !leaf_sum(ops, chain_layout, "the chain", WM_PE_CORE, &cc, err) ||
+        !leaf_sum(ops, chain_layout, "the chain", WM_PE_NATIVE, &cn, err))
+        return false;
+    /* the chain's cycles: 0, 1, 2 and 3 steps */
+    *node = WM_COST_NODE_STEP + (tc - tn) / 12;
+    *chain = WM_COST_CHAIN_STEP + (cc - cn) / 6;
+    return true;
+}
+
+/* The instruction classes of `wavemesh cpi`, on both models of the core. */
+static bool calibrate_classes(long out[C_DIV - C_ALU + 1], FILE *err)
+{
+    wm_cpi_row rows[16];
+    const size_t n = wm_cpi_measure(100, rows, 16);
+    /* the rows of core/cpi.c, in its order: ALU, load, store, branch not
+     * taken, taken, jal, jalr, mul, div */
+    static const int from[C_DIV - C_ALU + 1] = {0, 1, 2, 3, 4, 5, 7, 8};
+    if (n < 9) {
+        fprintf(err, "calibrate: the instruction classes could not be measured\n");
+        return false;
+    }
+    for (int i = 0; i <= C_DIV - C_ALU; i++) {
+        const wm_cpi_row *r = &rows[from[i]];
+        if (r->iss != r->rtl) {
+            fprintf(err, "calibrate: %s takes %.2f cycles on the simulator and %.2f on the RTL core\n", r->name,
+                    r->iss, r->rtl);
+            return false;
+        }
+        out[i] = (long)(r->iss + 0.5);
+    }
+    return true;
+}
+
 bool wm_calibrate(const wm_fabric_ops *ops, wm_cost_entry out[WM_COST_ENTRIES], FILE *err)
 {
     wm_layout *l = wm_layout_parse(calib_layout, "the calibration layout", NULL, 0, err);
@@ -250,18 +355,23 @@ bool wm_calibrate(const wm_fabric_ops *ops, wm_cost_entry out[WM_COST_ENTRIES], 
     }
     wm_runner_destroy(r);
     wm_layout_destroy(l);
-    long g[WM_COST_ENTRIES] = {0};
+    long g[WM_COST_ENTRIES] = {0}, classes[C_DIV - C_ALU + 1] = {0}, node = 0, chain = 0;
     if (ok) ok = calibrate_gs(ops, header, queues, push, pop, g, err);
+    if (ok) ok = calibrate_steps(ops, &node, &chain, err) && calibrate_classes(classes, err);
     if (!ok) return false;
-    /* A send of n data wavelets is CALL + (n + 1) (WAVELET + 1) natively, the
-     * +1 its push; the same for a receive and its pops. The native mode
+    /* A send of n data wavelets is CALL + 1 + n (WAVELET + 1) natively, the
+     * 1s its pushes (the header's is a store of a value in a register, each
+     * data wavelet a load and a store); the same for a receive and its
+     * pops. The native mode
      * charges a timestamp read before its access, so the kernel's first
      * read, at `start` on the core, comes WM_COST_TSC after its start. */
     const long send_per = (send4 - send1) / 3, recv_per = (recv4 - recv1) / 3;
     long v[WM_COST_ENTRIES] = {start - (tsc - 1), tsc - 1,         param,         exp,        header,
-                                     send1 - 2 * send_per, send_per - 1, recv1 - 2 * recv_per, recv_per - 1,
-                                     queues - 1,          push - 1,      pop - 1,       1};
+                                     send1 - 1 - send_per, send_per - 1, recv1 - 1 - recv_per, recv_per - 1,
+                                     queues - 1,          push - 1,      pop - 1,       classes[0],
+                                     node,                chain};
     for (int i = 0; i < WM_COST_ENTRIES; i++) {
+        if (i >= C_ALU && i <= C_DIV) v[i] = classes[i - C_ALU];
         if (i >= MP_ENTRIES) v[i] = g[i];
         if (v[i] < 0) {
             fprintf(err, "calibrate: %s came out negative (%ld): the calib kernel's timing is off\n", names[i], v[i]);
@@ -299,7 +409,10 @@ void wm_cost_model_current(wm_cost_entry out[WM_COST_ENTRIES])
                                      WM_COST_EXPORT,       WM_COST_HEADER,    WM_COST_SEND_CALL,
                                      WM_COST_SEND_WAVELET, WM_COST_RECV_CALL, WM_COST_RECV_WAVELET,
                                      WM_COST_QUEUES,       WM_COST_PUSH,      WM_COST_POP,
-                                     WM_COST_ADD,
+                                     WM_COST_ADD,          WM_COST_NODE_STEP, WM_COST_CHAIN_STEP,
+                                     WM_COST_ALU,          WM_COST_LOAD,      WM_COST_STORE,
+                                     WM_COST_BRANCH,       WM_COST_BRANCH_TAKEN, WM_COST_JUMP,
+                                     WM_COST_MUL,          WM_COST_DIV,
                                      WM_GS_COST_HEAP_TAKE, WM_GS_COST_HEAP_BLOCK, WM_GS_COST_HEAP_ZERO_UNIT,
                                      WM_GS_COST_HEAP_MERGE_BLOCK, WM_GS_COST_HEAP_GIVE, WM_GS_COST_HEAP_RESIZE,
                                      WM_GS_COST_COPY, WM_GS_COST_RECORD, WM_GS_COST_ENTRY, WM_GS_COST_LIST_ADD,

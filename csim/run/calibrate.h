@@ -2,7 +2,9 @@
  *
  * The calib kernel (sw/traffic/calib.c) times each call of sw/mp.h on two
  * cores, the gscalib and gsglue kernels (sw/gs/calib.c, calib_glue.c) the
- * gs kernels' own work; this turns its figures into the charges the native mode makes on
+ * gs kernels' own work, the seed's tree and chain on the cores and natively
+ * the node's and chain's own steps, `wavemesh cpi` the instruction classes;
+ * this turns its figures into the charges the native mode makes on
  * top of one cycle per port access (csim/run/mp_native.c), and writes them
  * as sw/cost_model.h, the committed, generated table. */
 #ifndef WM_CALIBRATE_H
@@ -21,7 +23,7 @@ typedef struct {
     const char *what;    /* what it is charged for */
 } wm_cost_entry;
 
-enum { WM_COST_ENTRIES = 45 }; /* sw/mp.h's 13 and the gs kernels' 32 */
+enum { WM_COST_ENTRIES = 55 }; /* sw/mp.h's 13, the tree and chain kernels' steps, 8 instruction classes, the gs kernels' 32 */
 
 /* Runs the calibration on backend ops (its cores); false with a message on
  * err when it cannot. */

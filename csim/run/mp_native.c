@@ -9,13 +9,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_header");
     wm_sched_charge(mp, WM_COST_HEADER);
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
-        wm_sched_fault(mp, "header to (%lld,%lld): coordinates outside 0..%d", (long long)col, (long long)row,
-                       WM_MESH_MAX - 1);
+        wm_sched_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
     if (len > WM_LEN_MAX) wm_sched_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
     if (tag > 255) wm_sched_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
     const uint32_t result = wm_header((unsigned)col, (unsigned)row, len, tag);
@@ -27,7 +26,7 @@ void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_send");
     const unsigned len = wm_header_len(header);
-    wm_sched_charge(mp, WM_COST_SEND_CALL + WM_COST_SEND_WAVELET);
+    wm_sched_charge(mp, WM_COST_SEND_CALL);
     wm_sched_push(mp, header);
     for (unsigned i = 0; i < len; i++) {
         wm_sched_charge(mp, WM_COST_SEND_WAVELET);
@@ -41,7 +40,6 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
     const char *outer = wm_sched_enter(mp, "wm_mp_recv");
     wm_sched_charge(mp, WM_COST_RECV_CALL);
     const uint32_t header = wm_sched_pop_header(mp);
-    wm_sched_charge(mp, WM_COST_RECV_WAVELET);
     const unsigned len = wm_header_len(header);
     for (unsigned i = 0; i < len; i++) {
         const uint32_t w = wm_sched_pop(mp);

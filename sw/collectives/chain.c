@@ -21,13 +21,22 @@ const char *const wm_chain_exports[] = {[EXCL] = "excl", [INCL] = "incl", [TOTAL
 void wm_kernel_chain(wm_mp *mp)
 {
     const uint32_t value = (uint32_t)wm_mp_param(mp, VAL);
-    const uint64_t t0 = wm_mp_tsc(mp);
+    const bool first = (uint32_t)wm_mp_param(mp, FIRST) != 0;
+    /* The first PE waits for nothing: its two reads are back to back, with
+     * no test between them to time. */
     uint32_t prefix = 0;
-    if (!wm_mp_param(mp, FIRST)) wm_mp_recv(mp, &prefix, 1);
-    const uint64_t t1 = wm_mp_tsc(mp);
-    wm_mp_work(mp, WM_COST_ADD);
+    uint64_t t0, t1;
+    if (first) {
+        t0 = wm_mp_tsc(mp);
+        t1 = wm_mp_tsc(mp);
+    } else {
+        t0 = wm_mp_tsc(mp);
+        wm_mp_recv(mp, &prefix, 1);
+        t1 = wm_mp_tsc(mp);
+    }
+    wm_mp_work(mp, WM_COST_CHAIN_STEP);
     const uint32_t sum = prefix + value;
-    if (wm_mp_param(mp, LAST)) {
+    if ((uint32_t)wm_mp_param(mp, LAST)) {
         wm_mp_export(mp, TOTAL, (int32_t)sum);
     } else {
         const uint32_t next = wm_mp_header(mp, wm_mp_param(mp, NEXTX), wm_mp_param(mp, NEXTY), 1, 0);

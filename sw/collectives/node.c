@@ -28,17 +28,19 @@ const wm_kernel_param wm_node_params[] = {
 enum { TOTAL };
 const char *const wm_node_exports[] = {[TOTAL] = "total", NULL}; /* the root's */
 
-static void send_one(wm_mp *mp, int64_t col, int64_t row, unsigned tag, uint32_t value)
+/* Inlined on the core (sw/rv32/mp_inline.h): a constant length, so the
+ * send is two stores. Coordinates in 32 bits, the core's width. */
+static inline void send_one(wm_mp *mp, int32_t col, int32_t row, unsigned tag, uint32_t value)
 {
     wm_mp_send(mp, wm_mp_header(mp, col, row, 1, tag), &value);
 }
 
 void wm_kernel_node(wm_mp *mp)
 {
-    const int64_t children = wm_mp_param(mp, CHILDREN);
-    const bool ignore_tag = wm_mp_param(mp, IGNORE_TAG) != 0;
+    const unsigned children = (unsigned)wm_mp_param(mp, CHILDREN);
+    const bool ignore_tag = (uint32_t)wm_mp_param(mp, IGNORE_TAG) != 0;
     uint32_t left = 0, right = 0;
-    for (int64_t c = 0; c < children; c++) {
+    for (unsigned c = 0; c < children; c++) {
         uint32_t value = 0;
         const uint32_t header = wm_mp_recv(mp, &value, 1);
         const bool from_left = ignore_tag ? c == 0 : wm_header_tag(header) == 0;
@@ -47,20 +49,23 @@ void wm_kernel_node(wm_mp *mp)
         else
             right = value;
     }
-    wm_mp_work(mp, WM_COST_ADD);
+    wm_mp_work(mp, WM_COST_NODE_STEP);
     const uint32_t sum = left + right;
 
+    /* The root keeps the total, exported once the down-sweep is sent. */
+    const bool root = (uint32_t)wm_mp_param(mp, ROOT) != 0;
     uint32_t prefix = 0;
-    if (wm_mp_param(mp, ROOT)) {
-        wm_mp_export(mp, TOTAL, (int32_t)sum);
-    } else {
-        send_one(mp, wm_mp_param(mp, UPX), wm_mp_param(mp, UPY), (unsigned)wm_mp_param(mp, SIDE), sum);
+    if (!root) {
+        send_one(mp, (int32_t)wm_mp_param(mp, UPX), (int32_t)wm_mp_param(mp, UPY), (unsigned)wm_mp_param(mp, SIDE),
+                 sum);
         wm_mp_recv(mp, &prefix, 1);
+        wm_mp_work(mp, WM_COST_NODE_STEP);
     }
 
-    send_one(mp, wm_mp_param(mp, LX), wm_mp_param(mp, LY), 0, prefix);
+    send_one(mp, (int32_t)wm_mp_param(mp, LX), (int32_t)wm_mp_param(mp, LY), 0, prefix);
     if (children == 2) {
         wm_mp_work(mp, WM_COST_ADD);
-        send_one(mp, wm_mp_param(mp, RX), wm_mp_param(mp, RY), 1, prefix + left);
+        send_one(mp, (int32_t)wm_mp_param(mp, RX), (int32_t)wm_mp_param(mp, RY), 1, prefix + left);
     }
+    if (root) wm_mp_export(mp, TOTAL, (int32_t)sum);
 }

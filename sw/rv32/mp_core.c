@@ -1,23 +1,19 @@
-/* mp_core.c: sw/mp.h on a PE core, over the registers of the PE datapath
- * (docs/core.md). The same API the native mode implements with the
- * scheduler, so every kernel compiles unchanged for both; here the cycles
- * are the core's own: a TX store stalls while TX is full and an RX load
- * while RX is empty, so sending and receiving are plain loops of stores
- * and loads, and wm_mp_work is nothing (sw/mp.h: the kernel's compute is its
- * instructions). Parameters and results live in the PE block the loader
- * wrote (sw/rv32/pe_block.h); `mp` points at it. */
+/* mp_core.c: sw/mp.h on a PE core, the part that is not inlined
+ * (sw/rv32/mp_inline.h holds the rest): the paths that end in a firmware
+ * fault, a receive of another length than the kernel expects, parameters
+ * and results at an index computed at run time, and wm_mp_fault. The same
+ * API the native mode implements with the scheduler, so every kernel
+ * compiles unchanged for both; here the cycles are the core's own: a TX
+ * store stalls while TX is full and an RX load while RX is empty.
+ * Parameters and results live in the PE block the loader wrote
+ * (sw/rv32/pe_block.h). */
 #include "mp.h"
 #include "rv32/pe_block.h"
 
 #include <stdarg.h>
 
-#define WM_REG(off) (*(volatile uint32_t *)(uintptr_t)(0x80000000u + (off)))
-enum { REG_TX = 0x00, REG_RX = 0x04, REG_QUEUES = 0x08, REG_TSC_LO = 0x0C, REG_TSC_HI = 0x10, REG_EXIT = 0x20 };
-
-static wm_pe_block *block(wm_mp *mp) { return (wm_pe_block *)mp; }
-
-/* What the one compare of wm_mp_header refused, out of line. */
-static _Noreturn void header_fault(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+/* wm_mp_header refused a field: which one, for the message. */
+void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_mp_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
@@ -25,100 +21,41 @@ static _Noreturn void header_fault(wm_mp *mp, int64_t col, int64_t row, unsigned
     wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
 }
 
-/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = 255, the
- * tag's 8 bits), so one compare of the OR of the low words checks them
- * all, the high words' OR another: a negative coordinate has a high word
- * of all ones. No 64-bit compare on a 32-bit core. */
-_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255, "one compare checks every field of a header");
-
-uint32_t wm_mp_header(wm_mp *mp, int64_t col, int64_t row, unsigned len, unsigned tag)
+/* A receive of any other length than the one the inline path takes: the
+ * header is popped, the data follows. */
+uint32_t wm_rv32_recv_rest(wm_mp *mp, uint32_t header, uint32_t *data, unsigned max)
 {
-    const uint32_t c = (uint32_t)col, r = (uint32_t)row;
-    if ((c | r | len | tag) > 255u || ((uint32_t)((uint64_t)col >> 32) | (uint32_t)((uint64_t)row >> 32)) != 0)
-        header_fault(mp, col, row, len, tag);
-    return c << 24 | r << 16 | len << 8 | tag;
-}
-
-void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
-{
-    (void)mp;
-    const unsigned len = wm_header_len(header);
-    WM_REG(REG_TX) = header;
-    for (unsigned i = 0; i < len; i++) WM_REG(REG_TX) = data[i];
-}
-
-uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
-{
-    const uint32_t header = WM_REG(REG_RX);
     const unsigned len = wm_header_len(header);
     for (unsigned i = 0; i < len; i++) {
-        const uint32_t w = WM_REG(REG_RX);
+        const uint32_t w = WM_REG(WM_REG_RX);
         if (i < max) data[i] = w;
     }
     if (len > max) wm_mp_fault(mp, "received a message of %u data wavelets, expected at most %u", len, max);
     return header;
 }
 
-uint64_t wm_mp_tsc(wm_mp *mp)
+int64_t wm_rv32_param_checked(wm_mp *mp, unsigned index)
 {
-    (void)mp;
-    const uint32_t lo = WM_REG(REG_TSC_LO); /* latches the high half */
-    return (uint64_t)WM_REG(REG_TSC_HI) << 32 | lo;
+    if (index >= WM_PE_BLOCK->nparams)
+        wm_mp_fault(mp, "parameter %u read, but the loader wrote %u", index, (unsigned)WM_PE_BLOCK->nparams);
+    return WM_PE_BLOCK->params[index];
 }
 
-void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
+void wm_rv32_export_checked(wm_mp *mp, unsigned index, int64_t value)
 {
-    (void)mp;
-    const uint32_t q = WM_REG(REG_QUEUES);
-    *tx_room = q & 0xffu;
-    *rx_count = (q >> 8) & 0xffu;
-}
-
-int64_t wm_mp_param(wm_mp *mp, unsigned index)
-{
-    if (index >= block(mp)->nparams)
-        wm_mp_fault(mp, "parameter %u read, but the loader wrote %u", index, (unsigned)block(mp)->nparams);
-    return block(mp)->params[index];
-}
-
-void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
-{
-    if (index >= block(mp)->nexports)
+    if (index >= WM_PE_BLOCK->nexports)
         wm_mp_fault(mp, "result %u exported, but the kernel's exports list has %u", index,
-                    (unsigned)block(mp)->nexports);
-    block(mp)->exports[index] = value;
-    block(mp)->exported |= 1u << index;
-}
-
-uint32_t *wm_mp_mem(wm_mp *mp)
-{
-    (void)mp;
-    return (uint32_t *)(uintptr_t)WM_PE_DATA_ADDR;
-}
-
-void wm_mp_push(wm_mp *mp, uint32_t wavelet)
-{
-    (void)mp;
-    WM_REG(REG_TX) = wavelet;
-}
-
-uint32_t wm_mp_pop(wm_mp *mp)
-{
-    (void)mp;
-    return WM_REG(REG_RX);
-}
-
-uint32_t wm_mp_pop_header(wm_mp *mp)
-{
-    (void)mp;
-    return WM_REG(REG_RX);
+                    (unsigned)WM_PE_BLOCK->nexports);
+    WM_PE_BLOCK->exports[index] = value;
+    WM_PE_BLOCK->exported |= 1u << index;
 }
 
 /* The host formats the message: the record holds the format string's
  * address and each argument as a word, in the order the format uses them. */
 void wm_mp_fault(wm_mp *mp, const char *fmt, ...)
 {
-    wm_pe_block *b = block(mp);
+    (void)mp;
+    wm_pe_block *b = WM_PE_BLOCK;
     va_list ap;
     va_start(ap, fmt);
     unsigned n = 0;
@@ -132,7 +69,10 @@ void wm_mp_fault(wm_mp *mp, const char *fmt, ...)
     va_end(ap);
     b->fault_nargs = n;
     b->fault_fmt = (uint32_t)(uintptr_t)fmt;
-    WM_REG(REG_EXIT) = WM_PE_EXIT_FAULT;
+    /* The record is plain memory at a constant address: without the fence
+     * the compiler may store it after the EXIT store, which ends the run. */
+    __asm__ volatile("" ::: "memory");
+    WM_REG(WM_REG_EXIT) = WM_PE_EXIT_FAULT;
     for (;;) {
     }
 }

@@ -35,7 +35,7 @@ void wm_kernel_calib(wm_mp *mp)
     wm_mp_export(mp, START, (int64_t)a);
     wm_mp_export(mp, TSC, (int64_t)reading);
     uint64_t t0 = wm_mp_tsc(mp);
-    const int64_t role = wm_mp_param(mp, ROLE);
+    const uint32_t role = (uint32_t)wm_mp_param(mp, ROLE);
     uint64_t t1 = wm_mp_tsc(mp);
     wm_mp_export(mp, PARAM, (int64_t)(t1 - t0 - reading));
     t0 = wm_mp_tsc(mp);
@@ -48,7 +48,7 @@ void wm_kernel_calib(wm_mp *mp)
     wm_mp_queues(mp, &room, &waiting);
     t1 = wm_mp_tsc(mp);
     wm_mp_export(mp, QUEUES, (int64_t)(t1 - t0 - reading));
-    const int64_t px = wm_mp_param(mp, PEERX), py = wm_mp_param(mp, PEERY);
+    const int32_t px = (int32_t)wm_mp_param(mp, PEERX), py = (int32_t)wm_mp_param(mp, PEERY);
     if (role == 0) {
         t0 = wm_mp_tsc(mp);
         const uint32_t h1 = wm_mp_header(mp, px, py, 1, 0);
@@ -75,7 +75,7 @@ void wm_kernel_calib(wm_mp *mp)
         const uint32_t go = wm_mp_header(mp, px, py, 0, 0);
         wait_for(mp, 2);
         t0 = wm_mp_tsc(mp);
-        wm_mp_recv(mp, data, 4);
+        wm_mp_recv(mp, data, 1);
         t1 = wm_mp_tsc(mp);
         wm_mp_export(mp, RECV1, (int64_t)(t1 - t0 - reading));
         wm_mp_push(mp, go);

@@ -24,8 +24,8 @@ void wm_kernel_msgcost(wm_mp *mp)
     const uint64_t reading = b - a;
     uint32_t value = 42;
     uint64_t t0, t1;
-    if (wm_mp_param(mp, ROLE) == 0) {
-        const int64_t col = wm_mp_param(mp, TOX), row = wm_mp_param(mp, TOY);
+    if ((uint32_t)wm_mp_param(mp, ROLE) == 0) {
+        const int32_t col = (int32_t)wm_mp_param(mp, TOX), row = (int32_t)wm_mp_param(mp, TOY);
         t0 = wm_mp_tsc(mp);
         wm_mp_send(mp, wm_mp_header(mp, col, row, 1, 0), &value);
         t1 = wm_mp_tsc(mp);

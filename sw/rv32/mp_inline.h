@@ -1,0 +1,134 @@
+/* mp_inline.h: sw/mp.h on a PE core, inlined into the kernel (docs/core.md,
+ * "What a message costs"). Included by sw/mp.h when compiled for the core,
+ * never on its own. A call costs the core more than most of these calls'
+ * work (a jal and a ret are 4 cycles, the arguments' moves more), so each
+ * is a few loads and stores of the PE registers and of the PE block the
+ * loader wrote, in the kernel's own code; only the paths that end in a
+ * fault, and a receive whose length is not the one expected, are calls
+ * (sw/rv32/mp_core.c). */
+#ifndef WM_MP_INLINE_H
+#define WM_MP_INLINE_H
+
+#include "rv32/pe_block.h"
+
+#define WM_REG(off) (*(volatile uint32_t *)(uintptr_t)(0x80000000u + (off)))
+enum { WM_REG_TX = 0x00, WM_REG_RX = 0x04, WM_REG_QUEUES = 0x08, WM_REG_TSC_LO = 0x0C, WM_REG_TSC_HI = 0x10,
+       WM_REG_EXIT = 0x20 };
+
+/* The PE block at its fixed address: an access to it is one load or store
+ * off a constant, whatever mp the kernel holds. */
+#define WM_PE_BLOCK ((wm_pe_block *)(uintptr_t)WM_PE_BLOCK_ADDR)
+
+/* The out-of-line paths (sw/rv32/mp_core.c). */
+_Noreturn void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag);
+uint32_t wm_rv32_recv_rest(wm_mp *mp, uint32_t header, uint32_t *data, unsigned max);
+int64_t wm_rv32_param_checked(wm_mp *mp, unsigned index);
+void wm_rv32_export_checked(wm_mp *mp, unsigned index, int64_t value);
+
+/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = 255, the
+ * tag's 8 bits), so one unsigned compare of the fields' OR checks them all
+ * (a negative coordinate is a large unsigned one); a constant length and
+ * tag fold away, and the kernel computes in 32 bits. */
+_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255, "one compare checks every field of a header");
+
+static inline uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
+{
+    const uint32_t c = (uint32_t)col, r = (uint32_t)row;
+    if (__builtin_expect((c | r | len | tag) > 255u, 0)) wm_rv32_header_fault(mp, col, row, len, tag);
+    /* tag's mask is what the compare already proved: it lets the compiler
+     * see the length field, so that wm_mp_send of a constant length is
+     * straight-line stores (a variable tag costs one instruction). */
+    return c << 24 | r << 16 | len << 8 | (tag & 0xffu);
+}
+
+static inline void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
+{
+    (void)mp;
+    const unsigned len = wm_header_len(header);
+    WM_REG(WM_REG_TX) = header;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < len; i++) WM_REG(WM_REG_TX) = data[i];
+}
+
+/* The usual receive, a message of exactly max data wavelets (a constant
+ * up to 8), pops them inline; any other length goes to the general loop
+ * and its fault. */
+static inline uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
+{
+    const uint32_t header = WM_REG(WM_REG_RX);
+    if (__builtin_constant_p(max) && max <= 8 && __builtin_expect(wm_header_len(header) == max, 1)) {
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < max; i++) data[i] = WM_REG(WM_REG_RX);
+        return header;
+    }
+    return wm_rv32_recv_rest(mp, header, data, max);
+}
+
+/* A timestamp read is a fence for the compiler: no load or store of the
+ * kernel's moves across it, so that two reads time what the source puts
+ * between them, as natively, and not what the scheduler moved there. */
+static inline uint64_t wm_mp_tsc(wm_mp *mp)
+{
+    (void)mp;
+    __asm__ volatile("" ::: "memory");
+    const uint32_t lo = WM_REG(WM_REG_TSC_LO); /* latches the high half */
+    const uint32_t hi = WM_REG(WM_REG_TSC_HI);
+    __asm__ volatile("" ::: "memory");
+    return (uint64_t)hi << 32 | lo;
+}
+
+static inline void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
+{
+    (void)mp;
+    const uint32_t q = WM_REG(WM_REG_QUEUES);
+    *tx_room = q & 0xffu;
+    *rx_count = (q >> 8) & 0xffu;
+}
+
+/* A constant index is one of the kernel's own list: the list is written
+ * with the index enum's designators ([VAL] = {...}), so it holds every
+ * index the kernel names, and the loader wrote every entry of it (a
+ * missing parameter is refused before the run, with the layout's line).
+ * Only an index computed at run time is checked against what the loader
+ * wrote. A value the kernel keeps in 32 bits is one load. */
+static inline int64_t wm_mp_param(wm_mp *mp, unsigned index)
+{
+    if (__builtin_constant_p(index) && index < WM_PE_PARAMS_MAX) return WM_PE_BLOCK->params[index];
+    return wm_rv32_param_checked(mp, index);
+}
+
+static inline void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
+{
+    if (__builtin_constant_p(index) && index < WM_PE_EXPORTS_MAX) {
+        WM_PE_BLOCK->exports[index] = value;
+        WM_PE_BLOCK->exported |= 1u << index;
+        return;
+    }
+    wm_rv32_export_checked(mp, index, value);
+}
+
+static inline uint32_t *wm_mp_mem(wm_mp *mp)
+{
+    (void)mp;
+    return (uint32_t *)(uintptr_t)WM_PE_DATA_ADDR;
+}
+
+static inline void wm_mp_push(wm_mp *mp, uint32_t wavelet)
+{
+    (void)mp;
+    WM_REG(WM_REG_TX) = wavelet;
+}
+
+static inline uint32_t wm_mp_pop(wm_mp *mp)
+{
+    (void)mp;
+    return WM_REG(WM_REG_RX);
+}
+
+static inline uint32_t wm_mp_pop_header(wm_mp *mp)
+{
+    (void)mp;
+    return WM_REG(WM_REG_RX);
+}
+
+#endif
