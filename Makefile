@@ -47,6 +47,7 @@ CPPFLAGS  += -isystem $(VINC)/gtkwave
 include mk/deps.mk       # check-tools, deps: the Debian packages
 include mk/rtl.mk        # the RTL's sources, modules and parameter sets
 include mk/models.mk     # the Verilated models and Verilator's runtime
+include mk/params.mk     # test-params: the whole host at other depths, the cores running
 include mk/firmware.mk   # firmware: every kernel's image for the PE cores
 include mk/build.mk      # the host build: libwavemesh, wavemesh, the cmocka tests
 include mk/lint.mk       # lint: verilator -Wall and iverilog over every module and top
