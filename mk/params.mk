@@ -34,7 +34,7 @@ PARAM_QUICK      := d352
 # compared instruction for instruction.
 PARAM_ROWS       := sw/collectives/test.rows
 PARAM_QUICK_ONLY := core-tutorial,core-gs-plan-grid-4x2
-PARAM_LONG_ONLY  := core-tutorial,core-tworow,core-stream-east-4x3,core-stream-uniform-6x6,core-gs-plan-grid-4x2,core-gs-crystal-random-5x1,random-8x8-r0.30,slowpop-4x4-every3,refused-accesses-2x1
+PARAM_LONG_ONLY  := core-tutorial,core-tworow,core-htree-16,core-stream-east-4x3,core-stream-uniform-6x6,core-stream-transpose-4x4,core-gs-plan-grid-4x2,core-gs-crystal-random-5x1,core-gs-pairwise-chain-3x2
 
 param_set   = $(word 2,$(subst :, ,$(filter $(1):%,$(PARAM_SETS))))
 param_flags = $(join IN_DEPTH= TX_DEPTH= RX_DEPTH=,$(subst $(comma), ,$(call param_set,$(1))))
@@ -70,3 +70,9 @@ test-params-quick: check-tools ## the tile's depths at DEPTHS2 with the cores ru
 
 test-params: check-tools ## every set of PARAM_SETS: a build each, the seed's rows on the cores and lockstep scenarios (long)
 	@for s in $(PARAM_NAMES); do $(MAKE) --no-print-directory params/$$s || exit 1; done
+
+# The priority and simultaneity rules the RTL's comments state, each at its
+# module (tests/icarus/tb_rules.v; docs/fabric.md lists them).
+.PHONY: test-rules
+test-rules: check-tools ## tests/rules.sh: the FIFO's, arbiter's, router's and PE's same-cycle rules, driven at each module
+	@IVERILOG=$(IVERILOG) sh tests/rules.sh $(BUILD)

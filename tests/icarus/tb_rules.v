@@ -227,6 +227,11 @@ module tb_rules;
         p_pop = 1'b1; tick; p_pop = 1'b0;          // a taken pop returns its credit the cycle after
         ok = ok && p_rx_count == 2'd0 && p_credit;
         rule("pe-pop-empty-rx-refused-no-credit", ok);
+        p_rx_push = 1'b1; tick; p_rx_push = 1'b0;  // TX 1, RX 1
+        p_push = 1'b1; p_pop = 1'b1; tick;         // one push and one pop in one cycle: both taken
+        p_push = 1'b0; p_pop = 1'b0;
+        ok = p_tx_count == 2'd2 && p_rx_count == 2'd0 && p_credit;
+        rule("pe-push-and-pop-in-one-cycle", ok);
 
         // ---- wm_pe: the tsc from its preload, across the carries ----
         p_tsc_init = 64'h0000_0000_ffff_fffd; p_reset;
