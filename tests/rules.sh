@@ -10,11 +10,11 @@ out=$1
 IVERILOG=${IVERILOG:-iverilog}
 VVP=${VVP:-vvp}
 mkdir -p "$out/rules"
-$IVERILOG -g2005 -Irtl -o "$out/rules/tb_rules.vvp" tests/icarus/tb_rules.v \
-    rtl/prim/wm_fifo.v rtl/prim/wm_rr_arbiter.v rtl/wm_router.v rtl/wm_pe.v
+$IVERILOG -g2005 -Irtl -y rtl -y rtl/prim -y rtl/core -o "$out/rules/tb_rules.vvp" tests/icarus/tb_rules.v \
+    rtl/prim/wm_fifo.v rtl/prim/wm_rr_arbiter.v rtl/wm_router.v rtl/wm_pe.v rtl/mesh.v
 $VVP -n "$out/rules/tb_rules.vvp" > "$out/rules/tb_rules.log" 2>&1 || true
 if grep -q '^tb_rules: .* PASS$' "$out/rules/tb_rules.log"; then
-    echo "rules: $(grep -c '^rule .*: ok$' "$out/rules/tb_rules.log") rules of the FIFO, arbiter, router and PE datapath hold"
+    echo "rules: $(grep -c '^rule .*: ok$' "$out/rules/tb_rules.log") rules of the FIFO, arbiter, router, PE datapath and mesh hold"
     exit 0
 fi
 sed -n 's/^rule \(.*\): FAIL$/rules: FAIL \1/p' "$out/rules/tb_rules.log"

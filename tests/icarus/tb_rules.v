@@ -146,6 +146,20 @@ module tb_rules;
         end
     endtask
 
+    // ------------------------------------------------------------ wm_mesh
+    // TSC_INIT reaches the PE of every tile
+    reg          m_rst_n = 1'b0;
+    wire [127:0] m_tsc;
+    wm_mesh #(.W(2), .H(1), .TSC_INIT(64'h0000_0001_ffff_fffe)) u_mesh (
+        .clk_i(clk), .rst_ni(m_rst_n), .enable_i(2'b11), .pe_push_i(2'b00), .pe_data_i(64'd0),
+        .pe_pop_i(2'b00), .pe_rx_head_o(), .pe_tx_count_o(), .pe_rx_count_o(), .pe_status_o(),
+        .pe_tsc_o(m_tsc), .err_hdr_o(), .out_valid_o(), .out_data_o(), .core_run_i(2'b00),
+        .core_exited_o(), .core_exit_code_o(), .core_fault_o(), .core_fault_cause_o(), .core_fault_pc_o(),
+        .core_fault_insn_o(), .core_retire_o(), .core_retire_pc_o(), .core_retire_insn_o(), .core_rd_we_o(),
+        .core_rd_o(), .core_rd_data_o(), .core_push_o(), .core_push_data_o(), .core_pop_o(), .core_pc_o(),
+        .core_wait_o()
+    );
+
     integer k;
     reg     ok;
     reg [63:0] t0;
@@ -247,6 +261,11 @@ module tb_rules;
         tick; ok = ok && p_tsc == 64'd0;
         tick; ok = ok && p_tsc == 64'd1;
         rule("pe-tsc-wraps-at-2^64", ok);
+        m_rst_n = 1'b0; tick; m_rst_n = 1'b1;
+        ok = m_tsc == {64'h0000_0001_ffff_fffe, 64'h0000_0001_ffff_fffe};
+        tick; ok = ok && m_tsc == {64'h0000_0001_ffff_ffff, 64'h0000_0001_ffff_ffff};
+        tick; ok = ok && m_tsc == {64'h0000_0002_0000_0000, 64'h0000_0002_0000_0000};
+        rule("mesh-tsc-init-reaches-every-tile", ok);
 
         if (errors == 0) $display("tb_rules: %0d rules, PASS", rules);
         else $display("tb_rules: %0d of %0d rules FAIL", errors, rules);
