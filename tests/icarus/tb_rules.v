@@ -87,6 +87,13 @@ module tb_rules;
     // its credits; only the link inputs are driven.
     reg         r_rst_n = 1'b0;
     reg  [3:0]  r_valid = 4'd0;
+    // the ramp input, as wm_pe's TX queue drives it: the head's route
+    // loads at the edge that loads the head (r_load, r_next), the head is
+    // then valid until the router pops it
+    reg         r_rvalid = 1'b0, r_load = 1'b0;
+    reg  [31:0] r_rdata = 32'd0;
+    wire        r_rpop;
+    always @(posedge clk) if (r_rpop) r_rvalid <= 1'b0;
     reg  [31:0] r_data [0:3];
     wire [31:0] r_err_hdr;
     wire        r_err, r_ramp_valid;
@@ -103,7 +110,8 @@ module tb_rules;
         .west_valid_i(r_valid[3]), .west_data_i(r_data[3]), .west_credit_o(), .west_en_i(1'b1),
         .west_valid_o(), .west_data_o(), .west_credit_i(1'b0),
         .ramp_valid_o(r_ramp_valid), .ramp_data_o(r_ramp_data), .ramp_credit_i(1'b0),
-        .ramp_valid_i(1'b0), .ramp_data_i(32'd0), .ramp_load_i(1'b0), .ramp_next_i(16'd0), .ramp_pop_o(),
+        .ramp_valid_i(r_rvalid), .ramp_data_i(r_rdata), .ramp_load_i(r_load), .ramp_next_i(r_rdata[31:16]),
+        .ramp_pop_o(r_rpop),
         .in_count_o(), .in_head_o(), .err_offmesh_o(r_err), .err_hdr_o(r_err_hdr), .owner_o()
     );
     // a header {col, row, len, tag}
@@ -213,6 +221,13 @@ module tb_rules;
         tick; tick;
         ok = ok && r_err && r_err_hdr == hdr(8'd6, 8'd0, 8'd0, 8'h21);
         rule("router-offmesh-east-west-keeps-east-then-the-first", ok);
+        // the ramp (input L, the last) and input S off the mesh in one cycle
+        r_reset;
+        r_rdata = hdr(8'd4, 8'd0, 8'd0, 8'h54); r_load = 1'b1;
+        r_send(4'b0100, 32'd0, 32'd0, hdr(8'd0, 8'd8, 8'd0, 8'h52), 32'd0);
+        r_load = 1'b0; r_rvalid = 1'b1;
+        tick; tick; tick;
+        rule("router-offmesh-south-and-ramp-keeps-south", r_err && r_err_hdr == hdr(8'd0, 8'd8, 8'd0, 8'h52) && !r_rvalid);
         // two headers for the free ramp output in one cycle: E (input 1)
         // before W (input 3), each alone on the output in consecutive cycles
         r_reset;
