@@ -3,7 +3,8 @@
 # applied alone to a copy of the sources in a folder of its own
 # (build/mutate/NAME, never rtl/ itself), and built and checked there:
 # lint, the formal jobs that read its file, the Icarus benches, the cmocka
-# tests on the Verilated models, regress --quick, stopping at the first
+# tests on the Verilated models, regress --quick, test-params-quick
+# (mk/params.mk), stopping at the first
 # that kills it; the table goes to build/mutate/table.md. An hour or more
 # on this machine: not part of make test. MUTATE_ARGS passes options
 # (--checks, --only, --jobs 2, --no-core), MUTATE_FORMAL_JOBS names the
