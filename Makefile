@@ -47,6 +47,7 @@ CPPFLAGS  += -isystem $(VINC)/gtkwave
 include mk/deps.mk       # check-tools, deps: the Debian packages
 include mk/rtl.mk        # the RTL's sources, modules and parameter sets
 include mk/models.mk     # the Verilated models and Verilator's runtime
+include mk/params.mk     # test-params, test-rules: other depths with the cores running, same-cycle rules
 include mk/firmware.mk   # firmware: every kernel's image for the PE cores
 include mk/build.mk      # the host build: libwavemesh, wavemesh, the cmocka tests
 include mk/lint.mk       # lint: verilator -Wall and iverilog over every module and top
@@ -74,7 +75,8 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # one before has passed: adding a check to `make test` is adding its name
 # here.
 TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz \
-              all lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb run-tests
+              all test-rules test-params-quick mutate-check-classes \
+              lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb run-tests
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
 	@fail=0; for step in $(TEST_STEPS); do \
 	    $(MAKE) --no-print-directory $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \

@@ -3,7 +3,8 @@
 # applied alone to a copy of the sources in a folder of its own
 # (build/mutate/NAME, never rtl/ itself), and built and checked there:
 # lint, the formal jobs that read its file, the Icarus benches, the cmocka
-# tests on the Verilated models, regress --quick, stopping at the first
+# tests on the Verilated models, regress --quick, test-params-quick
+# (mk/params.mk), stopping at the first
 # that kills it; the table goes to build/mutate/table.md. An hour or more
 # on this machine: not part of make test. MUTATE_ARGS passes options
 # (--checks, --only, --jobs 2, --no-core), MUTATE_FORMAL_JOBS names the
@@ -17,7 +18,7 @@ MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2
 # The core's corner mutants (tests/mutation/mutants, the block "corners the
 # core's random programs must reach") against the random programs alone.
 MUTATE_RANDOM ?= load-half-zero-ext,load-half-sign-lane,load-byte-sign-lane,load-byte-lane,win-carry-edge,win-end-past,ram-end-carry,shift-six-bits
-.PHONY: mutate mutate-check mutate-random
+.PHONY: mutate mutate-check mutate-random mutate-check-classes
 mutate: check-tools ## the mutation score of the RTL, build/mutate/table.md (an hour or more; MUTATE_ARGS)
 	@$(MAKE) --no-print-directory all
 	@MUTATE_FORMAL_JOBS="$(MUTATE_FORMAL_JOBS)" nice -n 10 sh tests/mutation/mutate.sh $(MUTATE_ARGS) $(BUILD)/mutate
@@ -44,3 +45,20 @@ mutate-check: check-tools ## known mutants: formal kills one, the equivalent one
 	        $(BUILD)/mutate-check-random/table.md) -ne 2 ]; then \
 	    cat $(BUILD)/mutate-check-random.log; echo "mutate-check: the core's random programs alone missed a corner's mutant"; exit 1; fi
 	@echo "mutate-check: load-half-sign-lane and win-carry-edge killed by the core's random programs alone"
+
+# mutate-check-classes (make test, after all): one mutant of each class
+# the checks reach only away from the defaults, killed by the quick check
+# written for it: a parameter not passed down with the cores running
+# (test-params-quick), the tsc's high word past 2^32 and a same-cycle
+# priority of the router (tests/rules.sh, in the icarus check).
+MUTATE_CLASSES := tsc-high-no-carry:icarus err-hdr-highest:icarus tile-core-tx-depth:params
+mutate-check-classes: check-tools ## one mutant per class (parameters, wide counters, simultaneity) killed by its quick check
+	@rm -rf $(BUILD)/mutate-classes $(BUILD)/mutate-classes.log
+	@for mc in $(MUTATE_CLASSES); do \
+	    sh tests/mutation/mutate.sh --checks $${mc#*:} --only $${mc%%:*} $(BUILD)/mutate-classes \
+	        >> $(BUILD)/mutate-classes.log 2>&1; \
+	    grep -q "^| $${mc%%:*} | [^|]* | .* | killed by $${mc#*:} | " $(BUILD)/mutate-classes/table.md || { \
+	        cat $(BUILD)/mutate-classes.log; echo "mutate-check-classes: $${mc%%:*} not killed by $${mc#*:}"; exit 1; }; \
+	    grep "^| $${mc%%:*} |" $(BUILD)/mutate-classes/table.md | awk -F' [|] ' '{ print "mutate-check-classes: " $$1 " " $$5 }' \
+	        | sed -e 's/^mutate-check-classes: | /mutate-check-classes: /' -e 's/ |$$//'; \
+	done

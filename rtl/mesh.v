@@ -33,7 +33,8 @@ module wm_mesh #(
     parameter INIT_PREFIX = "",
     parameter IN_DEPTH = 4,
     parameter TX_DEPTH = 8,
-    parameter RX_DEPTH = 8
+    parameter RX_DEPTH = 8,
+    parameter [63:0] TSC_INIT = 64'd0   // every PE's tsc after reset (wm_pe's tsc_init_i)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -161,6 +162,7 @@ module wm_mesh #(
                         .last_x_i        (LAST_X),
                         .last_y_i        (LAST_Y),
                         .enable_i        (enable_i[T]),
+                        .tsc_init_i      (TSC_INIT),
                         .en_o            (en[T]),
                         .north_valid_i   (north_valid),
                         .north_data_i    (north_data),
@@ -238,6 +240,7 @@ module wm_mesh #(
                         .last_x_i      (LAST_X),
                         .last_y_i      (LAST_Y),
                         .enable_i      (enable_i[T]),
+                        .tsc_init_i    (TSC_INIT),
                         .en_o          (en[T]),
                         .north_valid_i (north_valid),
                         .north_data_i  (north_data),

@@ -7,7 +7,10 @@
 // error flag: firmware must wait on the counts, as a core stalls on a queue.
 // The router drains the TX queue through the ramp and fills the RX queue
 // from its ramp output register, returning a credit for each RX pop.
-// tsc_o counts cycles since reset; coordinates come from the tile.
+// tsc_o counts cycles since reset, from tsc_init_i: 0 in use, and a
+// test's start near a carry of the 64-bit count (tied off by the tops,
+// driven by the C side's wm_fabric_config.tsc_start). Coordinates come
+// from the tile.
 //
 // Both queues keep their heads in flops (the router and the firmware read
 // them) and the entries behind in block RAM (QUEUE_RAM): on an iCE40,
@@ -39,6 +42,7 @@ module wm_pe #(
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,
+    input  wire [63:0] tsc_init_i,      // tsc_o after reset (configuration)
     // firmware port
     input  wire        fw_push_i,
     input  wire [31:0] fw_data_i,
@@ -96,7 +100,7 @@ module wm_pe #(
 
     always @(posedge clk_i) begin
         if (!rst_ni) begin
-            tsc_q          <= 64'd0;
+            tsc_q          <= tsc_init_i;
             err_tx_full_q  <= 1'b0;
             err_rx_empty_q <= 1'b0;
             rx_credit_q    <= 1'b0;

@@ -24,6 +24,7 @@ module wm_tile #(
     input  wire [7:0]  last_x_i,      // mesh width - 1
     input  wire [7:0]  last_y_i,      // mesh height - 1
     input  wire        enable_i,      // the message-passing region
+    input  wire [63:0] tsc_init_i,    // the PE's tsc after reset: 0, or a test's start (wm_pe)
     output wire        en_o,          // registered enable, seen by the neighbours
     // link to the north
     input  wire        north_valid_i,
@@ -141,6 +142,7 @@ module wm_tile #(
     wm_pe #(.TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_pe (
         .clk_i          (clk_i),
         .rst_ni         (rst_ni),
+        .tsc_init_i     (tsc_init_i),
         .fw_push_i      (pe_push_i),
         .fw_data_i      (pe_data_i),
         .fw_pop_i       (pe_pop_i),

@@ -38,6 +38,7 @@ module wm_tile_core #(
     input  wire [7:0]  last_x_i,      // mesh width - 1
     input  wire [7:0]  last_y_i,      // mesh height - 1
     input  wire        enable_i,      // the message-passing region
+    input  wire [63:0] tsc_init_i,    // the PE's tsc after reset: 0, or a test's start (wm_pe)
     output wire        en_o,          // registered enable, seen by the neighbours
     // link to the north
     input  wire        north_valid_i,
@@ -150,6 +151,7 @@ module wm_tile_core #(
         .last_x_i       (last_x_i),
         .last_y_i       (last_y_i),
         .enable_i       (enable_i),
+        .tsc_init_i     (tsc_init_i),
         .en_o           (en_o),
         .north_valid_i  (north_valid_i),
         .north_data_i   (north_data_i),

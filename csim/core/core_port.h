@@ -18,10 +18,22 @@
 extern "C" {
 #endif
 
+/* The tile's queue depths, rtl/wm_tile.v's parameters: the defaults, or a
+ * build's other set (-DWM_PARAM_TX_DEPTH=5 ..., mk/params.mk). */
+#ifndef WM_PARAM_IN_DEPTH
+#define WM_PARAM_IN_DEPTH 4
+#endif
+#ifndef WM_PARAM_TX_DEPTH
+#define WM_PARAM_TX_DEPTH 8
+#endif
+#ifndef WM_PARAM_RX_DEPTH
+#define WM_PARAM_RX_DEPTH 8
+#endif
+
 enum {
     WM_CORE_MEM_BYTES = 16 * 1024,   /* the RAM's default size (rtl/core/wm_ram.v) */
     WM_CORE_REG_BASE  = (int)0x80000000u,
-    WM_CORE_TX_DEPTH  = 8,           /* for QUEUES' tx_room */
+    WM_CORE_TX_DEPTH  = WM_PARAM_TX_DEPTH, /* for QUEUES' tx_room */
     WM_TILE_MEM_BYTES = 64 * 1024    /* the RAM of a tile with a core: WM_PE_MEM_BYTES of sw/mp.h */
 };
 

@@ -30,11 +30,14 @@
 extern "C" {
 #endif
 
-/* Sizes of the tile; rtl/wm_tile.v has the same defaults. */
+/* Sizes of the tile; rtl/wm_tile.v has the same defaults. A build at
+ * other depths (make test-params, mk/params.mk) sets WM_PARAM_IN_DEPTH,
+ * WM_PARAM_TX_DEPTH and WM_PARAM_RX_DEPTH (core/core_port.h), and the
+ * Verilated models at the same values. */
 enum {
-    WM_IN_DEPTH      = 4,   /* router input buffer per link, wavelets */
-    WM_TX_DEPTH      = 8,   /* PE TX queue (the router's ramp input) */
-    WM_RX_DEPTH      = 8    /* PE RX queue */
+    WM_IN_DEPTH      = WM_PARAM_IN_DEPTH,  /* router input buffer per link, wavelets (3..8) */
+    WM_TX_DEPTH      = WM_PARAM_TX_DEPTH,  /* PE TX queue (the router's ramp input), 1..15 */
+    WM_RX_DEPTH      = WM_PARAM_RX_DEPTH   /* PE RX queue, 1..15 */
 };
 
 /* Router ports, in the order the RTL numbers them. */
@@ -158,6 +161,11 @@ typedef struct wm_fabric_config {
      * the caller's choice (csim/waves/interrupt.h). */
     wm_fabric_assertion_fn on_assertion;
     void *on_assertion_ctx;
+    /* rtl, sw: every PE's tsc at cycle 0 (wm_pe's tsc_init_i), then one
+     * count per edge as always; 0 in use, a test's start near a carry of
+     * the 64-bit counter (tests/test_tsc_carry.c). rtl-mesh refuses any
+     * other value than 0. */
+    uint64_t tsc_start;
 } wm_fabric_config;
 
 typedef struct wm_fabric_ops {

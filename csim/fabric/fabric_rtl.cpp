@@ -23,15 +23,20 @@
 #include "fabric/fabric_rtl.h"
 #include "core/vl_coverage.h"
 
-#include "Vwm_tile.h"
+// A build at another set of depths (mk/params.mk, WM_RTL_CORES_ONLY)
+// Verilates the untraced tile with core alone: it refuses bare tiles and
+// dumps (create).
 #include "Vwm_tile_core.h"
 #include "Vwm_tile_core___024root.h"
+#ifndef WM_RTL_CORES_ONLY
+#include "Vwm_tile.h"
 #include "Vwm_tile_core_fst.h"
 #include "Vwm_tile_core_fst___024root.h"
 #include "Vwm_tile_core_vcd.h"
 #include "Vwm_tile_core_vcd___024root.h"
 #include "Vwm_tile_fst.h"
 #include "Vwm_tile_vcd.h"
+#endif
 #include "verilated.h"
 #include "verilated_fst_c.h"
 #include "verilated_vcd_c.h"
@@ -73,8 +78,13 @@ struct CorePorts {
     IData *regs; // u_core.u_regfile.regs_q, 32 words
 };
 
+// A link buffer's count in in_count_o: $clog2(IN_DEPTH) + 1 bits.
+constexpr unsigned clog2(unsigned v) { return v <= 1 ? 0 : 1 + clog2((v + 1) / 2); }
+constexpr unsigned IN_COUNT_BITS = clog2(WM_IN_DEPTH) + 1;
+
 struct Tile {
     CData *clk_i, *rst_ni, *x_i, *y_i, *last_x_i, *last_y_i, *enable_i, *en_o;
+    QData *tsc_init_i;
     LinkPorts link[4];
     CData *pe_push_i, *pe_pop_i, *pe_tx_count_o, *pe_rx_count_o, *pe_status_o, *ramp_valid_o;
     IData *pe_data_i, *pe_rx_head_o, *err_hdr_o, *ramp_data_o; // pe_*_i: null with a core
@@ -99,6 +109,7 @@ template <class M> Tile bind_common(M *m)
     Tile t{};
     t.clk_i = &m->clk_i;
     t.rst_ni = &m->rst_ni;
+    t.tsc_init_i = &m->tsc_init_i;
     t.x_i = &m->x_i;
     t.y_i = &m->y_i;
     t.last_x_i = &m->last_x_i;
@@ -357,7 +368,9 @@ Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y
     Tile t;
     if (!inside(tr, x, y)) {
         t = bind_core_tile(new Vwm_tile_core(&r->ctx, "tile"), c);
-    } else if (tr->vcd) {
+    }
+#ifndef WM_RTL_CORES_ONLY
+    else if (tr->vcd) {
         Vwm_tile_core_vcd *m = new Vwm_tile_core_vcd(&r->ctx, tr->tile_scope[(size_t)y * r->w + x]);
         m->trace(r->vcd.get(), 99);
         t = bind_core_tile(m, c);
@@ -366,6 +379,7 @@ Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y
         m->trace(r->fst.get(), 99);
         t = bind_core_tile(m, c);
     }
+#endif
     std::memset(c.mem, 0, WM_TILE_MEM_BYTES);
     std::memset(c.imem, 0, WM_TILE_MEM_BYTES);
     std::memset(c.regs, 0, 32 * sizeof(IData));
@@ -376,6 +390,10 @@ Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y
 // A new tile model: traced when (x, y) lies in the traced rectangle.
 Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
 {
+#ifdef WM_RTL_CORES_ONLY
+    (void)r, (void)tr, (void)x, (void)y;
+    return Tile{};
+#else
     if (!inside(tr, x, y)) return bind_tile(new Vwm_tile(&r->ctx, "tile"));
     const char *scope = tr->tile_scope[(size_t)y * r->w + x];
     if (tr->vcd) {
@@ -386,6 +404,7 @@ Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
     Vwm_tile_fst *m = new Vwm_tile_fst(&r->ctx, scope);
     m->trace(r->fst.get(), 99);
     return bind_tile(m);
+#endif
 }
 
 wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, const wm_fabric_config *cfg)
@@ -394,6 +413,12 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, co
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
         return nullptr;
     }
+#ifdef WM_RTL_CORES_ONLY
+    if (!cores || tr) {
+        fprintf(stderr, "wavemesh: this build (mk/params.mk) has the rtl backend's untraced tiles with cores only\n");
+        return nullptr;
+    }
+#endif
     RtlFabric *r = new (std::nothrow) RtlFabric();
     if (!r) return nullptr;
     r->w = w;
@@ -434,6 +459,7 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, co
             *t.last_x_i = (uint8_t)(w - 1);
             *t.last_y_i = (uint8_t)(h - 1);
             *t.enable_i = 1;
+            *t.tsc_init_i = cfg ? cfg->tsc_start : 0;
             *t.rst_ni = 0;
             r->tiles.push_back(t);
         }
@@ -679,7 +705,7 @@ size_t rtl_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
             const Tile *t = tile_at(r, x, y);
             if (!(*t->pe_status_o & WM_ST_BUSY)) continue;
             for (unsigned p = 0; p < 4; p++) {
-                unsigned c = (*t->in_count_o >> (3 * p)) & 7u;
+                unsigned c = (*t->in_count_o >> (IN_COUNT_BITS * p)) & ((1u << IN_COUNT_BITS) - 1u);
                 if (c) add(x, y, WM_AT_INPUT, p, c, (*t->in_head_o)[p]);
             }
             if (*t->pe_tx_count_o) add(x, y, WM_AT_TX, WM_PORT_L, *t->pe_tx_count_o, (*t->in_head_o)[4]);

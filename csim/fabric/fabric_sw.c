@@ -122,7 +122,10 @@ typedef struct {
     uint32_t rx[WM_RX_DEPTH];
 } sw_tile;
 
-_Static_assert(sizeof(sw_tile) == 4 * CACHE_LINE, "a tile is four cache lines");
+/* At the default depths; a build at other depths (mk/params.mk) is a
+ * test, whatever its tiles' size. */
+_Static_assert(sizeof(sw_tile) == 4 * CACHE_LINE || WM_IN_DEPTH != 4 || WM_TX_DEPTH != 8 || WM_RX_DEPTH != 8,
+               "a tile is four cache lines");
 
 /* A set of tile indices, a bit per tile: adding is a store, and walking it
  * visits the tiles in memory order, which is also (y, x) order. Walking
@@ -226,6 +229,7 @@ struct sw_fabric {
     unsigned w, h;
     uint8_t last_x, last_y;
     uint64_t cycle;
+    uint64_t tsc_start;  /* every PE's tsc at cycle 0 (wm_fabric_config) */
     sw_tile *tiles;      /* w * h tiles, then the sentinel */
     uint8_t *tx_count;   /* per tile, TX queue occupancy */
     uint8_t *rx_count;   /* per tile, RX queue occupancy */
@@ -397,6 +401,7 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
         }
     }
     s->perturb = cfg->perturbation;
+    s->tsc_start = cfg->tsc_start;
     s->perturb_tile = UINT32_MAX;
     if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y < h)
         s->perturb_tile = (uint32_t)(s->perturb.y * w + s->perturb.x);
@@ -490,11 +495,11 @@ static inline unsigned route_of(unsigned col, unsigned row, unsigned x, unsigned
 static inline void pop_input(sw_fabric *s, sw_lane *lane, sw_tile *t, uint32_t idx, unsigned i, unsigned next)
 {
     if (i == WM_PORT_L) {
-        t->tx_rd = (uint8_t)((t->tx_rd + 1u) & (WM_TX_DEPTH - 1u));
+        t->tx_rd = (uint8_t)((t->tx_rd + 1u) % WM_TX_DEPTH);
         if (--s->tx_count[idx] == 0) t->held &= (uint8_t)~PORT_L_BIT;
         return;
     }
-    t->in_rd[i] = (uint8_t)((t->in_rd[i] + 1u) & (WM_IN_DEPTH - 1u));
+    t->in_rd[i] = (uint8_t)((t->in_rd[i] + 1u) % WM_IN_DEPTH);
     t->in_cnt[i]--;
     t->held &= (uint8_t)~((unsigned)(t->in_cnt[i] == 0) << i);
     const uint32_t n = idx + s->step_to[i];
@@ -546,11 +551,11 @@ static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lan
     const bool rx_accept = (posted & POSTED_POP) && *rx_count > 0;
     if ((posted & POSTED_POP) && !rx_accept) t->errs |= WM_ST_ERR_RX_EMPTY;
     if (rx_accept) {
-        t->rx_rd = (uint8_t)((t->rx_rd + 1u) & (WM_RX_DEPTH - 1u));
+        t->rx_rd = (uint8_t)((t->rx_rd + 1u) % WM_RX_DEPTH);
         --*rx_count;
     }
     if (t->ov & PORT_L_BIT) {
-        t->rx[(t->rx_rd + *rx_count) & (WM_RX_DEPTH - 1u)] = t->od[WM_PORT_L];
+        t->rx[(t->rx_rd + *rx_count) % WM_RX_DEPTH] = t->od[WM_PORT_L];
         ++*rx_count;
     }
     if (rx_accept | (t->ov & PORT_L_BIT)) s->rx_head[idx] = t->rx[t->rx_rd];
@@ -639,7 +644,7 @@ static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lan
 #pragma GCC unroll 4
     for (unsigned p = 0; p < 4; p++) {
         const uint32_t arrives = 0u - ((lv >> p) & 1u);
-        uint32_t *tail = &t->in[p][(t->in_rd[p] + t->in_cnt[p]) & (WM_IN_DEPTH - 1u)];
+        uint32_t *tail = &t->in[p][(t->in_rd[p] + t->in_cnt[p]) % WM_IN_DEPTH];
         *tail = (mail->ld[p] & arrives) | (*tail & ~arrives);
         t->in_cnt[p] = (uint8_t)(t->in_cnt[p] + (arrives & 1u));
     }
@@ -650,7 +655,7 @@ static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lan
     const bool tx_accept = (posted & POSTED_PUSH) && *tx_count + ((popped >> WM_PORT_L) & 1u) < WM_TX_DEPTH;
     if ((posted & POSTED_PUSH) && !tx_accept) t->errs |= WM_ST_ERR_TX_FULL;
     if (tx_accept) {
-        t->tx[(t->tx_rd + *tx_count) & (WM_TX_DEPTH - 1u)] = s->push_data[idx];
+        t->tx[(t->tx_rd + *tx_count) % WM_TX_DEPTH] = s->push_data[idx];
         ++*tx_count;
         t->held |= PORT_L_BIT;
     }
@@ -683,7 +688,7 @@ static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
     if (wm_iss_halted(&c->iss) || s->cycle < c->start) return; /* halted, or in reset for a restart */
     const sw_tile *t = &s->tiles[idx];
     const wm_core_pe_in in = {
-        .tsc = s->cycle,
+        .tsc = s->tsc_start + s->cycle,
         .rx_head = s->rx_head[idx],
         .err_hdr = s->err_hdr[idx],
         .tx_count = s->tx_count[idx],
@@ -1068,7 +1073,7 @@ static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
     const size_t idx = (size_t)y * s->w + x;
     const sw_tile *t = &s->tiles[idx];
     wm_pe_status st;
-    st.tsc = s->cycle; /* reset at cycle 0, one count per edge */
+    st.tsc = s->tsc_start + s->cycle; /* tsc_start at cycle 0, one count per edge */
     st.rx_head = s->rx_head[idx];
     st.tx_count = s->tx_count[idx];
     st.rx_count = s->rx_count[idx];

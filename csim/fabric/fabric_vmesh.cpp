@@ -17,8 +17,10 @@
 // reports the cores' events, then the link events.
 #include "fabric/fabric.h"
 
+#ifndef WM_RTL_CORES_ONLY // a build at other depths (mk/params.mk) has no Verilated mesh
 #include "Vwm_mesh.h"
 #include "Vwm_mesh_core.h"
+#endif
 #include "verilated.h"
 #include "verilated_syms.h"
 
@@ -314,18 +316,33 @@ template <class M> wm_fabric *make_mesh(unsigned w, unsigned h, unsigned mw, uns
 
 wm_fabric *mesh_create(unsigned w, unsigned h)
 {
+#ifdef WM_RTL_CORES_ONLY
+    (void)w, (void)h;
+    fprintf(stderr, "wavemesh: this build (mk/params.mk) has no rtl-mesh backend\n");
+    return nullptr;
+#else
     return make_mesh<Vwm_mesh>(w, h, WM_VMESH_W, WM_VMESH_H, false);
+#endif
 }
 
 wm_fabric *mesh_create_cores(unsigned w, unsigned h)
 {
+#ifdef WM_RTL_CORES_ONLY
+    return mesh_create(w, h);
+#else
     return make_mesh<Vwm_mesh_core>(w, h, WM_VMESH_CORE_W, WM_VMESH_CORE_H, true);
+#endif
 }
 
 // The cross-check's mesh has no setting of its own: the config's fields are
-// the sw and rtl backends'.
-wm_fabric *mesh_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_config *)
+// the sw and rtl backends'. Its tsc starts at rtl/mesh.v's TSC_INIT, 0.
+wm_fabric *mesh_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_config *cfg)
 {
+    if (cfg && cfg->tsc_start != 0) {
+        fprintf(stderr, "wavemesh: the rtl-mesh backend's tsc starts at 0 (rtl/mesh.v's TSC_INIT), not at %llu\n",
+                (unsigned long long)cfg->tsc_start);
+        return nullptr;
+    }
     return cores ? mesh_create_cores(w, h) : mesh_create(w, h);
 }
 

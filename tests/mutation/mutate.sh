@@ -21,7 +21,8 @@
 #            $MUTATE_FORMAL_JOBS if it is set); none for a file that no
 #            harness reads
 #   icarus   the Icarus benches: tb_fifo at depths 2, 4 and 8 (its model
-#            and the FIFO's assertions, test_fifo), tests/depths.sh
+#            and the FIFO's assertions, test_fifo), tests/rules.sh (the
+#            stated priority and simultaneity rules), tests/depths.sh
 #            (tb_fifo_depths at depths 1..9, tb_mesh_depths at three depth
 #            sets), and tb_mesh, whose link events must be the unmutated
 #            RTL's line for line (test_icarus holds those to the Verilated
@@ -34,6 +35,9 @@
 #            models (those whose source names the rtl or rtl-mesh backend)
 #   regress  wavemesh regress --quick: the corpus on the rtl backend
 #            against the sw model, cycle by cycle
+#   params   make test-params-quick: the host and the tile with core built
+#            at DEPTHS2, the tutorial row and two scenarios in lockstep,
+#            firmware on the cores (mk/params.mk)
 # A mutant that no check kills has SURVIVED, unless tests/mutation/equivalent
 # names it with the argument that it cannot change behaviour: then it is
 # "equivalent" and out of the score.
@@ -43,7 +47,7 @@
 # left it (runs of a few with --only complete one table); each check's
 # log is OUT/NAME/CHECK.log.
 #   --checks LIST  a comma-separated subset of lint,formal,icarus,random,
-#                  cmocka,regress (run in that order whatever LIST's; the
+#                  cmocka,regress,params (run in that order whatever LIST's; the
 #                  default: all but random)
 #   --only NAMES   only these mutants (comma-separated)
 #   --jobs J       J mutants at a time, 1..2 (default 1); each builds with
@@ -59,14 +63,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 list=$here/mutants
 equiv=$here/equivalent
-all_checks="lint formal icarus random cmocka regress"
-checks="lint,formal,icarus,cmocka,regress"
+all_checks="lint formal icarus random cmocka regress params"
+checks="lint,formal,icarus,cmocka,regress,params"
 only="" out="" jobs=1 with_core=1 table_only=0
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
-        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,formal,icarus,random,cmocka,regress" >&2; exit 2; }
+        --checks) [ $# -ge 2 ] || { echo "mutate: --checks needs a list of lint,formal,icarus,random,cmocka,regress,params" >&2; exit 2; }
                   checks=$2; shift 2 ;;
         --only)   [ $# -ge 2 ] || { echo "mutate: --only needs mutant names (--list shows them)" >&2; exit 2; }
                   only=$2; shift 2 ;;
@@ -82,7 +86,7 @@ while [ $# -gt 0 ]; do
 done
 for c in $(echo "$checks" | tr ',' ' '); do
     case " $all_checks " in *" $c "*) ;; *)
-        echo "mutate: --checks: '$c' is not one of lint, formal, icarus, random, cmocka, regress" >&2; exit 2 ;; esac
+        echo "mutate: --checks: '$c' is not one of lint, formal, icarus, random, cmocka, regress, params" >&2; exit 2 ;; esac
 done
 names=$(grep -v '^#' "$list" | awk -F' [|] ' 'NF { gsub(/ /, "", $1); print $1 }')
 for n in $(echo "$only" | tr ',' ' '); do
@@ -129,6 +133,8 @@ run_check() {
             mkdir -p build
             echo "== test_fifo (tb_fifo at depths 2, 4, 8)"
             "$root/build/tests/test_fifo" 2>&1 || { echo "FAILED: test_fifo"; exit 1; }
+            echo "== tests/rules.sh"
+            sh tests/rules.sh build 2>&1 || { echo "FAILED: rules.sh"; exit 1; }
             echo "== tests/depths.sh"
             sh tests/depths.sh build 2>&1 || { echo "FAILED: depths.sh"; exit 1; }
             echo "== tb_mesh against the unmutated RTL's link events"
@@ -157,6 +163,9 @@ run_check() {
         done ;;
     regress)
         (cd "$t" && build/wavemesh regress --quick) > "$3" 2>&1 || { echo "FAILED: regress --quick" >> "$3"; return 1; } ;;
+    params)
+        make -C "$t" --no-print-directory $mflags test-params-quick > "$3" 2>&1 ||
+            { echo "FAILED: test-params-quick" >> "$3"; return 1; } ;;
     esac
 }
 
@@ -215,9 +224,10 @@ run_mutant() {
     (cd "$root" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$m" && tar xpf -)
     mv "$out/$name.mut" "$m/$file"
     touch "$m/$file"
-    case ",$checks," in *,cmocka,*|*,regress,*|*,random,*)
+    case ",$checks," in *,cmocka,*|*,regress,*|*,random,*|*,params,*)
         mkdir -p "$m/build"
-        (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a) | (cd "$m/build" && tar xpf -) ;;
+        (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a $(ls -d params 2>/dev/null)) |
+            (cd "$m/build" && tar xpf -) ;;
     esac
     by=survived applied=0 how=""
     for c in $all_checks; do
