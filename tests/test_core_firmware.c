@@ -78,6 +78,9 @@ static int run(const char *name, const char *backend, const char *layout_path, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* What `run` prints after a one-PE run's report: its cycles and l0's end. */
+#define RUN_TABLE(cycles, end) "run: " cycles " cycles\npe        l0\nend " end "\n"
+
 /* Runs on both backends; both must exit 1 and print exactly `expected`. */
 static void expect_report(const char *name, const char *layout_path, const char *extra, const char *expected)
 {
@@ -102,7 +105,8 @@ static void test_an_illegal_instruction_is_named_with_its_pc(void **state)
     expect_report("illegal", layout, "",
                   "firmware fault at cycle 3\n"
                   "  PE (0,0) l0 [chain]: fault: illegal instruction at pc 0x00000004, instruction 00000000 "
-                  "(illegal 0x00000000)\n");
+                  "(illegal 0x00000000)\n"
+                  RUN_TABLE("3", "       3"));
 }
 
 static void test_a_misaligned_load_is_named(void **state)
@@ -113,7 +117,8 @@ static void test_a_misaligned_load_is_named(void **state)
     expect_report("misaligned", layout, "",
                   "firmware fault at cycle 3\n"
                   "  PE (0,0) l0 [chain]: fault: misaligned load or store at pc 0x00000004, instruction 00202083 "
-                  "(lw x1, 2(x0))\n");
+                  "(lw x1, 2(x0))\n"
+                  RUN_TABLE("3", "       3"));
 }
 
 static void test_a_load_outside_the_memory_is_named(void **state)
@@ -124,7 +129,8 @@ static void test_a_load_outside_the_memory_is_named(void **state)
     expect_report("outside", layout, "",
                   "firmware fault at cycle 3\n"
                   "  PE (0,0) l0 [chain]: fault: load or store outside the memory at pc 0x00000004, instruction "
-                  "0000a103 (lw x2, 0(x1))\n");
+                  "0000a103 (lw x2, 0(x1))\n"
+                  RUN_TABLE("3", "       3"));
 }
 
 static void test_a_store_outside_the_memory_is_named(void **state)
@@ -135,7 +141,8 @@ static void test_a_store_outside_the_memory_is_named(void **state)
     expect_report("store-outside", layout, "",
                   "firmware fault at cycle 3\n"
                   "  PE (0,0) l0 [chain]: fault: load or store outside the memory at pc 0x00000004, instruction "
-                  "0000a023 (sw x0, 0(x1))\n");
+                  "0000a023 (sw x0, 0(x1))\n"
+                  RUN_TABLE("3", "       3"));
 }
 
 static void test_a_read_of_an_unmapped_register_is_named(void **state)
@@ -147,7 +154,8 @@ static void test_a_read_of_an_unmapped_register_is_named(void **state)
     expect_report("unmapped", layout, "",
                   "firmware fault at cycle 3\n"
                   "  PE (0,0) l0 [chain]: fault: access to an unmapped PE register at pc 0x00000004, instruction "
-                  "0000a103 (lw x2, 0(x1))\n");
+                  "0000a103 (lw x2, 0(x1))\n"
+                  RUN_TABLE("3", "       3"));
 }
 
 static void test_a_jump_to_nowhere_is_named_where_it_lands(void **state)
@@ -159,7 +167,8 @@ static void test_a_jump_to_nowhere_is_named_where_it_lands(void **state)
     expect_report("nowhere", layout, "",
                   "firmware fault at cycle 5\n"
                   "  PE (0,0) l0 [chain]: fault: instruction fetch outside the memory at pc 0x00010000, instruction "
-                  "00000000 (none)\n");
+                  "00000000 (none)\n"
+                  RUN_TABLE("5", "       5"));
 }
 
 static void test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc(void **state)
@@ -171,7 +180,8 @@ static void test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc(void **sta
     write_image("spin", prog, 2);
     expect_report("spin", layout, "--max-cycles 300",
                   "cycle limit reached at cycle 300 with 1 kernel(s) still running\n"
-                  "  PE (0,0) l0 [chain]: running at pc 0x00000004, 199 instructions retired\n");
+                  "  PE (0,0) l0 [chain]: running at pc 0x00000004, 199 instructions retired\n"
+                  RUN_TABLE("300", "       -"));
 }
 
 static void test_an_image_too_big_is_refused_before_the_run(void **state)
@@ -239,7 +249,8 @@ static void test_a_message_costs_a_core_less_than_the_seed(void **state)
         char out[4096];
         assert_int_equal(run(NULL, backends[b], "sw/collectives/msgcost.layout", "", out, sizeof out), 0);
         assert_string_equal(out, "sender.cycles = 13\nsender.tsc_read = 4\nreceiver.cycles = 11\n"
-                                 "receiver.tsc_read = 4\n");
+                                 "receiver.tsc_read = 4\nrun: 157 cycles\npe     sender receiver\n"
+                                 "end       130      157\n");
     }
 }
 

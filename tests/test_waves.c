@@ -840,7 +840,7 @@ static const char *save_file_of(const char *name, const char *layout_text)
 /* A layout with a root whose run is not a tree's two sweeps has no sweep
  * markers, and its save file says why, in a [*] comment and a comment
  * line of the signal pane: a root that only receives (a sends it one
- * message, delivered to its ramp in cycle 308, and nothing moves after)
+ * message, delivered to its ramp in cycle 67, and nothing moves after)
  * has no down-sweep; a root that only sends has no up-sweep. */
 static void test_a_rooted_run_without_sweeps_says_why_it_has_no_markers(void **state)
 {
@@ -848,7 +848,7 @@ static void test_a_rooted_run_without_sweeps_says_why_it_has_no_markers(void **s
     const char *text = save_file_of("root-receives", "mesh 2 1\nregion all\nat a 1 0\nat root 0 0\n"
                                                      "pe a stream COUNT=1 LEN=1 TOX=0 TOY=0 EXPECT=0\n"
                                                      "pe root stream COUNT=0 EXPECT=1\n");
-    const char *why = "no sweep markers: no wavelet moved after the root's last receive (cycle 308), so no "
+    const char *why = "no sweep markers: no wavelet moved after the root's last receive (cycle 67), so no "
                       "down-sweep follows it";
     char line[300];
     snprintf(line, sizeof line, "\n[*] %s\n", why);

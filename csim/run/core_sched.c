@@ -256,13 +256,12 @@ static wm_run_result core_run(wm_sched *s, uint64_t max_cycles)
     return r;
 }
 
-/* "pc 0x0000045c (wm_mp_recv+0x1c)": the function from the kernel's ELF
- * (waves/fw_syms.h), read once per kernel; the PC alone without it. */
-static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
+/* The function of pc from the kernel's ELF (waves/fw_syms.h), read once
+ * per kernel: "wm_mp_recv+0x1c" into buf; false without an ELF or symbol. */
+static bool pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *buf, size_t size)
 {
-    fprintf(out, "pc 0x%08" PRIx32, pc);
     const size_t k = (size_t)(mp->fw - s->fws);
-    if (!s->syms || k >= s->nfws) return;
+    if (!s->syms || k >= s->nfws) return false;
     wm_core_syms *cs = &s->syms[k];
     if (!cs->tried) {
         char err[300];
@@ -270,7 +269,17 @@ static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
         cs->ok = wm_fw_syms_load_kernel(mp->inst->kernel->name, &cs->syms, err, sizeof err);
     }
     const long i = cs->ok ? wm_fw_syms_find(&cs->syms, pc) : -1;
-    if (i >= 0) fprintf(out, " (%s+0x%" PRIx32 ")", cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
+    if (i < 0) return false;
+    snprintf(buf, size, "%s+0x%" PRIx32, cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
+    return true;
+}
+
+/* "pc 0x0000045c (wm_mp_recv+0x1c)", or the PC alone without its function. */
+static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
+{
+    char fn[200];
+    fprintf(out, "pc 0x%08" PRIx32, pc);
+    if (pc_function(s, mp, pc, fn, sizeof fn)) fprintf(out, " (%s)", fn);
 }
 
 static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
@@ -283,8 +292,11 @@ static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, 
     case WM_PE_FAULT:
         fprintf(out, "fault: %s", mp->fault);
         if (c->halt.state == WM_CORE_EXITED) fprintf(out, " (the EXIT store at pc 0x%08" PRIx32 ")", c->halt.pc);
-        fprintf(out, ", in ");
-        print_pc(s, mp, c->halt.pc, out);
+        {
+            /* the fault's text names the PC already: its function only */
+            char fn[200];
+            if (pc_function(s, mp, c->halt.pc, fn, sizeof fn)) fprintf(out, ", in %s", fn);
+        }
         break;
     case WM_PE_BLOCKED_RECV:
         fprintf(out, "blocked on receive at ");
