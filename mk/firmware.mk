@@ -8,7 +8,7 @@ RV_CC      := $(RV_PREFIX)gcc
 RV_OBJCOPY := $(RV_PREFIX)objcopy
 RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -g -ffreestanding -fno-builtin -nostdlib -nostartfiles \
               -fno-tree-loop-distribute-patterns -msmall-data-limit=8 -ffunction-sections -fdata-sections \
-              $(WARN) -Isw -MMD -MP
+              -fdebug-prefix-map=$(CURDIR)=. $(WARN) -Isw -MMD -MP
 RV_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-T,sw/rv32/link.ld -Wl,--gc-sections
 FW_DIR     := $(BUILD)/firmware
 FW_KERNELS := leaf node chain allreduce gs stream msgcost calib gscalib gsglue

@@ -86,8 +86,8 @@ static void test_a_deadlock_both_backends_agree_on_fails_regress(void **state)
                  modes[pe], pe ? 77 : 67);
         assert_string_equal(rep.line, want);
         expect_in(rep.detail, "  deadlock at cycle ");
-        expect_in(rep.detail, pe ? "    PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54): "
-                                   "waits for message 2, which nobody has sent\n"
+        expect_in(rep.detail, pe ? "    PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
+                                   "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n"
                                  : "    PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody "
                                    "has sent\n");
     }
@@ -144,10 +144,10 @@ static void test_rows_fail_a_deadlock_unless_expected(void **state)
         snprintf(line, sizeof line,
                  " FAIL dead [ BACKEND=%s PE=core ]\ndeadlock at cycle 77: the fabric is quiescent and every live "
                  "kernel waits for a message\n"
-                 "  PE (0,0) a [leaf]: blocked on receive at pc 0x000000e8 (wm_kernel_leaf+0x70): waits for message 1, "
-                 "which nobody has sent\n"
-                 "  PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54): waits for message 2, "
-                 "which nobody has sent\n",
+                 "  PE (0,0) a [leaf]: blocked on receive at pc 0x000000e8 (wm_kernel_leaf+0x70, "
+                 "sw/collectives/leaf.c:31): waits for message 1, which nobody has sent\n"
+                 "  PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
+                 "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n",
                  backends[b]);
         expect_in(out, line);
         snprintf(line, sizeof line, " PASS dead-on-purpose [ BACKEND=%s ]\n", backends[b]);

@@ -17,6 +17,7 @@
 #include "run/scheduler_internal.h"
 
 #include "core/rv32_asm.h"
+#include "waves/fw_lines.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -257,7 +258,9 @@ static wm_run_result core_run(wm_sched *s, uint64_t max_cycles)
 }
 
 /* The function of pc from the kernel's ELF (waves/fw_syms.h), read once
- * per kernel: "wm_mp_recv+0x1c" into buf; false without an ELF or symbol. */
+ * per kernel, and its source line where the ELF has one (waves/fw_lines.h):
+ * "wm_kernel_node+0x54, sw/collectives/node.c:45" into buf; false without
+ * an ELF or symbol. */
 static bool pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *buf, size_t size)
 {
     const size_t k = (size_t)(mp->fw - s->fws);
@@ -270,14 +273,22 @@ static bool pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *b
     }
     const long i = cs->ok ? wm_fw_syms_find(&cs->syms, pc) : -1;
     if (i < 0) return false;
-    snprintf(buf, size, "%s+0x%" PRIx32, cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
+    const int n = snprintf(buf, size, "%s+0x%" PRIx32, cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
+    char line[300];
+    if (n > 0 && wm_fw_source_line(mp->inst->kernel->name, pc, line, sizeof line)) {
+        const size_t len = strlen(line);
+        if ((size_t)n + 2 + len < size) {
+            memcpy(buf + n, ", ", 2);
+            memcpy(buf + n + 2, line, len + 1);
+        }
+    }
     return true;
 }
 
-/* "pc 0x0000045c (wm_mp_recv+0x1c)", or the PC alone without its function. */
+/* "pc 0x000000cc (wm_kernel_node+0x54, sw/collectives/node.c:45)", or the PC alone without its function. */
 static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
 {
-    char fn[200];
+    char fn[512];
     fprintf(out, "pc 0x%08" PRIx32, pc);
     if (pc_function(s, mp, pc, fn, sizeof fn)) fprintf(out, " (%s)", fn);
 }
@@ -294,7 +305,7 @@ static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, 
         if (c->halt.state == WM_CORE_EXITED) fprintf(out, " (the EXIT store at pc 0x%08" PRIx32 ")", c->halt.pc);
         {
             /* the fault's text names the PC already: its function only */
-            char fn[200];
+            char fn[512];
             if (pc_function(s, mp, c->halt.pc, fn, sizeof fn)) fprintf(out, ", in %s", fn);
         }
         break;

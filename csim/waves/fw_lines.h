@@ -1,0 +1,22 @@
+/* fw_lines.h: the source line of a PC in a kernel's firmware.
+ *
+ * `make firmware` builds with -g, with the checkout's path mapped to ".",
+ * so the ELF's line table names the sources as ./sw/..., whoever built it. addr2line reads it
+ * (DWARF 5 is more than the tool parses itself); with its inlining chain,
+ * the line is the outermost function's: the kernel's own line where
+ * sw/mp.h's calls are inlined into it. */
+#ifndef WM_FW_LINES_H
+#define WM_FW_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The line addr2line: $WM_ADDR2LINE, else riscv64-unknown-elf-addr2line. */
+const char *wm_fw_addr2line(void);
+
+/* "sw/collectives/node.c:45" for pc in wm_fw_dir()/KERNEL.elf into buf;
+ * false when there is no ELF, no tool or no line for pc. */
+bool wm_fw_source_line(const char *kernel, uint32_t pc, char *buf, size_t size);
+
+#endif
