@@ -2,11 +2,11 @@
 # check_gdb.sh WAVEMESH [BACKEND...]: gdb-multiarch drives `wavemesh run
 # --gdb` through tests/gdb/tutorial.gdb on the tutorial row's cores, on each
 # backend (default sw and rtl): the seven threads by name, a breakpoint in
-# the node kernel on the root, the value of each child's message (70 from
-# p1 first, then 30 from p0, which the link events show arriving), a
-# watchpoint that fires, a stepi that moves the PC by 4, and a run that
-# ends with the exports and cycles of the run without GDB; the port is
-# closed once the run ended.
+# the node kernel on the root, left and right after each child's message
+# (70 from p1 first, then 30 from p0, which the link events show arriving),
+# a stepi that moves the PC by 4, a watchpoint on the exported total that
+# fires, and a run that ends with the exports and cycles of the run without
+# GDB; the port is closed once the run ended.
 set -u
 wm=${1:?usage: check_gdb.sh WAVEMESH [BACKEND...]}
 shift
@@ -42,9 +42,12 @@ for backend in "$@"; do
     g=$dir/gdb.txt
     for want in 'Thread 1 (l0 (0,0))' 'Thread 2 (l1 (1,0))' 'Thread 3 (l2 (2,0))' 'Thread 4 (l3 (3,0))' \
         'Thread 5 (p0 (4,0))' 'Thread 6 (p1 (5,0))' 'Thread 7 (root (6,0))' 'cycle 0' \
-        'Thread 7 hit Breakpoint 1, wm_kernel_node' 'value=70' 'Thread 7 hit Hardware watchpoint 2: -location value' \
-        'Old value = 70' 'New value = 0' 'value=30 right=70' 'cycle 353 (6,0) out L: 0000001e' 'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
-        'wavemesh: the run ended at cycle 950' '[Inferior 1 (Remote target) exited normally]'; do
+        'Thread 7 hit Breakpoint 1, wm_kernel_node' 'left=0 right=70' 'left=30 right=70' \
+        'cycle 125 (6,0) out L: 00000046' 'cycle 129 (6,0) out L: 0000001e' 'cycle 157' \
+        'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
+        'Thread 7 hit Hardware watchpoint 2: -location ((wm_pe_block *) mp)->exports[TOTAL]' \
+        'Old value = 0' 'New value = 100' \
+        'wavemesh: the run ended at cycle 308' '[Inferior 1 (Remote target) exited normally]'; do
         grep -qF "$want" "$g" || fail "GDB did not print '$want'"
     done
     step=$(sed -n 's/^stepi from \(0x[0-9a-f]*\) to \(0x[0-9a-f]*\)$/\1 \2/p' "$g")
@@ -54,7 +57,7 @@ for backend in "$@"; do
     cmp -s "$dir/plain.txt" "$dir/out.txt" || fail "the exports or cycles differ from the run without GDB: \
 $(diff "$dir/plain.txt" "$dir/out.txt" | head -5)"
     if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then fail "port $port still listens after the run"; fi
-    [ $bad -eq 0 ] && echo "gdb: $backend: 7 threads, breakpoint, values 70 and 30, watchpoint, stepi +4, same exports and cycles"
+    [ $bad -eq 0 ] && echo "gdb: $backend: 7 threads, breakpoint, values 70 and 30, stepi +4, watchpoint, same exports and cycles"
 done
 [ $bad -eq 0 ] || { echo "check_gdb: transcript of the last session:"; cat "$dir/gdb.txt"; }
 exit $bad

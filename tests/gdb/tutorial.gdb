@@ -4,20 +4,24 @@ set pagination off
 set confirm off
 info threads
 monitor cycle
-# the root's node kernel, after each child's message arrived
+# the root's node kernel, after each child's message arrived: `next` over
+# its attribution, to the loop's increment, where left and right are live
 break node.c:46 thread 7
 continue
-printf "value=%u\n", value
-watch -l value thread 7
+next
+printf "left=%u right=%u\n", left, right
 continue
-delete 2
-continue
-printf "value=%u right=%u\n", value, right
+next
+printf "left=%u right=%u\n", left, right
 monitor links root 60
 set $pc0 = $pc
 stepi
 printf "stepi from %#x to %#x\n", $pc0, $pc
 monitor cycle
 monitor queues root
+delete
+# the total, as the root exports it
+watch -l ((wm_pe_block *) mp)->exports[TOTAL] thread 7
+continue
 delete
 continue
