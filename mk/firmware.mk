@@ -9,7 +9,9 @@ RV_OBJCOPY := $(RV_PREFIX)objcopy
 # -fno-var-tracking-assignments: the debug information GDB reads
 # (docs/debugging.md) tracks a local in the register that holds it, where
 # GCC's default loses left and right of the node kernel's loop; the code
-# is the same, byte for byte.
+# is the same, byte for byte. -fdebug-prefix-map: the sources named as
+# ./sw/... whoever built them, for the reports' source lines
+# (csim/waves/fw_lines.h).
 RV_CFLAGS  := -std=c11 -march=rv32im -mabi=ilp32 -O2 -g -fno-var-tracking-assignments -ffreestanding -fno-builtin -nostdlib -nostartfiles \
               -fno-tree-loop-distribute-patterns -msmall-data-limit=8 -ffunction-sections -fdata-sections \
               -fdebug-prefix-map=$(CURDIR)=. $(WARN) -Isw -MMD -MP
