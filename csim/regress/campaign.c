@@ -366,6 +366,9 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
             order_lost(o, rs[r].item, why, now_seconds() - rs[r].start);
             rs[r].busy = false;
+            /* no stop for it: a send to a rank the launcher killed can
+             * block until the launcher kills rank 0 too, summary unprinted */
+            rs[r].dead = true;
         }
     if (mpi)
         for (int r = 1; r < ranks; r++)

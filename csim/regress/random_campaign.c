@@ -158,6 +158,9 @@ void wm_random_campaign_summary(const wm_random_campaign *c, const wm_random_sum
         count(&cv, &rs);
     }
     print_summary(f, c, s, &cv);
+    /* under a launcher that is ending the job, rank 0 may be killed before
+     * it exits: the summary must be out by then */
+    fflush(f);
 }
 
 static void scenario_name(const wm_random_campaign *c, uint64_t index, char *buf, size_t size)
