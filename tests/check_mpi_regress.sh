@@ -66,9 +66,9 @@ victim=
 for i in $(seq 100); do
     sleep 0.1
     for p in $(pgrep -f "$W regress --random 400"); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2 || continue
+        tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx OMPI_COMM_WORLD_RANK=2 || continue
         pp=$(ps -o ppid= "$p" | tr -d ' ')
-        tr '\0' '\n' <"/proc/$pp/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2 && continue
+        tr '\0' '\n' 2>/dev/null <"/proc/$pp/environ" | grep -qx OMPI_COMM_WORLD_RANK=2 && continue
         victim=$p
     done
     [ -n "$victim" ] && grep -q '^PASS' "$tmp/kill.txt" && break
@@ -79,5 +79,8 @@ wait $job; status=$?
 [ "$status" -ne 0 ] || fail "a killed rank: the campaign exited 0"
 [ "$status" -ne 124 ] || fail "a killed rank: the campaign hung"
 grep -q 'lost with rank 2' "$tmp/kill.txt" || { tail "$tmp/kill.txt"; fail "the killed rank's scenario is not reported"; }
-grep -q '^random: [0-9]* scenarios' "$tmp/kill.txt" || fail "a killed rank: no summary"
+# the summary is not required here: Open MPI tears the job down around a
+# dead rank and kills rank 0 a moment later, so the lines still held for
+# scenario order (and the summary after them) may not get out
+# (docs/campaigns.md)
 echo "check-mpi-regress: 3 ranks = 1 process (random, --quick, --perturb), JUnit counts, 3 shards merged, a killed rank reported"

@@ -348,9 +348,18 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             order_lost(o, rs[r].item, why, t - rs[r].start);
         }
     }
-    /* items still in hand after a signal: their processes are told too */
+    /* items still in hand after a signal: their processes are told too;
+     * on MPI the launcher kills rank 0 about a second after stopping the
+     * job, so rank 0 does not wait for its own item there: it is lost */
     for (unsigned k = 0; k < local; k++)
-        if (ch[k].pid >= 0) {
+        if (ch[k].pid >= 0 && mpi) {
+            kill(ch[k].pid, SIGKILL);
+            while (waitpid(ch[k].pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+            close(ch[k].fd);
+            order_lost(o, ch[k].item, "lost with rank 0, stopped with the job", now_seconds() - ch[k].start);
+            ch[k].pid = -1;
+        } else if (ch[k].pid >= 0) {
             kill(ch[k].pid, SIGTERM);
             while (!child_pump(&ch[k])) {
             }
@@ -366,11 +375,13 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
             order_lost(o, rs[r].item, why, now_seconds() - rs[r].start);
             rs[r].busy = false;
-            /* no stop for it: a send to a rank the launcher killed can
-             * block until the launcher kills rank 0 too, summary unprinted */
             rs[r].dead = true;
         }
-    if (mpi)
+    /* a job being stopped (a signal, or the launcher ending it for a dead
+     * rank) gets no stops: its ranks have the signal themselves, and a
+     * send to one the launcher killed can block until rank 0 is killed
+     * too, its summary unprinted */
+    if (mpi && !*stopped)
         for (int r = 1; r < ranks; r++)
             if (!rs[r].dead) c->mpi->ops->send(r, TAG_STOP, NULL, 0);
 out:
