@@ -3,9 +3,9 @@
 // INV = 1; docs/verification.md, "Formal").
 //
 // A bounded check follows the router from reset; a proof for all time
-// starts the induction from any state in which every property holds, so
-// the properties must describe every state the router can reach. These
-// tie what the router stores (each input buffer's words, its per-input
+// needs an inductive invariant, a description of every state the router
+// can reach, which pdr does not find alone in this design. These tie
+// what the router stores (each input buffer's words, its per-input
 // message state, each output's owner, the output registers) to the
 // harness's counters (each input's sender, each output's monitor, the
 // message numbers seen per input). Each is an assertion of its own and is
@@ -15,8 +15,8 @@
 // The invariants read state inside the router and the harness's generate
 // blocks, which Verilog-2005 in yosys cannot name across the hierarchy:
 // each "probe:" line below connects a wire of this file to the flattened
-// signal it names (rtl/formal/run.sh reads them, yosys' rename and
-// connect do it), before anything else sees the wire.
+// signal it names (rtl/formal/run.sh reads them in jobs with INV=1, and
+// yosys' rename and connect do it right after flattening).
 //
 // Written for buffers of two entries (IN_DEPTH = TX_DEPTH = 2: a head and
 // one ring entry) and the message group (GROUPS bit 1); a job with INV = 1
