@@ -61,7 +61,7 @@ router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID
 router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:8  abc:12  -
 router-msgs-2-deep wm_router_props  COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:12  abc:12  -
 router-msgs-5-deep wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:9  abc:12  -
-router-msgs-proof-2 wm_router_props COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=0,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24,INV=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
+router-msgs-proof-2 wm_router_props COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=0,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24,INV=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  quick
 router-msgs-proof-5 wm_router_props COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=0,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,INV=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 EOT
 }
