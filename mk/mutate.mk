@@ -13,8 +13,9 @@
 # survive; and two of the core's corners (a halfword's sign, the window's
 # edge) through its random programs alone: both must be killed.
 MUTATE_ARGS ?=
-# the formal jobs of about a minute each (the -deep ones take minutes)
-MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2 router-msgs-5
+# the formal jobs of about a minute each (the -deep ones take minutes;
+# the router's proofs come last: they kill what the bounded checks miss)
+MUTATE_FORMAL_JOBS ?= fifo4 fifo1 fifo3 arb5 arb3 router-credits-2 router-msgs-2 router-msgs-5 router-msgs-proof-2 router-msgs-proof-5
 # The core's corner mutants (tests/mutation/mutants, the block "corners the
 # core's random programs must reach") against the random programs alone.
 MUTATE_RANDOM ?= load-half-zero-ext,load-half-sign-lane,load-byte-sign-lane,load-byte-lane,win-carry-edge,win-end-past,ram-end-carry,shift-six-bits

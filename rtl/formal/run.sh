@@ -44,7 +44,9 @@ root=$here/../..
 # proved at depths of 2 and at its own, its messages checked for a bounded
 # number of cycles at depths of 2, from two contending inputs and from all
 # five; the -deep jobs are the same checks as far as a few minutes of
-# solver time reach (docs/verification.md; make mutate leaves them out).
+# solver time reach (docs/verification.md; make mutate leaves them out);
+# the -proof jobs prove the message properties for all time, at any tile
+# of any mesh up to 4x4, with the invariants of wm_router_inv.vh (INV=1).
 jobs() {
     cat <<'EOT'
 fifo4          wm_fifo_props        DEPTH=4                  prim/wm_fifo.v     pdr     smt:12  quick
@@ -59,6 +61,8 @@ router-msgs-2  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID
 router-msgs-5  wm_router_props      COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:8  abc:12  -
 router-msgs-2-deep wm_router_props  COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:12  abc:12  -
 router-msgs-5-deep wm_router_props    COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=1,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  bmc:9  abc:12  -
+router-msgs-proof-2 wm_router_props COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=0,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,ACTIVE=24,INV=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  quick
+router-msgs-proof-5 wm_router_props COORD_BITS=2,LEN_BITS=2,GROUPS=6,FIXED=0,MID_BITS=1,IN_DEPTH=2,RX_DEPTH=2,TX_DEPTH=2,INV=1  prim/wm_fifo.v,prim/wm_rr_arbiter.v,wm_router.v  pdr  abc:12  -
 EOT
 }
 
@@ -105,11 +109,27 @@ jobs | while read -r name top params files proof covers q; do
     [ "$top" = wm_router_props ] && init="setundef -zero -init"
     smt=""
     case "$covers" in smt:*) smt="write_smt2 -wires $base.smt2" ;; esac
+    # Probes (a job with INV=1): each "// probe: WIRE PATH" line of the
+    # harness or of a file it includes from rtl/formal/ connects a wire of
+    # the harness to a signal deep in the flattened design, which
+    # Verilog-2005 in yosys cannot name (rtl/formal/wm_router_inv.vh).
+    probes=""
+    case ",$params," in *,INV=1,*)
+        probes=$(for f in "$top.v" $(sed -n 's|^`include "rtl/formal/\([^"]*\)".*|\1|p' "$here/$top.v"); do
+                     cat "$here/$f"
+                 done | awk '$1 == "//" && $2 == "probe:" {
+                     printf "rename %s f_probe_%d\nconnect -set %s f_probe_%d\n", $4, NR, $3, NR }')
+        probes="rename -top $top
+cd $top
+$probes
+cd"
+    esac
     cat > "$base.ys" <<EOY
 read_verilog -formal -I$root $srcs $here/$top.v
 chparam $chp $top
 prep -top $top -flatten
 memory_map
+$probes
 opt -fast
 async2sync
 dffunmap

@@ -75,7 +75,10 @@ module wm_router_props #(
     parameter [4:0] ACTIVE = 5'b11111,
     // which properties: bit 0 credits, bit 1 routes and messages, bit 2
     // the off-mesh discard (a proof of fewer properties has less to track)
-    parameter [2:0] GROUPS = 3'b111
+    parameter [2:0] GROUPS = 3'b111,
+    // 1: the strengthening invariants of wm_router_inv.vh join the
+    // properties, for a proof by induction
+    parameter INV = 0
 ) (
     input  wire         clk_i,
     input  wire         rst_ni,
@@ -430,6 +433,8 @@ module wm_router_props #(
             if (GROUPS[0] && !f_init && lv[p]) `WM_PROP_ASSERT(in_count_o[IC*p +: IC] < IN_FULL);
         end
     end
+
+`include "rtl/formal/wm_router_inv.vh"
 endmodule
 
 `default_nettype wire
