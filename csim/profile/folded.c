@@ -9,6 +9,7 @@
  * the order of wm_prof_kind: the same profile, the same lines. A PE's
  * lines add up to its cycles from its start to its end, since its slices
  * tile that interval. */
+#include "profile/check.h"
 #include "profile/timeline.h"
 
 #include <errno.h>
@@ -43,25 +44,7 @@ static int by_name(const void *a, const void *b)
 
 bool wm_profile_write_folded(const wm_profile *p, FILE *out, char *err, size_t err_size)
 {
-    for (size_t f = 0; f < p->nfuncs; f++)
-        if (!p->funcs[f]) {
-            snprintf(err, err_size, "profile: function %zu has no name", f);
-            return false;
-        }
-    for (size_t i = 0; i < p->npes; i++) {
-        const wm_prof_pe *pe = &p->pes[i];
-        if (!pe->instance) {
-            snprintf(err, err_size, "profile: PE %zu has no instance name", i);
-            return false;
-        }
-        for (size_t k = 0; k < pe->nslices; k++) {
-            const wm_prof_slice *s = &pe->slices[k];
-            if (s->func >= p->nfuncs || s->kind >= WM_PROF_NKINDS || s->end < s->start) {
-                snprintf(err, err_size, "profile: slice %zu of %s is not a slice of the profile", k, pe->instance);
-                return false;
-            }
-        }
-    }
+    if (!wm_profile_check(p, err, err_size)) return false;
     /* The functions in name order, once for all PEs. */
     named_func *order = wm_xmalloc((p->nfuncs ? p->nfuncs : 1) * sizeof *order);
     for (size_t f = 0; f < p->nfuncs; f++) order[f] = (named_func){p->funcs[f], (uint32_t)f};
