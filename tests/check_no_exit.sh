@@ -9,7 +9,8 @@
 # The allow-list: FILE|TEXT ON THE LINE|why it may end the process.
 ALLOWED='csim/core/xalloc.c|exit(1);|the checked allocation helper: running out of memory is not input, and no caller could do more than print it and stop
 csim/regress/campaign.c|_exit(CHILD_FAIL);|a forked process of a campaign ends with its verdict; the parent reads it
-csim/regress/campaign.c|_exit(intr ? CHILD_INTERRUPTED|a forked process of a campaign ends with its verdict; the parent reads it
+csim/regress/campaign.c|_exit(CHILD_PASS); /* the end */|a forked process of a campaign ends when its parent closes its socket
+csim/regress/campaign.c|_exit(CHILD_INTERRUPTED);|a forked process of a campaign ends after an interrupted item, its answer sent
 csim/waves/waves_read.c|static void child_exit(void) { _exit(3); }|the forked FST reader child: the FST library calls exit() on a bad file, and the child must not run its parent'"'"'s exit handlers
 csim/waves/waves_read.c|_exit(out && sent|the forked FST reader child ends with its result sent down the pipe
 csim/waves/outfile.c|_exit(1);|the SIGBUS handler of a full disk under a memory-mapped dump: _exit is all a signal handler may call

@@ -178,6 +178,8 @@ static void plain_done(void *ctx, uint64_t item, const wm_campaign_result *r)
     plain_campaign *p = ctx;
     fputs(r->text, stdout);
     fflush(stdout);
+    /* a job being torn down may drop what standard output cannot take */
+    if (!r->passed && wm_campaign_torn_down(&p->co->mpi)) fputs(r->text, stderr);
     if (r->passed) p->passed++;
     else p->failed++;
     if (r->interrupted) p->interrupted = true;
@@ -225,6 +227,7 @@ static int run_plain(plain_campaign *p)
     if (!whole) p->interrupted = true;
     printf("%u passed, %u failed\n", p->passed, p->failed);
     fflush(stdout);
+    if (wm_campaign_torn_down(&co->mpi)) fprintf(stderr, "%u passed, %u failed\n", p->passed, p->failed);
     if (p->junit && !junit_finish(p->junit, co->junit)) return 2;
     return p->failed || p->interrupted ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,104 +89,188 @@ static void order_lost(order *o, uint64_t item, const char *why, double seconds)
     order_put(o, item, &r, text);
 }
 
-/* ------------------------------------------------------------ an item in a forked process */
+/* ------------------------------------------------------------ items in a forked process */
 
+/* A forked process runs the items it is given, one at a time, for as long
+ * as it lives: one process per item cost about as much as a short item
+ * itself (each new process faults in again the heap its predecessor had
+ * warm, and tears it down). Items go to it as 8 bytes on a socket; it
+ * answers with the item's lines, a NUL, and "STATUS ROUTER-CYCLES\n".
+ * When it dies mid-item, the lines so far are kept and the item is lost;
+ * the next item gets a new process. */
 typedef struct {
-    pid_t pid;
-    int fd;
+    pid_t pid; /* -1: none */
+    int fd;    /* this end of its socket */
+    bool busy;
     uint64_t item;
     double start;
     char *buf;
     size_t len, cap;
 } child;
 
-static bool child_start(const wm_campaign *c, uint64_t item, child *ch)
+/* What a child_pump read: nothing whole yet, an item's answer, the end. */
+enum { PUMP_MORE, PUMP_ANSWER, PUMP_END };
+
+static void child_serve(const wm_campaign *c, int fd)
 {
-    int fds[2];
-    ch->pid = -1;
-    ch->len = 0;
-    if (pipe(fds)) return false;
-    fflush(NULL);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        FILE *out = fdopen(fds[1], "w");
-        if (!out) _exit(CHILD_FAIL);
+    FILE *out = fdopen(fd, "w");
+    if (!out) _exit(CHILD_FAIL);
+    for (;;) {
+        uint64_t item;
+        size_t got = 0;
+        while (got < sizeof item) {
+            const ssize_t n = read(fd, (char *)&item + got, sizeof item - got);
+            if (n > 0) got += (size_t)n;
+            else if (n == 0 || errno != EINTR || wm_interrupt_signal()) _exit(CHILD_PASS); /* the end */
+        }
         bool intr = false;
         uint64_t rc = 0;
         const bool ok = c->run(c->ctx, item, out, &intr, &rc);
-        fprintf(out, STATS_MARK "%" PRIu64 "\n", rc);
-        fclose(out);
-        _exit(intr ? CHILD_INTERRUPTED : ok ? CHILD_PASS : CHILD_FAIL);
+        fputc('\0', out);
+        fprintf(out, "%d %" PRIu64 "\n", intr ? CHILD_INTERRUPTED : ok ? CHILD_PASS : CHILD_FAIL, rc);
+        if (fflush(out) || intr) _exit(CHILD_INTERRUPTED);
     }
-    close(fds[1]);
+}
+
+/* Starts pool[k]'s process; the others' sockets are closed in it, so that
+ * each process sees its own socket's end when its parent closes it. */
+static bool child_spawn(const wm_campaign *c, child *pool, unsigned n, unsigned k)
+{
+    int sv[2];
+    child *ch = &pool[k];
+    ch->pid = -1;
+    ch->busy = false;
+    ch->len = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return false;
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(sv[0]);
+        for (unsigned j = 0; j < n; j++)
+            if (j != k && pool[j].pid > 0) close(pool[j].fd);
+        child_serve(c, sv[1]);
+    }
+    close(sv[1]);
     if (pid < 0) {
-        close(fds[0]);
+        close(sv[0]);
         return false;
     }
     ch->pid = pid;
-    ch->fd = fds[0];
-    ch->item = item;
-    ch->start = now_seconds();
+    ch->fd = sv[0];
     return true;
 }
 
-/* Reads what the process wrote; true at its end of output. */
-static bool child_pump(child *ch)
+/* Gives pool[k] an item, starting its process first if it has none (or
+ * the one it had is gone). False when no process can be started. */
+static bool child_give(const wm_campaign *c, child *pool, unsigned n, unsigned k, uint64_t item)
+{
+    child *ch = &pool[k];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (ch->pid < 0 && !child_spawn(c, pool, n, k)) return false;
+        if (send(ch->fd, &item, sizeof item, MSG_NOSIGNAL) == (ssize_t)sizeof item) {
+            ch->busy = true;
+            ch->item = item;
+            ch->start = now_seconds();
+            ch->len = 0;
+            return true;
+        }
+        /* it died between two items: a new one */
+        close(ch->fd);
+        while (waitpid(ch->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+        ch->pid = -1;
+    }
+    return false;
+}
+
+/* Reads what the process wrote. */
+static int child_pump(child *ch)
 {
     if (ch->cap - ch->len < 4097) {
         const size_t cap = ch->cap ? 2 * ch->cap : 8192;
         char *b = realloc(ch->buf, cap);
-        if (!b) return false;
+        if (!b) return PUMP_MORE;
         ch->buf = b;
         ch->cap = cap;
     }
     const ssize_t got = read(ch->fd, ch->buf + ch->len, 4096);
-    if (got > 0) {
-        ch->len += (size_t)got;
-        return false;
-    }
-    return !(got < 0 && errno == EINTR);
+    if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) return PUMP_END;
+    if (got < 0) return PUMP_MORE;
+    const size_t was = ch->len;
+    ch->len += (size_t)got;
+    const char *nul = memchr(ch->buf + was, '\0', (size_t)got);
+    if (!nul) nul = memchr(ch->buf, '\0', was);
+    return nul && memchr(nul, '\n', (size_t)(ch->buf + ch->len - nul)) ? PUMP_ANSWER : PUMP_MORE;
 }
 
-/* The process's output is all read: its status and lines into *r; the
- * text returned is the caller's to free. */
-static char *child_finish(const wm_campaign *c, child *ch, wm_campaign_result *r)
+/* The answer a pump found, into *r; the text returned is the caller's to
+ * free. The process waits for its next item. */
+static char *child_answer(child *ch, wm_campaign_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->seconds = now_seconds() - ch->start;
+    const size_t text_len = strlen(ch->buf); /* up to the NUL */
+    int status = CHILD_FAIL;
+    unsigned long long rc = 0;
+    if (sscanf(ch->buf + text_len + 1, "%d %llu", &status, &rc) != 2) status = CHILD_FAIL;
+    r->router_cycles = rc;
+    r->passed = status == CHILD_PASS;
+    r->interrupted = status == CHILD_INTERRUPTED;
+    ch->busy = false;
+    ch->len = 0;
+    return strndup(ch->buf, text_len);
+}
+
+/* Reaps a process whose socket reached its end. When it had an item in
+ * hand, that item's result, lost, into *r and the text returned (the
+ * caller's to free); otherwise NULL. */
+static char *child_reap(const wm_campaign *c, child *ch, wm_campaign_result *r)
 {
     int status = 0;
     while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR) {
     }
     close(ch->fd);
+    ch->pid = -1;
     memset(r, 0, sizeof *r);
+    if (!ch->busy) return NULL;
+    ch->busy = false;
     r->seconds = now_seconds() - ch->start;
-    ch->buf[ch->len] = '\0';
-    char *mark = strstr(ch->buf, STATS_MARK);
-    if (mark) {
-        r->router_cycles = strtoull(mark + strlen(STATS_MARK), NULL, 10);
-        *mark = '\0'; /* the line before it keeps its own newline */
-    }
-    r->passed = WIFEXITED(status) && WEXITSTATUS(status) == CHILD_PASS;
-    r->interrupted = WIFEXITED(status) && WEXITSTATUS(status) == CHILD_INTERRUPTED;
-    char *text = NULL;
-    if (!WIFEXITED(status) || !mark) {
-        char name[300];
-        c->name(c->ctx, ch->item, name, sizeof name);
-        if (WIFSIGNALED(status)) {
-            if (asprintf(&text, "%sFAIL %s: its process ended by signal %d (%s)\n", ch->buf, name, WTERMSIG(status),
-                         strsignal(WTERMSIG(status))) < 0)
-                text = NULL;
-            r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
-        } else if (asprintf(&text, "%sFAIL %s: its process ended with status %d without a report\n", ch->buf, name,
-                            WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
+    r->lost = true;
+    const int cut = (int)ch->len;
+    const char *so_far = ch->buf ? ch->buf : "";
+    char name[300], *text = NULL;
+    c->name(c->ctx, ch->item, name, sizeof name);
+    if (WIFSIGNALED(status)) {
+        if (asprintf(&text, "%.*sFAIL %s: its process ended by signal %d (%s)\n", cut, so_far, name,
+                     WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
             text = NULL;
-        }
-        r->passed = false;
-        r->lost = true;
-    } else {
-        text = strdup(ch->buf);
+        r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
+    } else if (asprintf(&text, "%.*sFAIL %s: its process ended with status %d without a report\n", cut, so_far,
+                        name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
+        text = NULL;
+    }
+    ch->len = 0;
+    return text;
+}
+
+/* Waits for a busy process's answer or end: the item's result. */
+static char *child_wait(const wm_campaign *c, child *ch, wm_campaign_result *r)
+{
+    for (;;) {
+        const int got = child_pump(ch);
+        if (got == PUMP_ANSWER) return child_answer(ch, r);
+        if (got == PUMP_END) return child_reap(c, ch, r);
+    }
+}
+
+/* Ends an idle process: its socket closed, it exits. */
+static void child_end(child *ch)
+{
+    if (ch->pid < 0) return;
+    close(ch->fd);
+    while (waitpid(ch->pid, NULL, 0) < 0 && errno == EINTR) {
     }
     ch->pid = -1;
-    return text;
 }
 
 /* ------------------------------------------------------------ in this process */
@@ -213,15 +298,60 @@ static void run_in_process(const wm_campaign *c, order *o, bool *stopped)
 
 /* ------------------------------------------------------------ rank 0, or the pool */
 
+/* The items not yet handed out: those never given, and those given to a
+ * rank that died before it began them. */
 typedef struct {
-    bool busy, dead;
-    uint64_t item;
-    double heard, start;
+    uint64_t next, count;
+    uint64_t *redo;
+    size_t nredo;
+} queue;
+
+static bool queue_more(const queue *q)
+{
+    return q->nredo || q->next < q->count;
+}
+
+static uint64_t queue_take(queue *q)
+{
+    return q->nredo ? q->redo[--q->nredo] : q->next++;
+}
+
+/* A worker rank holds up to two items: the one it runs and the next, sent
+ * before it asks, so that it never waits for rank 0 between items. */
+enum { RANK_DEPTH = 2 };
+
+typedef struct {
+    bool dead;       /* died, or told to stop */
+    unsigned held;   /* items given, not yet answered: item[0] runs */
+    uint64_t item[RANK_DEPTH];
+    double heard;    /* its last word */
+    double start;    /* when item[0] began, as near as rank 0 knows */
 } rank_state;
 
+/* Tops a rank up to RANK_DEPTH items; with none left, tells it to stop. */
+static void rank_fill(const wm_campaign *c, order *o, rank_state *r, int src, queue *q, bool stop,
+                      unsigned *inflight)
+{
+    const wm_transport_ops *t = c->mpi->ops;
+    while (r->held < RANK_DEPTH && !stop && queue_more(q)) {
+        const uint64_t item = queue_take(q);
+        if (!t->send(src, TAG_ITEM, &item, sizeof item)) {
+            order_lost(o, item, "its rank could not be reached", 0);
+            return;
+        }
+        if (!r->held) r->start = now_seconds();
+        r->item[r->held++] = item;
+        ++*inflight;
+    }
+    if (!r->held) {
+        t->send(src, TAG_STOP, NULL, 0);
+        r->dead = true; /* done: told to stop */
+    }
+}
+
 /* Handles one message from a worker rank. */
-static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src, int tag, size_t len,
-                         uint64_t *next, bool stop, unsigned *inflight)
+static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src, int tag, size_t len, queue *q,
+                         bool stop, unsigned *inflight)
 {
     const wm_transport_ops *t = c->mpi->ops;
     char *buf = malloc(len + 1);
@@ -236,7 +366,7 @@ static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src
         free(buf);
         return;
     }
-    if (tag == TAG_RESULT && r->busy) {
+    if (tag == TAG_RESULT && r->held) {
         uint64_t head[3]; /* item, router cycles, flags (1 passed, 2 interrupted) */
         double seconds;
         if (len >= sizeof head + sizeof seconds) {
@@ -246,26 +376,14 @@ static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src
             char *text = strdup(buf + sizeof head + sizeof seconds);
             order_put(o, head[0], &res, text);
         }
-        r->busy = false;
+        /* a rank answers its items in the order it was given them */
+        for (unsigned k = 1; k < r->held; k++) r->item[k - 1] = r->item[k];
+        r->held--;
+        r->start = r->heard;
         --*inflight;
     }
     free(buf);
-    if (tag == TAG_HEARTBEAT || r->busy) return;
-    /* READY or RESULT: the next item, or the end */
-    if (*next < c->count && !stop) {
-        const uint64_t item = (*next)++;
-        if (t->send(src, TAG_ITEM, &item, sizeof item)) {
-            r->busy = true;
-            r->item = item;
-            r->start = r->heard;
-            ++*inflight;
-        } else {
-            order_lost(o, item, "its rank could not be reached", 0);
-        }
-    } else {
-        t->send(src, TAG_STOP, NULL, 0);
-        r->dead = true; /* done: told to stop */
-    }
+    if (tag == TAG_READY || tag == TAG_RESULT) rank_fill(c, o, r, src, q, stop, inflight);
 }
 
 static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
@@ -277,7 +395,8 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
     struct pollfd *pfd = calloc(local, sizeof *pfd);
     unsigned *who = calloc(local, sizeof *who);
     rank_state *rs = calloc((size_t)ranks, sizeof *rs);
-    if (!ch || !pfd || !who || !rs) {
+    queue q = {0, c->count, calloc((size_t)ranks, sizeof(uint64_t)), 0};
+    if (!ch || !pfd || !who || !rs || !q.redo) {
         fprintf(stderr, "wavemesh regress: out of memory\n");
         *stopped = true;
         goto out;
@@ -285,7 +404,6 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
     for (unsigned k = 0; k < local; k++) ch[k].pid = -1;
     const double begin = now_seconds();
     for (int r = 1; r < ranks; r++) rs[r].heard = begin;
-    uint64_t next = 0;
     unsigned inflight = 0;
     double give_up = 0; /* after a signal: when rank 0 stops waiting */
     for (;;) {
@@ -293,24 +411,25 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
         /* a launcher that ends the job (mpirun when a rank dies, or on
          * SIGINT) gives rank 0 about a second before its SIGKILL */
         if (*stopped && !give_up) give_up = now_seconds() + 0.5;
-        for (unsigned k = 0; k < local && next < c->count && !*stopped; k++) {
-            if (ch[k].pid >= 0) continue;
-            if (!child_start(c, next, &ch[k])) {
-                fprintf(stderr, "wavemesh regress: cannot start a process for item %" PRIu64 ": %s\n", next,
+        for (unsigned k = 0; k < local && queue_more(&q) && !*stopped; k++) {
+            if (ch[k].busy) continue;
+            const uint64_t item = queue_take(&q);
+            if (!child_give(c, ch, local, k, item)) {
+                fprintf(stderr, "wavemesh regress: cannot start a process for item %" PRIu64 ": %s\n", item,
                         strerror(errno));
+                order_lost(o, item, "no process could be started for it", 0);
                 *stopped = true;
                 break;
             }
-            next++;
             inflight++;
         }
-        if (!inflight && (!mpi || next >= c->count || *stopped)) break;
+        if (!inflight && (!mpi || !queue_more(&q) || *stopped)) break;
         /* under a signal the workers get it too and end their items at
          * once; rank 0 waits for their lines a second at most */
         if (mpi && give_up && now_seconds() > give_up) break;
         unsigned n = 0;
         for (unsigned k = 0; k < local; k++)
-            if (ch[k].pid >= 0) {
+            if (ch[k].busy) {
                 who[n] = k;
                 pfd[n++] = (struct pollfd){ch[k].fd, POLLIN, 0};
             }
@@ -321,10 +440,11 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
         for (unsigned m = 0; ready > 0 && m < n; m++) {
             if (!(pfd[m].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             child *w = &ch[who[m]];
-            if (!child_pump(w)) continue;
+            const int got = child_pump(w);
+            if (got == PUMP_MORE) continue;
             wm_campaign_result r;
             const uint64_t item = w->item;
-            char *text = child_finish(c, w, &r);
+            char *text = got == PUMP_ANSWER ? child_answer(w, &r) : child_reap(c, w, &r);
             inflight--;
             if (r.interrupted) *stopped = true;
             order_put(o, item, &r, text);
@@ -333,48 +453,50 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
         int src, tag;
         size_t len;
         while (c->mpi->ops->probe(&src, &tag, &len))
-            if (src > 0 && src < ranks) take_message(c, o, rs, src, tag, len, &next, *stopped, &inflight);
+            if (src > 0 && src < ranks) take_message(c, o, rs, src, tag, len, &q, *stopped, &inflight);
         const double t = now_seconds();
         for (int r = 1; r < ranks; r++) {
-            if (rs[r].dead || !rs[r].busy || t - rs[r].heard < c->rank_timeout) continue;
+            if (rs[r].dead || !rs[r].held || t - rs[r].heard < c->rank_timeout) continue;
             char why[200];
             snprintf(why, sizeof why, "lost with rank %d, which died with it in hand (no word from it for %.0f s)",
                      r, c->rank_timeout);
             rs[r].dead = true;
-            rs[r].busy = false;
-            inflight--;
             fprintf(stderr, "wavemesh regress: rank %d is dead (no word from it for %.0f s); its scenario is lost\n",
                     r, c->rank_timeout);
-            order_lost(o, rs[r].item, why, t - rs[r].start);
+            order_lost(o, rs[r].item[0], why, t - rs[r].start);
+            /* the next it held had not begun: another rank runs it */
+            for (unsigned k = 1; k < rs[r].held; k++) q.redo[q.nredo++] = rs[r].item[k];
+            inflight -= rs[r].held;
+            rs[r].held = 0;
         }
     }
     /* items still in hand after a signal: their processes are told too;
      * on MPI the launcher kills rank 0 about a second after stopping the
      * job, so rank 0 does not wait for its own item there: it is lost */
-    for (unsigned k = 0; k < local; k++)
-        if (ch[k].pid >= 0 && mpi) {
+    for (unsigned k = 0; ch && k < local; k++)
+        if (ch[k].busy && mpi) {
             kill(ch[k].pid, SIGKILL);
             while (waitpid(ch[k].pid, NULL, 0) < 0 && errno == EINTR) {
             }
             close(ch[k].fd);
             order_lost(o, ch[k].item, "lost with rank 0, stopped with the job", now_seconds() - ch[k].start);
             ch[k].pid = -1;
-        } else if (ch[k].pid >= 0) {
+            ch[k].busy = false;
+        } else if (ch[k].busy) {
             kill(ch[k].pid, SIGTERM);
-            while (!child_pump(&ch[k])) {
-            }
             wm_campaign_result r;
             const uint64_t item = ch[k].item;
-            order_put(o, item, &r, child_finish(c, &ch[k], &r));
+            order_put(o, item, &r, child_wait(c, &ch[k], &r));
         }
+    for (unsigned k = 0; ch && k < local; k++) child_end(&ch[k]);
     /* after a signal the live ranks answer at once (their items end
      * interrupted); one that did not is dead, or the launcher killed it */
     for (int r = 1; r < ranks; r++)
-        if (rs[r].busy && !rs[r].dead) {
+        if (rs[r].held && !rs[r].dead) {
             char why[200];
             snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
-            order_lost(o, rs[r].item, why, now_seconds() - rs[r].start);
-            rs[r].busy = false;
+            order_lost(o, rs[r].item[0], why, now_seconds() - rs[r].start);
+            rs[r].held = 0; /* the next it held had not begun, as items never handed out */
             rs[r].dead = true;
         }
     /* a job being stopped (a signal, or the launcher ending it for a dead
@@ -390,6 +512,7 @@ out:
     free(pfd);
     free(who);
     free(rs);
+    free(q.redo);
 }
 
 /* ------------------------------------------------------------ a worker rank */
@@ -416,9 +539,11 @@ static void run_worker(const wm_campaign *c)
         if (buf != small) free(buf);
         if (tag != TAG_ITEM || len != sizeof item) break;
         memcpy(&item, small, sizeof item);
-        if (!child_start(c, item, &ch)) break;
+        if (wm_interrupt_signal()) break; /* the next it was sent, not begun */
+        if (!child_give(c, &ch, 1, 0, item)) break;
         double beat = now_seconds();
         bool told = false;
+        int state = PUMP_MORE;
         for (;;) {
             struct pollfd p = {ch.fd, POLLIN, 0};
             poll(&p, 1, 1000);
@@ -430,10 +555,12 @@ static void run_worker(const wm_campaign *c)
                 t->send(0, TAG_HEARTBEAT, NULL, 0);
                 beat = now_seconds();
             }
-            if ((p.revents & (POLLIN | POLLHUP | POLLERR)) && child_pump(&ch)) break;
+            if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            state = child_pump(&ch);
+            if (state != PUMP_MORE) break;
         }
         wm_campaign_result r;
-        char *text = child_finish(c, &ch, &r);
+        char *text = state == PUMP_ANSWER ? child_answer(&ch, &r) : child_reap(c, &ch, &r);
         const size_t tlen = text ? strlen(text) : 0;
         const uint64_t head[3] = {item, r.router_cycles, (r.passed ? 1u : 0u) | (r.interrupted ? 2u : 0u)};
         char *msg = malloc(sizeof head + sizeof r.seconds + tlen + 1);
@@ -446,6 +573,7 @@ static void run_worker(const wm_campaign *c)
         free(text);
         if (!sent) break;
     }
+    child_end(&ch);
     free(ch.buf);
 }
 
@@ -481,6 +609,11 @@ bool wm_campaign_run(const wm_campaign *c, bool *reporter)
 }
 
 /* ------------------------------------------------------------ the launcher and the plugin */
+
+bool wm_campaign_torn_down(const wm_campaign_mpi *m)
+{
+    return m && m->ops && wm_interrupt_signal();
+}
 
 static long env_long(const char *name)
 {
@@ -538,12 +671,25 @@ bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
                  WM_TRANSPORT_SYMBOL, WM_TRANSPORT_ABI);
         return false;
     }
+    /* Open MPI's threads start in MPI_Init: with the stop signals blocked
+     * in them, a signal reaches this thread, and interrupts a write to
+     * standard output that mpirun no longer reads (wm_campaign_torn_down) */
     char merr[600];
-    if (!ops->init(&m->rank, &m->size, merr, sizeof merr)) {
+    sigset_t stops, was;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stops, &was);
+    const bool started = ops->init(&m->rank, &m->size, merr, sizeof merr);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
+    if (!started) {
         snprintf(err, err_size, "%s", merr);
         return false;
     }
     m->ops = ops;
+    /* mpirun stops reading the ranks' output when it stops the job */
+    wm_interrupt_unblock_stdout();
     if (m->size <= 1) {
         ops->finish();
         m->ops = NULL;

@@ -76,6 +76,14 @@ bool wm_campaign_launched(void);
  * job has one rank). Not under a launcher: true, ops NULL. False, with the
  * reason in err, when the plugin or MPI is missing or fails. */
 WM_MUST_USE bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size);
+/* Whether the launcher is stopping this MPI job: it has signalled this
+ * rank. Open MPI's mpirun, told to stop (SIGINT, or a rank that died),
+ * reads no rank's output until it has killed them all: a second after
+ * SIGCONT it sends SIGTERM, a second later SIGKILL. Standard output,
+ * full of scenario lines, then takes no more (under a launcher the signal
+ * makes it non-blocking: wm_interrupt_unblock_stdout); standard error,
+ * quiet in a campaign, still has room for the summary. */
+bool wm_campaign_torn_down(const wm_campaign_mpi *m);
 /* Ends MPI, when it was started. */
 void wm_campaign_mpi_close(wm_campaign_mpi *m);
 

@@ -201,6 +201,8 @@ static void item_done(void *ctx, uint64_t item, const wm_campaign_result *r)
         fputs(r->text, c->failures);
         fflush(c->failures);
     }
+    /* a job being torn down may drop what standard output cannot take */
+    if (!r->passed && wm_campaign_torn_down(c->mpi)) fputs(r->text, stderr);
     if (c->junit) {
         char name[64];
         item_name(ctx, item, name, sizeof name);
@@ -230,5 +232,6 @@ int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *s)
     show_progress(&p, c, s, true);
     wm_random_campaign_summary(c, s, c->failures ? c->failures : c->out);
     if (c->failures && c->failures != c->out) wm_random_campaign_summary(c, s, c->out);
+    if (wm_campaign_torn_down(c->mpi)) wm_random_campaign_summary(c, s, stderr);
     return s->failed || s->interrupted ? 1 : 0;
 }

@@ -39,6 +39,11 @@ void wm_interrupt_install(void);
 /* From now on a loop looks at the flag: a signal raises it rather than
  * ending the command at once. */
 void wm_interrupt_watch(void);
+/* From now on the signal also makes standard output non-blocking, for a
+ * process whose output reader stops reading when it signals (an MPI
+ * launcher stopping its job): a write that would wait fails instead, and
+ * the process reaches its clean-up before the launcher's SIGKILL. */
+void wm_interrupt_unblock_stdout(void);
 
 /* The config of a run's fabric: ops->config's (the default without one),
  * with a failed RTL assertion raising the flag unless that config says
