@@ -405,8 +405,8 @@ int wm_cmd_regress(int argc, char **argv)
         WM_OPT_U64_ROW("--first", "K", &ro.first, 0, UINT64_MAX / 2,
                        "start at scenario K of the seed (default 0): pieces of one campaign run anywhere"),
         WM_OPT_U64_ROW("--jobs", "J", &ro.jobs, 1, 256,
-                       "J scenarios at a time, each in a process of its own (default 1: one after the other in "
-                       "this process)"),
+                       "J scenarios at a time, in J forked processes (a crash is a FAIL of its own); default 1: "
+                       "one after the other in this process"),
         WM_OPT_U64_ROW("--max-side", "N", &ro.max_side, 1, WM_RANDOM_SIDE_MAX, "mesh sides 1..N (default 32)"),
         WM_OPT_U64_ROW("--max-core-side", "N", &ro.max_core_side, 1, WM_RANDOM_SIDE_MAX,
                        "the same on the cores (default 6)"),
@@ -466,7 +466,7 @@ int wm_cmd_regress(int argc, char **argv)
     }
     /* under a launcher of several processes the campaign is spread over
      * them; the plugin is loaded then only (campaign.h) */
-    if (!list && !ro.scenario && wm_campaign_launched()) {
+    if (!list && !ro.scenario) {
         char err[5000];
         if (!wm_campaign_mpi_open(&co.mpi, err, sizeof err)) {
             fprintf(stderr, "wavemesh regress: %s\n", err);

@@ -59,7 +59,10 @@ static void close_stdout(void)
     const bool had_error = ferror(stdout) != 0;
     const bool closed = fclose(stdout) == 0;
     if (flushed && !had_error && closed && !stdout_errno) return;
-    fprintf(stderr, "%s: standard output: %s\n", who, stdout_errno ? strerror(stdout_errno) : "write error");
+    if (stdout_errno == EAGAIN) /* made non-blocking by a launcher's stop (waves/interrupt.h) */
+        fprintf(stderr, "%s: standard output: no longer read by the launcher stopping the job: lines were dropped\n",
+                who);
+    else fprintf(stderr, "%s: standard output: %s\n", who, stdout_errno ? strerror(stdout_errno) : "write error");
     wm_outfile_remove_all();
     _exit(1);
 }

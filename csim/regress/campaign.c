@@ -612,7 +612,7 @@ bool wm_campaign_run(const wm_campaign *c, bool *reporter)
 
 bool wm_campaign_torn_down(const wm_campaign_mpi *m)
 {
-    return m && m->ops && wm_interrupt_signal();
+    return m && m->launcher && wm_interrupt_signal();
 }
 
 static long env_long(const char *name)
@@ -623,13 +623,30 @@ static long env_long(const char *name)
 
 bool wm_campaign_launched(void)
 {
-    return env_long("OMPI_COMM_WORLD_SIZE") > 1 || env_long("PMI_SIZE") > 1 ||
-           env_long("SLURM_STEP_NUM_TASKS") > 1 || getenv("PMIX_RANK") != NULL;
+    /* a job of one process has no one to talk to: it runs as without a
+     * launcher, and pays nothing for MPI */
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"};
+    bool sized = false;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (env_long(sizes[i]) > 1) return true;
+        sized |= getenv(sizes[i]) != NULL;
+    }
+    return !sized && getenv("PMIX_RANK") != NULL;
+}
+
+/* Whether a launcher started this process, of however many. */
+static bool under_launcher(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("SLURM_STEP_NUM_TASKS") ||
+           getenv("PMIX_RANK");
 }
 
 bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
 {
     memset(m, 0, sizeof *m);
+    /* mpirun stops reading the ranks' output when it stops the job */
+    m->launcher = under_launcher();
+    if (m->launcher) wm_interrupt_unblock_stdout();
     if (!wm_campaign_launched()) return true;
     char exe[PATH_MAX], paths[3][PATH_MAX + 64];
     size_t n = 0;
@@ -688,8 +705,6 @@ bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
         return false;
     }
     m->ops = ops;
-    /* mpirun stops reading the ranks' output when it stops the job */
-    wm_interrupt_unblock_stdout();
     if (m->size <= 1) {
         ops->finish();
         m->ops = NULL;

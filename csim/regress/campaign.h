@@ -5,16 +5,19 @@
  * Three transports run the items, one interface to the driver (hand out
  * item I, receive its lines and verdict):
  *   - in this process, one after the other (jobs = 1);
- *   - a pool of forked processes on this machine, one per item, `jobs` at a
- *     time (--jobs J);
- *   - the ranks of an MPI job (mpirun, srun): rank 0 hands out items one at
- *     a time as ranks ask (items differ in length by orders of magnitude,
- *     so there is no static split), runs items itself in a forked process
- *     meanwhile, and alone calls `done`; every other rank runs each item it
- *     is given in a forked process, sends a heartbeat every second while it
- *     runs, and sends back its lines. A rank silent for `rank_timeout`
- *     seconds is dead: its item in hand is reported lost, a failure, and it
- *     gets no more. MPI is never linked: the transport is a plugin
+ *   - a pool of `jobs` forked processes on this machine (--jobs J), each
+ *     running the items it is given one after another; one that dies
+ *     loses its item, and a new process takes the next;
+ *   - the ranks of an MPI job (mpirun, srun): rank 0 hands out items as
+ *     ranks finish them (items differ in length by orders of magnitude,
+ *     so there is no static split), two to a rank, the one it runs and
+ *     the next, so that no rank waits for rank 0 between items; rank 0
+ *     runs items itself in a forked process meanwhile, and alone calls
+ *     `done`; every other rank runs its items in a forked process, sends
+ *     a heartbeat every second while one runs, and sends back its lines.
+ *     A rank silent for `rank_timeout` seconds is dead: its item running
+ *     is reported lost, a failure, the next it held goes to another rank,
+ *     and it gets no more. MPI is never linked: the transport is a plugin
  *     (transport.h) loaded only under a launcher (wm_campaign_mpi_open).
  * Whatever the transport, `done` sees every item's result once, in item
  * order, so the output is the same as a run in one process. */
@@ -42,6 +45,7 @@ typedef struct {
 typedef struct {
     const wm_transport_ops *ops;
     int rank, size;
+    bool launcher; /* a launcher started this process, even as a job of one */
 } wm_campaign_mpi;
 
 typedef struct {
@@ -67,7 +71,8 @@ bool wm_campaign_run(const wm_campaign *c, bool *reporter);
 
 /* Whether a launcher (mpirun, srun) started this process as one of
  * several: OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_STEP_NUM_TASKS above 1,
- * or PMIX_RANK set. */
+ * or, where none of those is set, PMIX_RANK set. A job of one process is
+ * not: it runs as without a launcher, and MPI is not started. */
 bool wm_campaign_launched(void);
 
 /* Under a launcher, loads the MPI plugin (WAVEMESH_MPI_PLUGIN, or beside
@@ -76,8 +81,8 @@ bool wm_campaign_launched(void);
  * job has one rank). Not under a launcher: true, ops NULL. False, with the
  * reason in err, when the plugin or MPI is missing or fails. */
 WM_MUST_USE bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size);
-/* Whether the launcher is stopping this MPI job: it has signalled this
- * rank. Open MPI's mpirun, told to stop (SIGINT, or a rank that died),
+/* Whether the launcher is stopping this job (of one process or many): it
+ * has signalled this process. Open MPI's mpirun, told to stop (SIGINT, or a rank that died),
  * reads no rank's output until it has killed them all: a second after
  * SIGCONT it sends SIGTERM, a second later SIGKILL. Standard output,
  * full of scenario lines, then takes no more (under a launcher the signal
