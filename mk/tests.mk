@@ -2,7 +2,7 @@
 # The cmocka binaries and regress --quick, as built (make sanitize runs
 # them built with the sanitizers). Each cmocka binary exits with its number
 # of failed tests; its report goes to stderr, so it is captured with 2>&1.
-.PHONY: run-tests regress-long
+.PHONY: run-tests regress-long check-mpi-sigint
 run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI, as built (a step of test)
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
@@ -38,6 +38,9 @@ JOBS             ?= 2
 # opt-in set here); without, JOBS forked processes.
 MPIRUN           ?= $(shell command -v mpirun 2>/dev/null)
 RANKS            ?= $(shell nproc)
+check-mpi-sigint: all ## SIGINT to mpirun in the middle of a campaign, RUNS (10) times: the summary so far and the JUnit file each time (tests/check_mpi_sigint.sh)
+	sh tests/check_mpi_sigint.sh $(WAVEMESH) $(or $(RUNS),10)
+
 regress-long: check-tools ## RANDOM_LONG_N (10000) random lockstep scenarios: on MPI, a rank a core, or JOBS (2) at a time
 	@$(MAKE) --no-print-directory $(WAVEMESH) firmware $(if $(MPIRUN),$(MPI_PLUGIN))
 	$(if $(MPIRUN),OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(MPIRUN) -np $(RANKS)) \

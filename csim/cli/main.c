@@ -5,6 +5,7 @@
 #include "waves/outfile.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,13 @@ static ssize_t write_stdout(void *cookie, const char *buf, size_t n)
     for (size_t done = 0; done < n;) {
         const ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
         if (w < 0 && errno == EINTR) continue;
+        /* non-blocking under a launcher (waves/interrupt.h): room is
+         * waited for until a signal says the reader has stopped reading */
+        if (w < 0 && errno == EAGAIN && !wm_interrupt_signal()) {
+            struct pollfd room = {STDOUT_FILENO, POLLOUT, 0};
+            poll(&room, 1, 100);
+            continue;
+        }
         if (w < 0) {
             if (!stdout_errno) stdout_errno = errno;
             return -1;

@@ -644,7 +644,8 @@ static bool under_launcher(void)
 bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
 {
     memset(m, 0, sizeof *m);
-    /* mpirun stops reading the ranks' output when it stops the job */
+    /* mpirun stops reading the ranks' output when it stops the job: it
+     * must not block the summary */
     m->launcher = under_launcher();
     if (m->launcher) wm_interrupt_unblock_stdout();
     if (!wm_campaign_launched()) return true;
@@ -690,7 +691,11 @@ bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
     }
     /* Open MPI's threads start in MPI_Init: with the stop signals blocked
      * in them, a signal reaches this thread, and interrupts a write to
-     * standard output that mpirun no longer reads (wm_campaign_torn_down) */
+     * standard output that mpirun no longer reads (wm_campaign_torn_down).
+     * And from MPI_Init on, a signal raises the flag rather than ending
+     * the process: a rank that ends without MPI_Finalize makes Open MPI
+     * abort the others, rank 0 with its summary unprinted. */
+    wm_interrupt_watch();
     char merr[600];
     sigset_t stops, was;
     sigemptyset(&stops);

@@ -85,8 +85,9 @@ WM_MUST_USE bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_
  * has signalled this process. Open MPI's mpirun, told to stop (SIGINT, or a rank that died),
  * reads no rank's output until it has killed them all: a second after
  * SIGCONT it sends SIGTERM, a second later SIGKILL. Standard output,
- * full of scenario lines, then takes no more (under a launcher the signal
- * makes it non-blocking: wm_interrupt_unblock_stdout); standard error,
+ * full of scenario lines, then takes no more (under a launcher it is
+ * written without blocking once a signal has come:
+ * wm_interrupt_unblock_stdout); standard error,
  * quiet in a campaign, still has room for the summary. */
 bool wm_campaign_torn_down(const wm_campaign_mpi *m);
 /* Ends MPI, when it was started. */

@@ -18,7 +18,6 @@ static volatile sig_atomic_t failed;    /* wm_interrupt_fail */
 static char failure[600];
 static bool reported;
 static volatile sig_atomic_t watched; /* a loop looks at the flag */
-static volatile sig_atomic_t unblock; /* wm_interrupt_unblock_stdout */
 
 static void write_err(const char *s) { (void)!write(2, s, strlen(s)); }
 
@@ -40,11 +39,6 @@ static void on_signal(int sig)
      * first signal. */
     if (received) return;
     received = sig;
-    if (unblock) {
-        /* fcntl is async-signal-safe: the write blocked now returns */
-        const int flags = fcntl(STDOUT_FILENO, F_GETFL);
-        if (flags >= 0) fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK);
-    }
     if (watched) return;
     /* Set-up: nothing looks at the flag yet (a layout opened, an image
      * built) and nothing is half-done but the temporaries: they go, and
@@ -67,7 +61,11 @@ static void on_fatal(int sig)
 }
 
 void wm_interrupt_watch(void) { watched = 1; }
-void wm_interrupt_unblock_stdout(void) { unblock = 1; }
+void wm_interrupt_unblock_stdout(void)
+{
+    const int flags = fcntl(STDOUT_FILENO, F_GETFL);
+    if (flags >= 0) fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK);
+}
 
 static void on_assertion(void *ctx, uint64_t cycle)
 {

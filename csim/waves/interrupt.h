@@ -39,10 +39,12 @@ void wm_interrupt_install(void);
 /* From now on a loop looks at the flag: a signal raises it rather than
  * ending the command at once. */
 void wm_interrupt_watch(void);
-/* From now on the signal also makes standard output non-blocking, for a
- * process whose output reader stops reading when it signals (an MPI
- * launcher stopping its job): a write that would wait fails instead, and
- * the process reaches its clean-up before the launcher's SIGKILL. */
+/* Makes standard output non-blocking, for a process whose output reader
+ * stops reading when it signals (an MPI launcher stopping its job): the
+ * program's writer (cli/main.c) waits for room only until a signal has
+ * come, then drops what does not fit, so that the process reaches its
+ * clean-up before the launcher's SIGKILL, whichever of its threads the
+ * signal reached. */
 void wm_interrupt_unblock_stdout(void);
 
 /* The config of a run's fabric: ops->config's (the default without one),
