@@ -253,14 +253,19 @@ static char *child_reap(const wm_campaign *c, child *ch, wm_campaign_result *r)
     return text;
 }
 
+/* The item's result once a pump found its answer or the process's end. */
+static char *child_result(const wm_campaign *c, child *ch, int pumped, wm_campaign_result *r)
+{
+    return pumped == PUMP_ANSWER ? child_answer(ch, r) : child_reap(c, ch, r);
+}
+
 /* Waits for a busy process's answer or end: the item's result. */
 static char *child_wait(const wm_campaign *c, child *ch, wm_campaign_result *r)
 {
-    for (;;) {
-        const int got = child_pump(ch);
-        if (got == PUMP_ANSWER) return child_answer(ch, r);
-        if (got == PUMP_END) return child_reap(c, ch, r);
+    int got;
+    while ((got = child_pump(ch)) == PUMP_MORE) {
     }
+    return child_result(c, ch, got, r);
 }
 
 /* Ends an idle process: its socket closed, it exits. */
@@ -444,7 +449,7 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             if (got == PUMP_MORE) continue;
             wm_campaign_result r;
             const uint64_t item = w->item;
-            char *text = got == PUMP_ANSWER ? child_answer(w, &r) : child_reap(c, w, &r);
+            char *text = child_result(c, w, got, &r);
             inflight--;
             if (r.interrupted) *stopped = true;
             order_put(o, item, &r, text);
@@ -560,7 +565,7 @@ static void run_worker(const wm_campaign *c)
             if (state != PUMP_MORE) break;
         }
         wm_campaign_result r;
-        char *text = state == PUMP_ANSWER ? child_answer(&ch, &r) : child_reap(c, &ch, &r);
+        char *text = child_result(c, &ch, state, &r);
         const size_t tlen = text ? strlen(text) : 0;
         const uint64_t head[3] = {item, r.router_cycles, (r.passed ? 1u : 0u) | (r.interrupted ? 2u : 0u)};
         char *msg = malloc(sizeof head + sizeof r.seconds + tlen + 1);
@@ -621,15 +626,17 @@ static long env_long(const char *name)
     return v && *v ? strtol(v, NULL, 10) : 0;
 }
 
+/* What launchers tell a process of its job's size. */
+static const char *const job_sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"};
+
 bool wm_campaign_launched(void)
 {
     /* a job of one process has no one to talk to: it runs as without a
      * launcher, and pays nothing for MPI */
-    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"};
     bool sized = false;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        if (env_long(sizes[i]) > 1) return true;
-        sized |= getenv(sizes[i]) != NULL;
+    for (size_t i = 0; i < sizeof job_sizes / sizeof job_sizes[0]; i++) {
+        if (env_long(job_sizes[i]) > 1) return true;
+        sized |= getenv(job_sizes[i]) != NULL;
     }
     return !sized && getenv("PMIX_RANK") != NULL;
 }
@@ -637,8 +644,9 @@ bool wm_campaign_launched(void)
 /* Whether a launcher started this process, of however many. */
 static bool under_launcher(void)
 {
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("SLURM_STEP_NUM_TASKS") ||
-           getenv("PMIX_RANK");
+    for (size_t i = 0; i < sizeof job_sizes / sizeof job_sizes[0]; i++)
+        if (getenv(job_sizes[i])) return true;
+    return getenv("PMIX_RANK") != NULL;
 }
 
 bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
