@@ -27,8 +27,8 @@ endif
 # buffer's count in $clog2(IN_DEPTH) + 1 bits, so IN_DEPTH is 3..8, and
 # the core's QUEUES register holds counts up to 15. make test runs the
 # first (DEPTHS2 of mk/rtl.mk); make test-params all of them.
-PARAM_SETS       := d352:3,5,2 d8f3:8,15,3 d411:4,1,1 d5c9:5,12,9
-PARAM_QUICK      := d352
+PARAM_SETS       := d573:5,7,3 d352:3,5,2 d8f3:8,15,3 d411:4,1,1 d5c9:5,12,9
+PARAM_QUICK      := d573
 # What runs at each set: the seed's rows on the cores (make test: the
 # tutorial row alone), both backends, and scenarios of the corpus in lockstep, the cores' events
 # compared instruction for instruction.

@@ -6,10 +6,13 @@
 #
 # - wm_fifo at every depth from 1 to 9, its ring in flops and in block
 #   RAM, against a model queue (tests/icarus/tb_fifo_depths.v);
-# - rtl/mesh.v at the second depth set of `make lint` and `synth-check`
-#   (IN_DEPTH=3, TX_DEPTH=5, RX_DEPTH=2) and at a deeper one, every
-#   message delivered whole (tests/icarus/tb_mesh_depths.v), the RTL's
-#   assertions on;
+# - rtl/mesh.v, every message delivered whole (tests/icarus/tb_mesh_depths.v),
+#   the RTL's assertions on, at: the second depth set of `make lint`,
+#   `synth-check` and `test-params-quick` (IN_DEPTH=5, TX_DEPTH=7,
+#   RX_DEPTH=3: none a power of two, no two alike); every queue of one
+#   entry; link buffers deeper than a counter sized for the RX queue holds
+#   (IN_DEPTH=8, RX_DEPTH=3: credits counted in too few bits deadlock
+#   there); an RX queue of 2; a deeper set; and the default;
 # - depths that cannot work refused: a FIFO of depth 0, a tile with core
 #   or a mesh whose queue counts would not fit their 4 bits.
 set -eu
@@ -30,7 +33,7 @@ for style in logic block; do
 done
 echo "depths: wm_fifo at depths 1..9, ring in flops and in block RAM: checked"
 
-for set in "3 5 2" "5 12 3" "4 8 8"; do
+for set in "5 7 3" "1 1 1" "8 5 3" "3 5 2" "5 12 3" "4 8 8"; do
     set -- $set
     vvp_file="$out/depths/mesh_$1_$2_$3.vvp"
     $IVERILOG -g2005 -DWM_ASSERTIONS -Irtl -Ptb_mesh_depths.IN_DEPTH=$1 -Ptb_mesh_depths.TX_DEPTH=$2 \

@@ -38,7 +38,9 @@ static void run_bench(unsigned depth, bool assertions, const char *plusargs, cha
     pclose(p);
 }
 
-static const unsigned depths[] = {2, 4, 8};
+/* 1: a ring of one entry, the head alone; 3: a ring that wraps at no power
+ * of two. */
+static const unsigned depths[] = {1, 2, 3, 4, 8};
 
 /* The guard: a push into a full FIFO, alone or with a pop, is refused and
  * leaves its entries as they were; and 2000 random cycles agree with the
