@@ -3,8 +3,8 @@
  * A few corpus scenarios must pass on rtl against sw (make test runs the
  * whole quick corpus through `wavemesh regress --quick`); the deliberately
  * perturbed sw model must be reported at the exact cycle, tile and port,
- * with the exact wavelets; the trace comparator and the result comparison
- * must each report a fault fed to them. */
+ * with the exact wavelets; the trace comparator, the result comparison
+ * and a property both backends break must each be reported. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -264,6 +264,32 @@ static void test_a_differing_result_word_is_reported(void **state)
     assert_string_equal(rep.line, "FAIL answer-1x1 1x1: result 'answer': expected 42 (0x2a), got 43 (0x2b)");
 }
 
+/* A scenario whose backends agree on a run that breaks a property. */
+static bool a_broken_property(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
+                              wm_regress_results *out)
+{
+    (void)ops;
+    (void)f;
+    (void)w;
+    (void)h;
+    (void)arg;
+    wm_regress_result(out, "answer", 42);
+    wm_regress_fault(out, "the answer is not 41");
+    wm_regress_fault(out, "a second fault, not reported");
+    return true;
+}
+
+static void test_a_fault_both_backends_agree_on_is_reported(void **state)
+{
+    (void)state;
+    const wm_regress_scenario s = {"fault-1x1", 1, 1, a_broken_property, NULL, true, false, WM_REGRESS_CAP(1)};
+    wm_regress_report rep;
+    wm_regress_run(&s, &wm_fabric_rtl, &wm_fabric_sw, &rep);
+    assert_false(rep.passed);
+    assert_true(rep.run_failed);
+    assert_string_equal(rep.line, "FAIL fault-1x1 1x1: both backends agree, but the answer is not 41");
+}
+
 /* A neighbour that sends without credits, on the rtl backend only: (1,0)
  * is disabled, so its west input buffer is never popped, and five
  * wavelets are driven into it on five edges. The fifth is a push into a
@@ -355,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_core_scenarios_agree),
         cmocka_unit_test(test_trace_comparison_finds_the_first_divergence),
         cmocka_unit_test(test_a_differing_result_word_is_reported),
+        cmocka_unit_test(test_a_fault_both_backends_agree_on_is_reported),
         cmocka_unit_test(test_an_rtl_assertion_fails_its_scenario_and_the_next_runs),
         cmocka_unit_test(test_a_scenario_is_stopped_at_its_cap),
         cmocka_unit_test(test_every_scenario_has_a_cap),

@@ -1,6 +1,7 @@
 /* profile_regress.c: a scenario's profile among its results (see profile_regress.h). */
 #include "regress/profile_regress.h"
 
+#include "profile/check.h"
 #include "profile/table.h"
 
 #include <stdio.h>
@@ -21,6 +22,11 @@ void wm_regress_profile_end(wm_profiler *p, wm_regress_results *out)
         fprintf(stderr, "regress: profile: %s\n", err);
         wm_regress_result(out, "profile", 0);
         return;
+    }
+    if (!wm_profile_check_invariants(prof, err, sizeof err)) {
+        char why[sizeof err + 40];
+        snprintf(why, sizeof why, "the profile breaks an invariant: %s", err);
+        wm_regress_fault(out, why);
     }
     wm_regress_result(out, "profile digest", wm_profile_digest(prof));
     wm_regress_result(out, "profile critical path cycles", wm_profile_path_cycles(prof));

@@ -33,6 +33,8 @@ struct wm_regress_results {
     wm_ending ending, expected;
     uint64_t ending_cycle;
     char *report;
+    /* wm_regress_fault: the first property the run broke, or "" */
+    char fault[600];
 };
 
 void wm_regress_result_pe(wm_regress_results *r, const char *name, unsigned x, unsigned y, uint64_t value)
@@ -75,6 +77,11 @@ void wm_regress_judge(wm_regress_results *r, const wm_sched *s, wm_run_result re
         text = NULL;
     }
     free(text);
+}
+
+void wm_regress_fault(wm_regress_results *r, const char *why)
+{
+    if (!r->fault[0]) snprintf(r->fault, sizeof r->fault, "%s", why);
 }
 
 void wm_regress_fabric_state(const wm_fabric_ops *ops, const wm_fabric *f, unsigned w, unsigned h,
@@ -423,6 +430,10 @@ void wm_regress_run(const wm_regress_scenario *s, const wm_fabric_ops *expected,
         snprintf(why, sizeof why, "expected a run of %" PRIu64 " cycles, got %" PRIu64, e.cycles, g.cycles);
     } else if (compare_results(&e.results, &g.results, why, sizeof why)) {
         rep->result_differs = true;
+    } else if (e.results.fault[0]) {
+        /* Agreement is not correctness: both broke the same property. */
+        rep->run_failed = true;
+        snprintf(why, sizeof why, "both backends agree, but %s", e.results.fault);
     } else if (e.results.judged_wrong) {
         /* Agreement is not correctness: both ran the same wrong run. */
         const wm_regress_results *j = &e.results;

@@ -68,6 +68,11 @@ void wm_regress_fabric_state(const wm_fabric_ops *ops, const wm_fabric *f, unsig
  * after the run, once; it lets messages still on their way land. */
 void wm_regress_judge(wm_regress_results *r, const wm_sched *s, wm_run_result res, wm_ending expected);
 
+/* A property of the run that does not hold (why: what broke, as a
+ * phrase): the scenario fails even when both backends agree, after any
+ * divergence, with "both backends agree, but WHY". The first one counts. */
+void wm_regress_fault(wm_regress_results *r, const char *why);
+
 typedef bool (*wm_regress_fn)(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsigned h, const void *arg,
                               wm_regress_results *out);
 
