@@ -4,7 +4,10 @@
  * 1 MB packet, garbage between packets), each answered with the protocol's
  * error reply (or a `-`, for a checksum) while the server goes on serving;
  * then a half-closed socket, after which the run goes on to its end with
- * the results of a run without the server, and the port is closed. */
+ * the results of a run without the server, and the port is closed. And
+ * every read the server answers (registers, pc, the register window, the
+ * RAM's edges), on every thread of a 3x2 mesh at stops all along a run,
+ * against the fabric's own state, on both backends. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,9 +16,12 @@
 
 #include <cmocka.h>
 
+#include "core/iss.h"
+#include "core/rv32_asm.h"
 #include "debug/gdb_server.h"
 #include "debug/rsp.h"
 #include "run/runner.h"
+#include "run/stream.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -352,6 +358,179 @@ static void test_detach_lets_the_run_end(void **state)
     wm_layout_destroy(s.layout);
 }
 
+/* ---------------------------------------------------------------- every read against the model */
+
+/* Bytes of a reply's hex, little-endian words. */
+static uint32_t hex_word(const char *hex)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned b;
+        assert_int_equal(sscanf(hex + 2 * k, "%2x", &b), 1);
+        v |= (uint32_t)b << (8 * k);
+    }
+    return v;
+}
+
+static void hex_of(const uint8_t *b, size_t n, char *out)
+{
+    for (size_t k = 0; k < n; k++) sprintf(out + 2 * k, "%02x", b[k]);
+    out[2 * n] = '\0';
+}
+
+/* What a load of the register window at off would read on the PE at
+ * (x, y) in this cycle, worked out by a core of its own: an instruction-set
+ * simulator that loads TSC_LO (which latches TSC_HI), then off, with the
+ * PE's port as the fabric shows it and the tile's column and row as the
+ * sw model gives them to its cores. False where the load faults; an RX
+ * load of an empty queue waits, and the debugger reads 0 there. */
+static bool window_by_a_core(const wm_pe_status *ps, unsigned x, unsigned y, uint32_t off, uint32_t *v)
+{
+    static uint8_t mem[64];
+    const uint32_t prog[] = {rv_lui(5, (uint32_t)WM_CORE_REG_BASE >> 12), rv_lw(6, 5, WM_CORE_REG_TSC_LO),
+                             rv_lw(7, 5, (int32_t)off), rv_jal(0, 0)};
+    memset(mem, 0, sizeof mem);
+    for (size_t k = 0; k < sizeof prog / sizeof prog[0]; k++)
+        for (int b = 0; b < 4; b++) mem[4 * k + (size_t)b] = (uint8_t)(prog[k] >> (8 * b));
+    wm_iss c;
+    wm_iss_init(&c, mem, sizeof mem);
+    const wm_core_pe_in in = {ps->tsc, ps->rx_head, ps->err_hdr, ps->tx_count, ps->rx_count, ps->status,
+                              (uint8_t)x, (uint8_t)y};
+    for (int cycle = 0; cycle < 40; cycle++) {
+        wm_core_cycle out;
+        wm_iss_step(&c, &in, &out);
+        if (wm_iss_halted(&c)) return false;
+        if (out.retire && out.retire_pc == 8) {
+            *v = wm_iss_reg(&c, 7);
+            return true;
+        }
+    }
+    assert_int_equal(off, WM_CORE_REG_RX); /* only an empty RX queue keeps a load waiting */
+    assert_int_equal(ps->rx_count, 0);
+    *v = 0;
+    return true;
+}
+
+/* At the cycle the fabric stands at, every read GDB can make of thread
+ * t + 1 (the PE at (x, y)) against the fabric's own state: x0..x31 and pc
+ * by `g` and by `p`, the register window word by word, and the RAM at
+ * both its edges (a read across its end gives the bytes up to it). */
+static void reads_agree(int fd, const wm_fabric_ops *ops, const wm_fabric *f, size_t t, unsigned x, unsigned y)
+{
+    char reply[2048], packet[64], want[300];
+    snprintf(packet, sizeof packet, "Hg%zx", t + 1);
+    send_packet(fd, packet);
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "OK");
+    uint32_t regs[33];
+    ops->core_regs(f, x, y, regs);
+    regs[32] = ops->core_status(f, x, y).pc;
+    send_packet(fd, "g");
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_int_equal(strlen(reply), 8 * 33);
+    for (unsigned r = 0; r < 33; r++) {
+        if (hex_word(reply + 8 * r) != regs[r])
+            print_error("PE (%u,%u) register %u: g reads %08x, the model holds %08x\n", x, y, r,
+                        hex_word(reply + 8 * r), regs[r]);
+        assert_int_equal(hex_word(reply + 8 * r), regs[r]);
+    }
+    for (unsigned r = 0; r < 33; r++) {
+        char one[128];
+        snprintf(packet, sizeof packet, "p%x", r);
+        send_packet(fd, packet);
+        assert_true(get_reply(fd, one, sizeof one, NULL));
+        assert_int_equal(hex_word(one), regs[r]);
+    }
+    const wm_pe_status ps = ops->pe_status(f, x, y);
+    for (uint32_t off = 0; off <= WM_CORE_REG_EXIT; off += 4) {
+        uint32_t v;
+        const bool loads = window_by_a_core(&ps, x, y, off, &v);
+        snprintf(packet, sizeof packet, "m%x,4", (uint32_t)WM_CORE_REG_BASE + off);
+        send_packet(fd, packet);
+        assert_true(get_reply(fd, reply, sizeof reply, NULL));
+        if (loads) {
+            const uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+            hex_of(b, 4, want);
+        } else {
+            snprintf(want, sizeof want, "E03");
+        }
+        if (strcmp(reply, want))
+            print_error("PE (%u,%u) register window +0x%02x: GDB reads %s, a load reads %s\n", x, y, off, reply, want);
+        assert_string_equal(reply, want);
+    }
+    static const uint32_t edges[][2] = {{0, 64}, {WM_TILE_MEM_BYTES - 64, 64}, {WM_TILE_MEM_BYTES - 4, 12}};
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+        uint8_t b[64];
+        const uint32_t n = edges[k][0] + edges[k][1] > WM_TILE_MEM_BYTES ? WM_TILE_MEM_BYTES - edges[k][0] : edges[k][1];
+        ops->core_read(f, x, y, edges[k][0], b, n);
+        hex_of(b, n, want);
+        snprintf(packet, sizeof packet, "m%x,%x", edges[k][0], edges[k][1]);
+        send_packet(fd, packet);
+        assert_true(get_reply(fd, reply, sizeof reply, NULL));
+        assert_string_equal(reply, want);
+    }
+}
+
+/* Firmware traffic on a 3x2 mesh (neither square nor a row: a column and
+ * row swapped shows), 4000 cycles long, stopped at cycle 0 and by Ctrl-C
+ * every 256 cycles after (messages in the queues, cores waiting and
+ * running): at each stop, every thread's reads agree with the fabric's
+ * state. Then GDB detaches and the run ends. On both backends. */
+enum { STOPS = 8 };
+static void test_every_read_agrees_with_the_model(void **state)
+{
+    (void)state;
+    static const char *const backends[] = {"rtl", "sw"};
+    for (int bk = 0; bk < 2; bk++) {
+        const wm_stream_spec spec = {3, 2, WM_STREAM_UNIFORM, 0, 0, 6, 5, 90, 7, false};
+        wm_stream_expect *expect = NULL;
+        char err[400];
+        session s = {0};
+        s.layout = wm_stream_layout(&spec, &expect, err, sizeof err);
+        assert_non_null(s.layout);
+        free(expect);
+        const wm_fabric_ops *ops = wm_fabric_backend(backends[bk]);
+        assert_non_null(ops);
+        s.r = wm_runner_create_mode(ops, s.layout, NULL, WM_PE_CORE);
+        assert_non_null(s.r);
+        FILE *quiet = fopen("/dev/null", "w");
+        assert_non_null(quiet);
+        s.g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+        assert_non_null(s.g);
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, run_thread, &s), 0);
+        const int fd = connect_to(wm_gdb_server_port(s.g));
+        assert_true(fd >= 0);
+        char reply[256];
+        send_packet(fd, "?");
+        assert_true(get_reply(fd, reply, sizeof reply, NULL));
+        assert_string_equal(reply, "T05thread:1;");
+        const wm_fabric *f = wm_runner_fabric(s.r);
+        for (int stop = 0; stop < STOPS; stop++) {
+            if (stop) {
+                send_raw(fd, "$vCont;c#a8\x03", 12);
+                assert_true(get_reply(fd, reply, sizeof reply, NULL));
+                assert_memory_equal(reply, "T02thread:", 10);
+            }
+            for (size_t t = 0; t < wm_layout_count(s.layout); t++) {
+                const wm_instance *in = wm_layout_instance(s.layout, t);
+                reads_agree(fd, ops, f, t, in->x, in->y);
+            }
+        }
+        send_packet(fd, "D");
+        assert_true(get_reply(fd, reply, sizeof reply, NULL));
+        assert_string_equal(reply, "OK");
+        assert_int_equal(get_byte(fd), -1);
+        close(fd);
+        assert_int_equal(pthread_join(th, NULL), 0);
+        assert_int_equal(s.res, WM_RUN_DONE);
+        wm_gdb_server_destroy(s.g);
+        fclose(quiet);
+        wm_runner_destroy(s.r);
+        wm_layout_destroy(s.layout);
+    }
+}
+
 /* An address that is not loopback is refused unless asked for. */
 static void test_loopback_only(void **state)
 {
@@ -374,6 +553,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hostile_packets_get_errors_and_the_run_goes_on),
         cmocka_unit_test(test_detach_lets_the_run_end),
+        cmocka_unit_test(test_every_read_agrees_with_the_model),
         cmocka_unit_test(test_loopback_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
