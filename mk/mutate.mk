@@ -48,18 +48,27 @@ mutate-check: check-tools ## known mutants: formal kills one, the equivalent one
 	@echo "mutate-check: load-half-sign-lane and win-carry-edge killed by the core's random programs alone"
 
 # mutate-check-classes (make test, after all): one mutant of each class
-# the checks reach only away from the defaults, killed by the quick check
-# written for it: a parameter not passed down with the cores running
-# (test-params-quick), the tsc's high word past 2^32 and a same-cycle
-# priority of the router (tests/rules.sh, in the icarus check).
-MUTATE_CLASSES := tsc-high-no-carry:icarus err-hdr-highest:icarus tile-core-tx-depth:params
-mutate-check-classes: check-tools ## one mutant per class (parameters, wide counters, simultaneity) killed by its quick check
+# the checks reach only away from the defaults or on cases built for it,
+# killed by the quick check written for it: a parameter not passed down
+# with the cores running (test-params-quick), the tsc's high word past
+# 2^32 and a same-cycle priority of the router (tests/rules.sh, in the
+# icarus check); a ring wrapped with a mask (test-params-quick at RX 3), a
+# width taken from the wrong depth (tb_mesh_depths at IN 8 / RX 3, in the
+# icarus check); the debugger's answers against the model (test_rsp) and
+# the profile's invariants (test_profile_invariants). Each entry is
+# NAME:CHECK, or NAME:CHECK:TEST for a cmocka test run alone.
+MUTATE_CLASSES := tsc-high-no-carry:icarus err-hdr-highest:icarus tile-core-tx-depth:params \
+                  sw-rx-ring-mask:params credit-width-rx:icarus gdb-coord-swapped:cmocka:test_rsp \
+                  path-empty-segments:cmocka:test_profile_invariants
+mutate-check-classes: check-tools ## one mutant per class (parameters, wide counters, simultaneity, odd depths, checked answers) killed by its quick check
 	@rm -rf $(BUILD)/mutate-classes $(BUILD)/mutate-classes.log
 	@for mc in $(MUTATE_CLASSES); do \
-	    sh tests/mutation/mutate.sh --checks $${mc#*:} --only $${mc%%:*} $(BUILD)/mutate-classes \
+	    name=$${mc%%:*}; check=$${mc#*:}; tests=""; \
+	    case "$$check" in *:*) tests=$${check#*:}; check=$${check%%:*} ;; esac; \
+	    MUTATE_TESTS="$$tests" sh tests/mutation/mutate.sh --checks $$check --only $$name $(BUILD)/mutate-classes \
 	        >> $(BUILD)/mutate-classes.log 2>&1; \
-	    grep -q "^| $${mc%%:*} | [^|]* | .* | killed by $${mc#*:} | " $(BUILD)/mutate-classes/table.md || { \
-	        cat $(BUILD)/mutate-classes.log; echo "mutate-check-classes: $${mc%%:*} not killed by $${mc#*:}"; exit 1; }; \
-	    grep "^| $${mc%%:*} |" $(BUILD)/mutate-classes/table.md | awk -F' [|] ' '{ print "mutate-check-classes: " $$1 " " $$5 }' \
+	    grep -q "^| $$name | [^|]* | .* | killed by $$check | " $(BUILD)/mutate-classes/table.md || { \
+	        cat $(BUILD)/mutate-classes.log; echo "mutate-check-classes: $$name not killed by $$check"; exit 1; }; \
+	    grep "^| $$name |" $(BUILD)/mutate-classes/table.md | awk -F' [|] ' '{ print "mutate-check-classes: " $$1 " " $$5 }' \
 	        | sed -e 's/^mutate-check-classes: | /mutate-check-classes: /' -e 's/ |$$//'; \
 	done

@@ -6,12 +6,14 @@
 #                               [--no-core] [--table] [--list] [OUT]
 #
 # Each mutant of tests/mutation/mutants (one realistic bug in one line of
-# rtl/) is applied alone to a copy of the sources in a folder of its own,
+# rtl/, or of the C of csim/ where a model or a tool has the bug) is
+# applied alone to a copy of the sources in a folder of its own,
 # OUT/NAME (default OUT: build/mutate), and built and checked there: the
 # tree's own files are never touched, so an interrupted run leaves the
 # tree as it was. A mutant's build/ is seeded with the tree's objects that
-# do not depend on the RTL (make mutate builds them first), so only what
-# the mutated file feeds is built again. The checks a developer runs, in
+# do not depend on the RTL (make mutate builds them first), and for a
+# mutant of C with the Verilated models too, so only what the mutated file
+# feeds is built again. The checks a developer runs, in
 # this order; the first that fails kills the mutant and the rest are not
 # run:
 #   lint     make lint: verilator -Wall on every module, every top and
@@ -32,7 +34,10 @@
 #            (build/tests/test_core-alone --random-only, the core's model
 #            rebuilt, not the tiles'), none of the directed tests
 #   cmocka   make all, then every cmocka test that runs the Verilated
-#            models (those whose source names the rtl or rtl-mesh backend)
+#            models (those whose source names the rtl or rtl-mesh backend);
+#            for a mutant of C, every cmocka test; with $MUTATE_TESTS set,
+#            only the tests it names, and only they are built
+# lint, formal, icarus and random read rtl/ only: a mutant of C skips them.
 #   regress  wavemesh regress --quick: the corpus on the rtl backend
 #            against the sw model, cycle by cycle
 #   params   make test-params-quick: the host and the tile with core built
@@ -101,6 +106,8 @@ mflags=-j2; [ "$jobs" -eq 2 ] && mflags=-j1
 
 # The cmocka tests that run the Verilated models.
 vl_tests=$(cd "$root" && grep -l 'wm_fabric_rtl\|"rtl"\|rtl-mesh\|core_rtl' tests/test_*.c | sed 's|tests/\(.*\)\.c|\1|')
+# Every cmocka test, for a mutant of C.
+all_tests=$(cd "$root" && ls tests/test_*.c | sed 's|tests/\(.*\)\.c|\1|')
 
 # tb_mesh's link events on the unmutated RTL, once a run.
 want_icarus=0
@@ -115,6 +122,8 @@ fi
 # passes, 1 when it fails, 3 when it cannot see the file, 4 no verdict
 run_check() {
     t=$2
+    case "$4:$1" in rtl/*) ;; *:lint|*:formal|*:icarus|*:random)
+        echo "$1 reads rtl/ only, not $4" > "$3"; return 3 ;; esac
     case "$1" in
     lint)
         make -C "$t" --no-print-directory lint > "$3" 2>&1 ;;
@@ -156,8 +165,16 @@ run_check() {
         (cd "$t" && build/tests/test_core-alone --random-only) >> "$3" 2>&1 ||
             { echo "FAILED: test_core-alone --random-only" >> "$3"; return 1; } ;;
     cmocka)
-        make -C "$t" --no-print-directory $mflags all > "$3" 2>&1 || { echo "FAILED: make all" >> "$3"; return 1; }
-        for b in $vl_tests; do
+        tests=$vl_tests
+        case "$4" in rtl/*) ;; *) tests=$all_tests ;; esac
+        if [ -n "${MUTATE_TESTS:-}" ]; then
+            tests=$MUTATE_TESTS
+            make -C "$t" --no-print-directory $mflags $(for b in $tests; do echo "build/tests/$b"; done) > "$3" 2>&1 ||
+                { echo "FAILED: make $tests" >> "$3"; return 1; }
+        else
+            make -C "$t" --no-print-directory $mflags all > "$3" 2>&1 || { echo "FAILED: make all" >> "$3"; return 1; }
+        fi
+        for b in $tests; do
             echo "== $b" >> "$3"
             (cd "$t" && "build/tests/$b") >> "$3" 2>&1 || { echo "FAILED: $b" >> "$3"; return 1; }
         done ;;
@@ -179,7 +196,7 @@ how_died() {
             sed 's/^/test_core-alone: /' ;;
     cmocka|icarus)
         awk '/^== / { t = $2; on = 1; next }
-             on && /ASSERTION FAILED|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / && !/: checked$|PASS$/ {
+             on && /ASSERTION FAILED|\[  ERROR   \]|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / && !/: checked$|PASS$/ {
                  sub(/^.*\//, "", t); print t ": " $0; exit }
              !on && /%Error|error:|FAILED: make/ { print; exit }' "$2" ;;
     *)
@@ -226,7 +243,9 @@ run_mutant() {
     touch "$m/$file"
     case ",$checks," in *,cmocka,*|*,regress,*|*,random,*|*,params,*)
         mkdir -p "$m/build"
-        (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a $(ls -d params 2>/dev/null)) |
+        models=""
+        case "$file" in rtl/*) ;; *) models=$(cd "$root/build" && ls -d vtile* vmesh* 2>/dev/null) ;; esac
+        (cd "$root/build" && tar cf - obj vrt firmware vcore libwmcore.a $(ls -d params 2>/dev/null) $models) |
             (cd "$m/build" && tar xpf -) ;;
     esac
     by=survived applied=0 how=""
