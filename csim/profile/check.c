@@ -46,7 +46,7 @@ bool wm_profile_check(const wm_profile *p, char *err, size_t err_size)
     return true;
 }
 
-/* A segment named for a message: "segment K (message M from A to B)" or
+/* How a report names segment k: "segment K (message M from A to B)" or
  * "segment K (compute on A)". */
 static void describe_segment(const wm_profile *p, size_t k, char *out, size_t size)
 {
