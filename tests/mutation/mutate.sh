@@ -195,9 +195,12 @@ how_died() {
         grep -m1 '^seed [0-9]*: cycle\|^seed [0-9]*: at the end\|^seed [0-9]*: the program\|^seed [0-9]*: no halt\|no .* retired\|never\|%Error\|FAILED' "$2" |
             sed 's/^/test_core-alone: /' ;;
     cmocka|icarus)
-        awk '/^== / { t = $2; on = 1; next }
-             on && /ASSERTION FAILED|\[  ERROR   \]|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / && !/: checked$|PASS$/ {
-                 sub(/^.*\//, "", t); print t ": " $0; exit }
+        # the first telling line of the test that failed (a test that
+        # passes may print such lines on purpose)
+        awk '/^== / { t = $2; first = ""; on = 1; next }
+             on && first == "" && /ASSERTION FAILED|\[  ERROR   \]|error:|\[  FAILED  \]|FAILED:|FAIL |^depths: / &&
+                 !/: checked$|PASS$/ { first = $0 }
+             on && /^FAILED: / { sub(/^.*\//, "", t); print t ": " (first != "" ? first : $0); exit }
              !on && /%Error|error:|FAILED: make/ { print; exit }' "$2" ;;
     *)
         grep -m1 'FAILED\|%Error\|%Warning\|error:\|FAIL ' "$2" ;;
