@@ -249,8 +249,8 @@ static void test_a_message_costs_a_core_less_than_the_seed(void **state)
         char out[4096];
         assert_int_equal(run(NULL, backends[b], "sw/collectives/msgcost.layout", "", out, sizeof out), 0);
         assert_string_equal(out, "sender.cycles = 13\nsender.tsc_read = 4\nreceiver.cycles = 11\n"
-                                 "receiver.tsc_read = 4\nrun: 157 cycles\npe     sender receiver\n"
-                                 "end       130      157\n");
+                                 "receiver.tsc_read = 4\nrun: 158 cycles\npe     sender receiver\n"
+                                 "end       131      158\n");
     }
 }
 
@@ -320,7 +320,7 @@ static void test_firmware_traffic_percentiles_come_from_the_kernels_records(void
     const char *const want_text[] = {"average latency 17.00 cycles (p50 16, p90 18, p99 18, max 18)\n",
                                      "average latency 122.00 cycles (p50 122, p90 122, p99 122, max 122)\n"};
     const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,133,17.000,16,18,18,18,",
-                                    ",core,2x2,transpose,0.05,3,1,4,4,424,122.000,122,122,122,122,"};
+                                    ",core,2x2,transpose,0.05,3,1,4,4,427,122.000,122,122,122,122,"};
     const char *const backends[] = {"rtl", "sw"};
     for (int m = 0; m < 2; m++) {
         for (int b = 0; b < 2; b++) {

@@ -305,7 +305,7 @@ static void test_hostile_packets_get_errors_and_the_run_goes_on(void **state)
     int64_t total;
     assert_true(wm_sched_result(wm_runner_sched(s.r), "root", "total", &total));
     assert_int_equal(total, 100);
-    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 308);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 311);
     /* the run ended: nobody listens any more */
     assert_int_equal(connect_to(port), -1);
     wm_gdb_server_destroy(s.g);
@@ -346,7 +346,7 @@ static void test_detach_lets_the_run_end(void **state)
     close(fd);
     assert_int_equal(pthread_join(th, NULL), 0);
     assert_int_equal(s.res, WM_RUN_DONE);
-    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 308);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 311);
     wm_gdb_server_destroy(s.g);
     fclose(quiet);
     wm_runner_destroy(s.r);

@@ -46,8 +46,7 @@ void wm_rv32_export_checked(wm_mp *mp, unsigned index, int64_t value)
     if (index >= WM_PE_BLOCK->nexports)
         wm_mp_fault(mp, "result %u exported, but the kernel's exports list has %u", index,
                     (unsigned)WM_PE_BLOCK->nexports);
-    WM_PE_BLOCK->exports[index] = value;
-    WM_PE_BLOCK->exported |= 1u << index;
+    wm_rv32_publish(index, value);
 }
 
 /* The host formats the message: the record holds the format string's

@@ -97,11 +97,26 @@ static inline int64_t wm_mp_param(wm_mp *mp, unsigned index)
     return wm_rv32_param_checked(mp, index);
 }
 
+/* A result is published: its value stored, then its bit in exported, so
+ * that a run stopped at any cycle reads either no result or this one. The
+ * host reads the block between two cycles and the core retires its stores
+ * in program order, so the order to keep is the compiler's: the empty asm
+ * reads the stored value (its store comes first) and hands on the bit (the
+ * flag's store comes after). It is no instruction, and the flags of
+ * several results in a row may still be set by one store, after all their
+ * values. */
+__attribute__((always_inline)) static inline void wm_rv32_publish(unsigned index, int64_t value)
+{
+    WM_PE_BLOCK->exports[index] = value;
+    uint32_t flags = WM_PE_BLOCK->exported;
+    __asm__("" : "+r"(flags) : "m"(WM_PE_BLOCK->exports[index]));
+    WM_PE_BLOCK->exported = flags | 1u << index;
+}
+
 static inline void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
 {
     if (__builtin_constant_p(index) && index < WM_PE_EXPORTS_MAX) {
-        WM_PE_BLOCK->exports[index] = value;
-        WM_PE_BLOCK->exported |= 1u << index;
+        wm_rv32_publish(index, value);
         return;
     }
     wm_rv32_export_checked(mp, index, value);
