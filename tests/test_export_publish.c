@@ -2,7 +2,7 @@
  * A run stopped at any cycle prints the results whose bit is set in the PE
  * block's exported word (csim/run/core_sched.c reads the block when the
  * run ends), so each of them must already hold its final value: the
- * firmware stores the value before the bit (sw/rv32/mp_inline.h,
+ * firmware stores the value before the bit (sw/rv32/mp_core.h,
  * wm_rv32_publish). The tutorial and tworow rows on the cores, on both
  * backends, are looked at between every two cycles from 1 to their end,
  * each core's block read as a stop there reads it; and runs stopped by
