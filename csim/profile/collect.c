@@ -3,10 +3,12 @@
 #include "profile/critical_path.h"
 
 #include "core/xalloc.h"
+#include "run/ending.h"
 #include "waves/fw_syms.h"
 #include "cost_model.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -595,8 +597,22 @@ wm_profile *wm_profile_layout(const wm_fabric_ops *ops, const wm_layout *layout,
     }
     const wm_run_result res = wm_runner_run(r, max_cycles);
     if (result) *result = res;
-    if (report && res != WM_RUN_DONE) wm_sched_report(wm_runner_sched(r), res, report);
+    /* how the run ended goes into the profile, so that the files written
+     * from it say so; the report, after a run that did not end well */
+    wm_sched *s = wm_runner_sched(r);
+    char *why = NULL;
+    size_t why_size = 0;
+    FILE *mem = open_memstream(&why, &why_size);
+    const wm_ending end = wm_sched_ending(s, res, mem ? mem : stderr);
+    if (mem) fclose(mem);
+    if (report && res != WM_RUN_DONE && why) fputs(why, report);
+    free(why);
     wm_profile *prof = wm_profiler_finish(p, err, err_size);
+    if (prof) {
+        prof->ending = wm_ending_word(end);
+        prof->ending_phrase = wm_ending_phrase(end);
+        prof->end_cycle = wm_sched_cycle(s);
+    }
     wm_runner_destroy(r);
     return prof;
 }
