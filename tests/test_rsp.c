@@ -373,6 +373,7 @@ static void test_loopback_only(void **state)
 /* ---------------------------------------------------------------- what GDB changes */
 
 int wm_cmd_rows(int argc, char **argv);
+int wm_cmd_run(int argc, char **argv);
 
 /* A port nobody listens on now (the system's choice, let go). */
 static unsigned free_port(void)
@@ -400,17 +401,19 @@ static int connect_when_listening(unsigned port)
     return -1;
 }
 
-/* `wavemesh rows` in a thread of its own, its standard output in a file. */
+/* A command (`wavemesh rows` or `run`) in a thread of its own, its
+ * standard output in a file. */
 typedef struct {
+    int (*command)(int argc, char **argv);
     char *argv[12];
     int argc;
     int status;
-} rows_job;
+} command_job;
 
-static void *rows_thread(void *arg)
+static void *command_thread(void *arg)
 {
-    rows_job *j = arg;
-    j->status = wm_cmd_rows(j->argc, j->argv);
+    command_job *j = arg;
+    j->status = j->command(j->argc, j->argv);
     return NULL;
 }
 
@@ -428,15 +431,19 @@ static void write_rows(char *dir, char *path, size_t size, const char *body)
     fclose(f);
 }
 
-/* Runs rows on the cores of the sw backend under --gdb on port (extra: one
- * more option or NULL) while client(fd, ctx) plays GDB for each row, one
- * connection per row; the output in *text, the status returned. */
+/* Runs `rows` (or `run`, when the file is a layout) on the cores of the sw
+ * backend under --gdb on port (extra: one more option or NULL) while
+ * client(fd, ctx) plays GDB for each run, one connection per run; the
+ * output in *text, the status returned. */
 static int rows_under_gdb(const char *rows, unsigned port, const char *extra, size_t nrows,
                           void (*client)(int fd, size_t nth, void *ctx), void *ctx, char **text)
 {
     char addr[64], out[] = "/tmp/wm_rsp_rowsXXXXXX";
     snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
-    rows_job j = {.argv = {"rows", (char *)rows, "--pe", "core", "--backend", "sw", "--gdb", addr}, .argc = 8};
+    const bool layout = strlen(rows) > 7 && !strcmp(rows + strlen(rows) - 7, ".layout");
+    command_job j = {.command = layout ? wm_cmd_run : wm_cmd_rows,
+                     .argv = {layout ? "run" : "rows", (char *)rows, "--pe", "core", "--backend", "sw", "--gdb", addr},
+                     .argc = 8};
     if (extra) j.argv[j.argc++] = (char *)extra;
     const int fd = mkstemp(out);
     assert_true(fd >= 0);
@@ -444,7 +451,7 @@ static int rows_under_gdb(const char *rows, unsigned port, const char *extra, si
     const int saved = dup(1);
     dup2(fd, 1);
     pthread_t th;
-    assert_int_equal(pthread_create(&th, NULL, rows_thread, &j), 0);
+    assert_int_equal(pthread_create(&th, NULL, command_thread, &j), 0);
     for (size_t r = 0; r < nrows; r++) {
         const int c = connect_when_listening(port);
         client(c, r, ctx);
@@ -506,6 +513,22 @@ static void test_gdb_writes_make_a_row_modified(void **state)
     free(text);
     unlink(rows);
     rmdir(dir);
+    /* `run` of exercise 1 (the layout's IGNORE_TAG given 1 by a copy of it):
+     * the line after the results, and exit 1 */
+    char layout[200], cmd[600];
+    snprintf(layout, sizeof layout, "%s.layout", dir);
+    snprintf(cmd, sizeof cmd, "sed 's/^param IGNORE_TAG 0$/param IGNORE_TAG 1/' sw/collectives/bench.layout > %s",
+             layout);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rows_under_gdb(layout, free_port(), NULL, 1, clear_ignore_tag, NULL, &text), 1);
+    if (!strstr(text, "\nroot.total = 100\n") ||
+        !strstr(text, "\nmodified: GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes of memory, 0 registers\n"))
+        fail_msg("%s", text);
+    free(text);
+    assert_int_equal(rows_under_gdb(layout, free_port(), "--gdb-writes-ok", 1, clear_ignore_tag, NULL, &text), 0);
+    assert_non_null(strstr(text, "\nmodified: GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes"));
+    free(text);
+    unlink(layout);
 }
 
 /* kill on the first row; the second row's GDB detaches at once. */
