@@ -173,13 +173,17 @@ static uint32_t func_at(wm_profiler *p, pe_rec *r, uint32_t pc)
     if (pc >= r->cache_lo && pc < r->cache_hi) return r->cache_func;
     const kernel_syms *ks = r->ks;
     const long i = wm_fw_syms_find(&ks->syms, pc);
-    if (i < 0) {
+    if (i < 0 && pc >= ks->syms.code_end) {
+        r->cache_lo = ks->syms.code_end;
+        r->cache_hi = UINT32_MAX;
+        r->cache_func = intern(p, "(outside the image's code)", NULL);
+    } else if (i < 0) {
         r->cache_lo = 0;
         r->cache_hi = ks->syms.n ? ks->syms.syms[0].addr : UINT32_MAX;
         r->cache_func = intern(p, "(before the first symbol)", NULL);
     } else {
         r->cache_lo = ks->syms.syms[i].addr;
-        r->cache_hi = (size_t)i + 1 < ks->syms.n ? ks->syms.syms[i + 1].addr : UINT32_MAX;
+        r->cache_hi = (size_t)i + 1 < ks->syms.n ? ks->syms.syms[i + 1].addr : ks->syms.code_end;
         r->cache_func = ks->name_of_sym[i];
     }
     return r->cache_func;
