@@ -637,7 +637,7 @@ static bool read_regs(wm_gdb_server *g)
 /* G or P: x1..x31 are written; x0 and the PC only to the value they have. */
 static bool reg_writable(const uint32_t regs[NREGS], unsigned r, uint32_t v)
 {
-    return r < NREGS && (r != 0 && r != 32 ? true : regs[r] == v);
+    return r < NREGS && ((r != 0 && r != 32) || regs[r] == v);
 }
 
 /* Register r of Hg's core to v, once reg_writable said yes; a new value is
