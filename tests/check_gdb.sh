@@ -47,7 +47,7 @@ for backend in "$@"; do
         'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
         'Thread 7 hit Hardware watchpoint 2: -location ((wm_pe_block *) mp)->exports[TOTAL]' \
         'Old value = 0' 'New value = 100' \
-        'wavemesh: the run ended at cycle 308' '[Inferior 1 (Remote target) exited normally]'; do
+        'wavemesh: the run ended at cycle 311' '[Inferior 1 (Remote target) exited normally]'; do
         grep -qF "$want" "$g" || fail "GDB did not print '$want'"
     done
     step=$(sed -n 's/^stepi from \(0x[0-9a-f]*\) to \(0x[0-9a-f]*\)$/\1 \2/p' "$g")

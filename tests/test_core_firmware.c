@@ -171,6 +171,87 @@ static void test_a_jump_to_nowhere_is_named_where_it_lands(void **state)
                   RUN_TABLE("5", "       5"));
 }
 
+/* dir/NAME/chain.elf assembled from source, and chain.bin copied out of
+ * it, as make firmware makes them: an image with its own ELF. */
+static void write_image_with_elf(const char *name, const char *source)
+{
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%s/chain.S", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(source, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -nostdlib -Wl,-Ttext=0 -o %s/%s/chain.elf %s && "
+             "riscv64-unknown-elf-objcopy -O binary %s/%s/chain.elf %s/%s/chain.bin",
+             dir, name, path, dir, name, dir, name);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A PC past the RAM is no function's, though the ELF has functions below
+ * it: the report says where it is. */
+static void test_a_jump_past_the_ram_is_named_outside_it(void **state)
+{
+    (void)state;
+    write_image_with_elf("past", ".globl _start\n.type _start, @function\n_start:\n lui x1, 0x10\n jalr x0, 0(x1)\n"
+                                 ".size _start, .-_start\n");
+    expect_report("past", layout, "",
+                  "firmware fault at cycle 5\n"
+                  "  PE (0,0) l0 [chain]: fault: instruction fetch outside the memory at pc 0x00010000, instruction "
+                  "00000000 (none), outside the RAM, 0x00000000..0x0000ffff\n"
+                  RUN_TABLE("5", "       5"));
+}
+
+/* Another kernel's ELF beside an image (leaf.elf copied over node.elf)
+ * names nothing: profile refuses it, naming both files, and a run's
+ * report says why its PCs go unnamed. */
+static void test_an_elf_that_is_not_the_images_is_refused(void **state)
+{
+    (void)state;
+    char cmd[2048], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/swapped && cp %s/firmware/leaf.bin %s/firmware/node.bin %s/swapped/ && "
+             "cp %s/firmware/leaf.elf %s/swapped/leaf.elf && cp %s/firmware/leaf.elf %s/swapped/node.elf",
+             dir, BUILD_DIR, BUILD_DIR, dir, BUILD_DIR, dir, BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "WM_FIRMWARE_DIR=%s/swapped %s/wavemesh profile sw/collectives/bench.layout --pe core 2>&1", dir,
+             BUILD_DIR);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "wavemesh profile: %s/swapped/node.elf does not match the image %s/swapped/node.bin (it loads 1020 "
+             "bytes, the image has 1312): they are not of one build (make firmware)\n",
+             dir, dir);
+    assert_string_equal(out, want);
+    /* the run stopped early names the leaves' PCs, not the nodes' */
+    snprintf(cmd, sizeof cmd,
+             "WM_FIRMWARE_DIR=%s/swapped %s/wavemesh run sw/collectives/bench.layout --pe core --backend sw "
+             "--max-cycles 100 2>&1",
+             dir, BUILD_DIR);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    status = pclose(p);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    snprintf(want, sizeof want,
+             "PE (4,0) p0 [node]: running at pc 0x00000104 (no function named: %s/swapped/node.elf does not "
+             "match the image %s/swapped/node.bin (it loads 1020 bytes, the image has 1312): they are not of one "
+             "build (make firmware)), ",
+             dir, dir);
+    if (!strstr(out, want)) fail_msg("no '%s' in:\n%s", want, out);
+    assert_non_null(strstr(out, "PE (0,0) l0 [leaf]: blocked on receive at pc 0x000000e8 (wm_kernel_leaf+0x70, "
+                                "sw/collectives/leaf.c:31)"));
+}
+
 static void test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc(void **state)
 {
     (void)state;
@@ -249,8 +330,8 @@ static void test_a_message_costs_a_core_less_than_the_seed(void **state)
         char out[4096];
         assert_int_equal(run(NULL, backends[b], "sw/collectives/msgcost.layout", "", out, sizeof out), 0);
         assert_string_equal(out, "sender.cycles = 13\nsender.tsc_read = 4\nreceiver.cycles = 11\n"
-                                 "receiver.tsc_read = 4\nrun: 157 cycles\npe     sender receiver\n"
-                                 "end       130      157\n");
+                                 "receiver.tsc_read = 4\nrun: 158 cycles\npe     sender receiver\n"
+                                 "end       131      158\n");
     }
 }
 
@@ -320,7 +401,7 @@ static void test_firmware_traffic_percentiles_come_from_the_kernels_records(void
     const char *const want_text[] = {"average latency 17.00 cycles (p50 16, p90 18, p99 18, max 18)\n",
                                      "average latency 122.00 cycles (p50 122, p90 122, p99 122, max 122)\n"};
     const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,133,17.000,16,18,18,18,",
-                                    ",core,2x2,transpose,0.05,3,1,4,4,424,122.000,122,122,122,122,"};
+                                    ",core,2x2,transpose,0.05,3,1,4,4,427,122.000,122,122,122,122,"};
     const char *const backends[] = {"rtl", "sw"};
     for (int m = 0; m < 2; m++) {
         for (int b = 0; b < 2; b++) {
@@ -351,6 +432,8 @@ int main(void)
         cmocka_unit_test(test_a_store_outside_the_memory_is_named),
         cmocka_unit_test(test_a_read_of_an_unmapped_register_is_named),
         cmocka_unit_test(test_a_jump_to_nowhere_is_named_where_it_lands),
+        cmocka_unit_test(test_a_jump_past_the_ram_is_named_outside_it),
+        cmocka_unit_test(test_an_elf_that_is_not_the_images_is_refused),
         cmocka_unit_test(test_a_spinning_core_is_stopped_by_max_cycles_with_its_pc),
         cmocka_unit_test(test_an_image_too_big_is_refused_before_the_run),
         cmocka_unit_test(test_a_missing_image_says_how_to_build_it),

@@ -73,6 +73,8 @@ static const hostile table[] = {
      "wavemesh run: --gdb localhost: expected HOST:PORT", NULL, 0},
     {"$W run sw/collectives/bench.layout --pe core --gdb-any-host --gdb 192.0.2.1:0", 1,
      "wavemesh run: --gdb 192.0.2.1:0: cannot listen on 192.0.2.1:0: Cannot assign requested address", NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --gdb-writes-ok", 2,
+     "wavemesh rows: --gdb-writes-ok without --gdb HOST:PORT: there is no GDB to write", NULL, 0},
     /* run's options: the option and its range */
     {"$W run sw/collectives/bench.layout --set V0=100000000000000000000000", 2,
      "--set V0=100000000000000000000000: expected NAME=INTEGER, the integer in "

@@ -22,6 +22,7 @@
 #include "debug/rsp.h"
 #include "run/runner.h"
 #include "run/stream.h"
+#include "run/tree.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -310,7 +311,7 @@ static void test_hostile_packets_get_errors_and_the_run_goes_on(void **state)
     int64_t total;
     assert_true(wm_sched_result(wm_runner_sched(s.r), "root", "total", &total));
     assert_int_equal(total, 100);
-    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 308);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 311);
     /* the run ended: nobody listens any more */
     assert_int_equal(connect_to(port), -1);
     wm_gdb_server_destroy(s.g);
@@ -351,7 +352,7 @@ static void test_detach_lets_the_run_end(void **state)
     close(fd);
     assert_int_equal(pthread_join(th, NULL), 0);
     assert_int_equal(s.res, WM_RUN_DONE);
-    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 308);
+    assert_int_equal(wm_sched_cycle(wm_runner_sched(s.r)), 311);
     wm_gdb_server_destroy(s.g);
     fclose(quiet);
     wm_runner_destroy(s.r);
@@ -548,6 +549,306 @@ static void test_loopback_only(void **state)
     fclose(quiet);
 }
 
+/* ---------------------------------------------------------------- what GDB changes */
+
+int wm_cmd_rows(int argc, char **argv);
+int wm_cmd_run(int argc, char **argv);
+
+/* A port nobody listens on now (the system's choice, let go). */
+static unsigned free_port(void)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t len = sizeof a;
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+/* A connection to a server that is about to listen (a row being set up). */
+static int connect_when_listening(unsigned port)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        const int fd = connect_to(port);
+        if (fd >= 0) return fd;
+        usleep(10000);
+    }
+    fail_msg("nobody listened on port %u within 10 s", port);
+    return -1;
+}
+
+/* A command (`wavemesh rows` or `run`) in a thread of its own, its
+ * standard output in a file. */
+typedef struct {
+    int (*command)(int argc, char **argv);
+    char *argv[12];
+    int argc;
+    int status;
+} command_job;
+
+static void *command_thread(void *arg)
+{
+    command_job *j = arg;
+    j->status = j->command(j->argc, j->argv);
+    return NULL;
+}
+
+/* A rows file in a fresh folder (its name is the suite): the tutorial
+ * layout, then body. */
+static void write_rows(char *dir, char *path, size_t size, const char *body)
+{
+    char cwd[1024];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(path, size, "%s/test.rows", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "layout %s/sw/collectives/bench.layout\n%s", cwd, body);
+    fclose(f);
+}
+
+/* Runs `rows` (or `run`, when the file is a layout) on the cores of the sw
+ * backend under --gdb on port (extra: one more option or NULL) while
+ * client(fd, ctx) plays GDB for each run, one connection per run; the
+ * output in *text, the status returned. */
+static int rows_under_gdb(const char *rows, unsigned port, const char *extra, size_t nrows,
+                          void (*client)(int fd, size_t nth, void *ctx), void *ctx, char **text)
+{
+    char addr[64], out[] = "/tmp/wm_rsp_rowsXXXXXX";
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
+    const bool layout = strlen(rows) > 7 && !strcmp(rows + strlen(rows) - 7, ".layout");
+    command_job j = {.command = layout ? wm_cmd_run : wm_cmd_rows,
+                     .argv = {layout ? "run" : "rows", (char *)rows, "--pe", "core", "--backend", "sw", "--gdb", addr},
+                     .argc = 8};
+    if (extra) j.argv[j.argc++] = (char *)extra;
+    const int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    const int saved = dup(1);
+    dup2(fd, 1);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, command_thread, &j), 0);
+    for (size_t r = 0; r < nrows; r++) {
+        const int c = connect_when_listening(port);
+        client(c, r, ctx);
+        close(c);
+    }
+    assert_int_equal(pthread_join(th, NULL), 0);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    *text = calloc(1, 65536);
+    assert_non_null(*text);
+    assert_true(pread(fd, *text, 65535, 0) >= 0);
+    close(fd);
+    unlink(out);
+    return j.status;
+}
+
+static void expect_reply(int fd, const char *send, const char *want)
+{
+    char reply[512];
+    send_packet(fd, send);
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    if (strcmp(reply, want)) fail_msg("'%s': got '%s', expected '%s'", send, reply, want);
+}
+
+/* Exercise 1's row fails (the nodes take the first message as the left
+ * child's); GDB clears IGNORE_TAG (the node's parameter 9, in the PE
+ * block at 0x5e00 + 0x30 + 8 * 9) on the three nodes and detaches. */
+static void clear_ignore_tag(int fd, size_t nth, void *ctx)
+{
+    (void)nth;
+    (void)ctx;
+    for (const char *const *t = (const char *const[]){"Hg5", "Hg6", "Hg7", NULL}; *t; t++) {
+        expect_reply(fd, *t, "OK");
+        expect_reply(fd, "M5e78,8:0000000000000000", "OK");
+    }
+    expect_reply(fd, "D", "OK");
+}
+
+static void test_gdb_writes_make_a_row_modified(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/wm_rsp_exercise1XXXXXX", rows[200];
+    write_rows(dir, rows, sizeof rows, "row tutorial SHAPE=0 IGNORE_TAG=1\n");
+    const char *suite = strrchr(dir, '/') + 1;
+    char line[300], *text;
+    /* the row GDB repaired computes the right sums: MODIFIED, not PASS */
+    assert_int_equal(rows_under_gdb(rows, free_port(), NULL, 1, clear_ignore_tag, NULL, &text), 1);
+    snprintf(line, sizeof line, "%s : ", suite);
+    assert_non_null(strstr(text, line));
+    if (!strstr(text, " MODIFIED tutorial [ SHAPE=0 IGNORE_TAG=1 BACKEND=sw PE=core ]\n")) fail_msg("%s", text);
+    assert_non_null(strstr(text, "  GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes of memory, 0 registers "
+                                 "(--gdb-writes-ok judges the row as it ran)\n"));
+    free(text);
+    /* --gdb-writes-ok: judged as it ran, the writes still said */
+    assert_int_equal(rows_under_gdb(rows, free_port(), "--gdb-writes-ok", 1, clear_ignore_tag, NULL, &text), 0);
+    if (!strstr(text, " PASS tutorial [ SHAPE=0 IGNORE_TAG=1 BACKEND=sw PE=core ]\n")) fail_msg("%s", text);
+    assert_non_null(strstr(text, "  GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes of memory, 0 registers\n"));
+    free(text);
+    unlink(rows);
+    rmdir(dir);
+    /* `run` of exercise 1 (the layout's IGNORE_TAG given 1 by a copy of it):
+     * the line after the results, and exit 1 */
+    char layout[200], cmd[600];
+    snprintf(layout, sizeof layout, "%s.layout", dir);
+    snprintf(cmd, sizeof cmd, "sed 's/^param IGNORE_TAG 0$/param IGNORE_TAG 1/' sw/collectives/bench.layout > %s",
+             layout);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rows_under_gdb(layout, free_port(), NULL, 1, clear_ignore_tag, NULL, &text), 1);
+    if (!strstr(text, "\nroot.total = 100\n") ||
+        !strstr(text, "\nmodified: GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes of memory, 0 registers\n"))
+        fail_msg("%s", text);
+    free(text);
+    assert_int_equal(rows_under_gdb(layout, free_port(), "--gdb-writes-ok", 1, clear_ignore_tag, NULL, &text), 0);
+    assert_non_null(strstr(text, "\nmodified: GDB wrote to p0 (4,0), p1 (5,0), root (6,0): 3 bytes"));
+    free(text);
+    unlink(layout);
+}
+
+/* kill on the first row; the second row's GDB detaches at once. */
+static void kill_then_detach(int fd, size_t nth, void *ctx)
+{
+    (void)ctx;
+    if (nth == 0) {
+        send_packet(fd, "k");
+        assert_int_equal(get_byte(fd), '+'); /* acknowledged, then the connection closes */
+        assert_int_equal(get_byte(fd), -1);
+    } else {
+        expect_reply(fd, "D", "OK");
+    }
+}
+
+static void test_gdb_kill_ends_only_its_row(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/wm_rsp_killXXXXXX", rows[200];
+    write_rows(dir, rows, sizeof rows, "row first SHAPE=0\nrow second SHAPE=0\n");
+    char *text;
+    assert_int_equal(rows_under_gdb(rows, free_port(), NULL, 2, kill_then_detach, NULL, &text), 1);
+    if (!strstr(text, " FAIL first [ SHAPE=0 BACKEND=sw PE=core ]\n") ||
+        !strstr(text, "stopped at cycle 0: killed from GDB\n") ||
+        !strstr(text, " PASS second [ SHAPE=0 BACKEND=sw PE=core ]\n"))
+        fail_msg("%s", text);
+    free(text);
+    unlink(rows);
+    rmdir(dir);
+}
+
+/* A session on the tutorial run of the sw backend, served in a thread. */
+static int open_session(session *s, FILE *quiet, pthread_t *th)
+{
+    char err[400];
+    s->layout = tutorial();
+    s->r = wm_runner_create_mode(&wm_fabric_sw, s->layout, NULL, WM_PE_CORE);
+    assert_non_null(s->r);
+    s->g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+    assert_non_null(s->g);
+    assert_int_equal(pthread_create(th, NULL, run_thread, s), 0);
+    const int fd = connect_to(wm_gdb_server_port(s->g));
+    assert_true(fd >= 0);
+    return fd;
+}
+
+static void close_session(session *s, int fd, pthread_t th)
+{
+    expect_reply(fd, "D", "OK");
+    close(fd);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    wm_gdb_server_destroy(s->g);
+    wm_runner_destroy(s->r);
+    wm_layout_destroy(s->layout);
+}
+
+#define X8(w) w w w w w w w w
+/* G refused for its PC writes nothing; G accepted writes every register
+ * and is counted as GDB's change to the run. */
+static void test_g_is_all_or_nothing(void **state)
+{
+    (void)state;
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    session s = {0};
+    pthread_t th;
+    const int fd = open_session(&s, quiet, &th);
+    expect_reply(fd, "p1", "00000000");
+    /* x0 = 0, x1..x31 = 0x11111111, the PC moved: refused, x1 untouched */
+    expect_reply(fd, "G00000000" "11111111111111111111111111111111111111111111111111111111" X8("11111111")
+                     X8("11111111") X8("11111111") "ffffffff",
+                 "E04");
+    expect_reply(fd, "p1", "00000000");
+    char why[200];
+    assert_false(wm_gdb_server_writes(s.g, why, sizeof why));
+    assert_string_equal(why, "");
+    /* the same with the PC where it is: every register written */
+    expect_reply(fd, "G00000000" "11111111111111111111111111111111111111111111111111111111" X8("11111111")
+                     X8("11111111") X8("11111111") "00000000",
+                 "OK");
+    expect_reply(fd, "p1f", "11111111");
+    assert_true(wm_gdb_server_writes(s.g, why, sizeof why));
+    assert_string_equal(why, "l0 (0,0): 0 bytes of memory, 31 registers");
+    close_session(&s, fd, th);
+    fclose(quiet);
+}
+
+/* monitor threads on 255 cores: more than a packet, sent whole in console
+ * packets (O), then OK. */
+static void test_monitor_output_longer_than_a_packet_is_whole(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/wm_rsp_treeXXXXXX";
+    const int tfd = mkstemp(path);
+    assert_true(tfd >= 0);
+    FILE *f = fdopen(tfd, "w");
+    int64_t values[128];
+    wm_tree_seed_values(1, 128, values);
+    char err[400];
+    assert_true(wm_tree_write(f, 128, WM_TREE_INORDER, values, "test_rsp", err, sizeof err));
+    fclose(f);
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    session s = {0};
+    s.layout = wm_layout_load(path, NULL, 0, stderr);
+    assert_non_null(s.layout);
+    s.r = wm_runner_create_mode(&wm_fabric_sw, s.layout, NULL, WM_PE_CORE);
+    assert_non_null(s.r);
+    s.g = wm_gdb_server_create("127.0.0.1", 0, false, quiet, err, sizeof err);
+    assert_non_null(s.g);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, run_thread, &s), 0);
+    const int fd = connect_to(wm_gdb_server_port(s.g));
+    assert_true(fd >= 0);
+    send_packet(fd, "qRcmd,74687265616473"); /* threads */
+    static char reply[1 << 16], out[1 << 17];
+    size_t n = 0, packets = 0;
+    for (;;) {
+        if (!get_reply(fd, reply, sizeof reply, NULL)) fail_msg("no reply after %zu packets", packets);
+        if (reply[0] != 'O' || !strcmp(reply, "OK")) break;
+        packets++;
+        for (const char *h = reply + 1; h[0] && h[1] && n + 1 < sizeof out; h += 2) {
+            unsigned b;
+            assert_int_equal(sscanf(h, "%2x", &b), 1);
+            out[n++] = (char)b;
+        }
+    }
+    out[n] = '\0';
+    assert_string_equal(reply, "OK");
+    assert_true(packets >= 2);
+    assert_true(n > 8191);
+    size_t lines = 0;
+    for (const char *p = out; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, 255);
+    assert_non_null(strstr(out, "1 root (")); /* layout order: the tree file names the root first */
+    assert_non_null(strstr(out, "\n255 l127 ("));
+    close_session(&s, fd, th);
+    fclose(quiet);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -555,6 +856,10 @@ int main(void)
         cmocka_unit_test(test_detach_lets_the_run_end),
         cmocka_unit_test(test_every_read_agrees_with_the_model),
         cmocka_unit_test(test_loopback_only),
+        cmocka_unit_test(test_gdb_writes_make_a_row_modified),
+        cmocka_unit_test(test_gdb_kill_ends_only_its_row),
+        cmocka_unit_test(test_g_is_all_or_nothing),
+        cmocka_unit_test(test_monitor_output_longer_than_a_packet_is_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------ the profile */
@@ -684,6 +685,59 @@ static void test_a_profile_pointing_outside_itself_is_refused(void **state)
     assert_non_null(strstr(err, "message 0"));
 }
 
+/* A run that did not return is a timeline cut short, and both files say
+ * so: otherData names the ending and its cycle, the PNG has a line over the
+ * plot (read from the script gnuplot is given: a stand-in gnuplot on PATH
+ * keeps it). A run that returned says that, and the PNG adds no line. */
+static void test_the_files_say_how_the_run_ended(void **state)
+{
+    (void)state;
+    wm_profile p = profile();
+    jval doc;
+    char *text;
+    (void)trace_events(&p, &doc, &text);
+    assert_null(member(member(&doc, "otherData"), "run ended"));
+    free_value(&doc);
+    free(text);
+    p.ending = "cycle-limit";
+    p.ending_phrase = "the cycle limit reached";
+    p.end_cycle = 273;
+    (void)trace_events(&p, &doc, &text);
+    assert_non_null(member(member(&doc, "otherData"), "run ended"));
+    assert_string_equal(str_of(member(&doc, "otherData"), "run ended"), "cycle-limit");
+    assert_int_equal(num_of(member(&doc, "otherData"), "run ended at cycle"), 273);
+    free_value(&doc);
+    free(text);
+
+    char dir[] = "/tmp/wm_timeline_gnuplotXXXXXX", fake[200], script[200], path[4300], err[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fake, sizeof fake, "%s/gnuplot", dir);
+    snprintf(script, sizeof script, "%s/script.gp", dir);
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\ncat > %s\nexit 1\n", script);
+    fclose(f);
+    assert_int_equal(chmod(fake, 0755), 0);
+    const char *was = getenv("PATH");
+    char *saved = strdup(was ? was : "");
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+    const bool drawn = wm_profile_write_png(&p, BUILD_DIR "/test_timeline_ending.png", err, sizeof err);
+    setenv("PATH", saved, 1);
+    free(saved);
+    assert_false(drawn); /* the stand-in draws nothing */
+    static char gp[1 << 16];
+    f = fopen(script, "r");
+    assert_non_null(f);
+    gp[fread(gp, 1, sizeof gp - 1, f)] = '\0';
+    fclose(f);
+    if (!strstr(gp, "set label 2 'the run ended early: the cycle limit reached at cycle 273' at screen 0.01"))
+        fail_msg("no line for the ending in:\n%s", gp);
+    unlink(script);
+    unlink(fake);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -695,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_the_folded_stacks_are_exact_and_add_up),
         cmocka_unit_test(test_the_folded_stacks_keep_a_name_one_frame),
         cmocka_unit_test(test_the_png_is_written),
+        cmocka_unit_test(test_the_files_say_how_the_run_ended),
         cmocka_unit_test(test_the_png_in_a_missing_folder_is_refused),
         cmocka_unit_test(test_a_profile_pointing_outside_itself_is_refused),
     };

@@ -178,7 +178,7 @@ static void test_rows_fail_an_unread_message_though_expects_hold(void **state)
     expect_in(out, " FAIL unread [ BACKEND=rtl ]\nevery kernel returned at cycle 108, but not every message was "
                    "delivered:\n");
     expect_in(out, " FAIL unread [ BACKEND=sw ]\n");
-    expect_in(out, " FAIL unread [ BACKEND=rtl PE=core ]\nevery kernel returned at cycle 289");
+    expect_in(out, " FAIL unread [ BACKEND=rtl PE=core ]\nevery kernel returned at cycle 292");
     expect_in(out, " FAIL unread [ BACKEND=sw PE=core ]\n");
     expect_in(out, " PASS unread-on-purpose [ BACKEND=rtl ]\n");
     expect_in(out, " PASS unread-on-purpose [ BACKEND=sw PE=core ]\n");

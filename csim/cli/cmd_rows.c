@@ -44,6 +44,9 @@ static const char about[] =
     "One line per row, backend and mode:\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
+    "Under --gdb, a row in which GDB wrote memory or registers is MODIFIED, not\n"
+    "PASS or FAIL (the line under it says what GDB wrote), unless\n"
+    "--gdb-writes-ok; GDB's kill ends its own row only.\n"
     "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
     "passed; a malformed line, or an `expect` naming an instance or an export\n"
     "the row's layout does not have, is reported with FILE:LINE before any row\n"
@@ -159,8 +162,13 @@ static bool has_scan_leaves(const wm_layout *l)
     return false;
 }
 
-/* One row on one backend; true if it passed. */
-static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops)
+/* What a row on one backend comes to: MODIFIED when GDB wrote memory or
+ * registers during it (unless --gdb-writes-ok), whatever it computed. */
+typedef enum { ROW_PASS, ROW_FAIL, ROW_MODIFIED } row_verdict;
+static const char *const verdict_word[] = {"PASS", "FAIL", "MODIFIED"};
+
+/* One row on one backend. */
+static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops)
 {
     const char *name = rs->tok[1];
     char **settings_text = (char **)rs->tok + 2;
@@ -172,7 +180,7 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
         snprintf(copies[i], sizeof copies[i], "%s", settings_text[i]);
         if (!wm_setting_parse(copies[i], &settings[i])) {
             fprintf(stderr, "%s:%u: '%s' is not PARAM=INTEGER\n", c->rows_path, rs->line, settings_text[i]);
-            return false;
+            return ROW_FAIL;
         }
         settings[i].origin = origin;
     }
@@ -196,8 +204,10 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     }
     wm_gdb_spec no_gdb = {0};
     wm_run_result res;
+    char modified[1024] = "";
     /* on the cores, each row and backend waits for a GDB of its own */
-    if (r && wm_run_gdb("rows", c->mode == WM_PE_CORE ? &c->gdb : &no_gdb, r, c->max_cycles, &res)) {
+    if (r && wm_run_gdb("rows", c->mode == WM_PE_CORE ? &c->gdb : &no_gdb, r, c->max_cycles, &res, modified,
+                        sizeof modified)) {
         /* The run itself first: it is judged whatever its exports say. */
         FILE *to = report ? report : stderr;
         const wm_ending expected = rs->ending_line ? rs->ending : wm_layout_expected(layout);
@@ -217,14 +227,18 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
                                        report ? report : stderr);
         wm_exact_destroy(exact);
         pass = got == expected && wrong == 0;
+        if (modified[0])
+            fprintf(to, "  GDB wrote to %s%s\n", modified,
+                    c->gdb.writes_ok ? "" : " (--gdb-writes-ok judges the row as it ran)");
     }
+    const row_verdict v = modified[0] && !c->gdb.writes_ok ? ROW_MODIFIED : pass ? ROW_PASS : ROW_FAIL;
     if (report) fclose(report);
     const double secs = now_seconds() - t0;
     const int minutes = (int)(secs / 60);
-    printf("%s : %d:%05.2f %s %s [", c->suite, minutes, secs - 60.0 * minutes, pass ? "PASS" : "FAIL", name);
+    printf("%s : %d:%05.2f %s %s [", c->suite, minutes, secs - 60.0 * minutes, verdict_word[v], name);
     for (size_t i = 0; i < n; i++) printf(" %s", settings_text[i]);
     printf(" BACKEND=%s%s ]\n", ops->name, c->mode == WM_PE_CORE ? " PE=core" : "");
-    if (!pass) fputs(detail, stdout);
+    if (v != ROW_PASS || modified[0]) fputs(detail, stdout);
     if (r && c->cycles) {
         /* the leaves' table where there are leaves, else each kernel's end */
         if (wm_runner_leaf_cycles(r, NULL, NULL, 0)) wm_runner_print_cycles(r, name, stdout);
@@ -233,7 +247,7 @@ static bool run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *o
     fflush(stdout);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
-    return pass;
+    return v;
 }
 
 /* text with each byte that is not printable as \xNN, for a message. */
@@ -493,10 +507,11 @@ int wm_cmd_rows(int argc, char **argv)
             c.mode = wm_pe_mode_of(modes[m]);
             for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
                 ran++;
-                if (!run_row(&c, &rows[i], wm_fabric_backend(backends[b]))) failed++;
-                /* A failed RTL assertion fails its row (which says so)
-                 * and no other. */
+                if (run_row(&c, &rows[i], wm_fabric_backend(backends[b])) != ROW_PASS) failed++;
+                /* A failed RTL assertion, or GDB's kill, ends its row
+                 * (which says so) and no other. */
                 wm_interrupt_clear_assertion();
+                wm_interrupt_clear_failure();
             }
         }
         /* After a signal, the row that was running says where it stopped;

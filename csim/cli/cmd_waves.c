@@ -4,6 +4,7 @@
 #include "run/layout.h"
 #include "run/run_notes.h"
 #include "run/runner.h"
+#include "waves/fw_syms.h"
 #include "waves/waves_gtkw.h"
 #include "waves/waves_read.h"
 
@@ -123,8 +124,11 @@ int wm_cmd_waves(int argc, char **argv)
         g->exports = in->kernel->exports;
         for (const char *const *e = in->kernel->exports; e && *e; e++) g->nexports++;
         g->core = cores;
-        char err[512];
-        const int k = fw ? wm_fw_set_add(fw, in->kernel->name, err, sizeof err) : -1;
+        char err[1024];
+        /* the disassembly names the image's code only from the image's own ELF */
+        const int k = fw && wm_fw_elf_matches_image(in->kernel->name, err, sizeof err)
+                          ? wm_fw_set_add(fw, in->kernel->name, err, sizeof err)
+                          : -1;
         if (k >= 0) {
             g->has_image = true;
             g->image = (size_t)k;

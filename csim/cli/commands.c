@@ -150,6 +150,10 @@ bool wm_gdb_addr_parse(const char *text, void *spec)
 
 bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given)
 {
+    if (!spec->given && spec->writes_ok) {
+        fprintf(stderr, "wavemesh %s: --gdb-writes-ok without --gdb HOST:PORT: there is no GDB to write\n", cmd);
+        return false;
+    }
     if (!spec->given) return true;
     if (!core_given) {
         fprintf(stderr, "wavemesh %s: --gdb %s: needs --pe core (GDB debugs the firmware on the cores)\n", cmd,
@@ -168,8 +172,9 @@ bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_gi
 }
 
 bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
-                wm_run_result *res)
+                wm_run_result *res, char *modified, size_t modified_size)
 {
+    if (modified_size) modified[0] = '\0';
     if (!spec->given) {
         *res = wm_runner_run(r, max_cycles);
         return true;
@@ -183,6 +188,7 @@ bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, u
     }
     *res = wm_runner_run(r, max_cycles);
     wm_gdb_server_finish(g, *res);
+    (void)wm_gdb_server_writes(g, modified, modified_size);
     wm_gdb_server_destroy(g);
     return true;
 }

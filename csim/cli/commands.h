@@ -73,6 +73,7 @@ typedef struct {
     char host[256];
     unsigned port;   /* 0: any free one */
     bool any_host;
+    bool writes_ok;  /* --gdb-writes-ok: a run GDB wrote to is judged as it ran */
 } wm_gdb_spec;
 bool wm_gdb_addr_parse(const char *text, void *spec);
 #define WM_OPT_GDB_ROWS(spec)                                                                                    \
@@ -81,16 +82,19 @@ bool wm_gdb_addr_parse(const char *text, void *spec);
      .help = "with --pe core: serve GDB's remote protocol there, every core a thread, and wait for GDB before "   \
              "cycle 0 (docs/debugging.md); loopback only, unless --gdb-any-host"},                               \
     WM_OPT_FLAG_ROW("--gdb-any-host", &(spec)->any_host,                                                         \
-                    "let --gdb listen on an address that is not loopback (the protocol has no authentication)")
+                    "let --gdb listen on an address that is not loopback (the protocol has no authentication)"), \
+    WM_OPT_FLAG_ROW("--gdb-writes-ok", &(spec)->writes_ok,                                                       \
+                    "judge a run in which GDB wrote memory or registers as it ran (default: MODIFIED, exit 1)")
 /* After the options: --gdb only with the cores (core_given: --pe core is
  * among the modes), on a loopback address unless --gdb-any-host; false
  * after a message naming cmd. */
 bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given);
 /* Run r to max_cycles, under GDB when spec->given (the sched's mode is
  * the cores); false after a message naming cmd when the server cannot be
- * set up (nothing ran). */
+ * set up (nothing ran). When GDB wrote memory or registers, modified gets
+ * what it changed (wm_gdb_server_writes), else "". */
 struct wm_runner;
 bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
-                wm_run_result *res);
+                wm_run_result *res, char *modified, size_t modified_size);
 
 #endif

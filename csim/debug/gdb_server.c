@@ -41,6 +41,9 @@ typedef struct {
     bool pending;
     bool pending_watch;
     uint32_t pending_addr;
+    /* what GDB changed on this core: bytes of memory and registers whose
+     * values it replaced by others */
+    uint64_t wrote_bytes, wrote_regs;
 } thread;
 
 typedef struct {
@@ -555,6 +558,9 @@ static void monitor(wm_gdb_server *g, const char *cmd, text *out)
     }
 }
 
+/* A monitor command's output: as the reply when it fits one packet, else
+ * whole, in console packets (`O` and hex) of at most a packet each, then
+ * `OK`, as qRcmd allows. */
 static bool rcmd(wm_gdb_server *g, const char *hex)
 {
     const size_t n = strlen(hex);
@@ -565,10 +571,19 @@ static bool rcmd(wm_gdb_server *g, const char *hex)
     cmd[n / 2] = '\0';
     text out = {0};
     monitor(g, cmd, &out);
-    const size_t len = out.len < (REPLY_MAX - 1) / 2 ? out.len : (REPLY_MAX - 1) / 2;
-    const size_t k = put_hex_bytes(g->reply, (const uint8_t *)out.buf, len);
+    bool ok = true;
+    if (out.len <= (REPLY_MAX - 1) / 2) {
+        ok = wm_rsp_send(g->conn, g->reply, put_hex_bytes(g->reply, (const uint8_t *)out.buf, out.len));
+    } else {
+        for (size_t off = 0; ok && off < out.len; off += (REPLY_MAX - 1) / 2) {
+            const size_t left = out.len - off, len = left < (REPLY_MAX - 1) / 2 ? left : (REPLY_MAX - 1) / 2;
+            g->reply[0] = 'O';
+            ok = wm_rsp_send(g->conn, g->reply, 1 + put_hex_bytes(g->reply + 1, (const uint8_t *)out.buf + off, len));
+        }
+        ok = ok && reply(g, "OK");
+    }
     free(out.buf);
-    return wm_rsp_send(g->conn, g->reply, k);
+    return ok;
 }
 
 /* ---------------------------------------------------------------- packets */
@@ -620,14 +635,19 @@ static bool read_regs(wm_gdb_server *g)
 }
 
 /* G or P: x1..x31 are written; x0 and the PC only to the value they have. */
-static bool write_reg(wm_gdb_server *g, unsigned r, uint32_t v)
+static bool reg_writable(const uint32_t regs[NREGS], unsigned r, uint32_t v)
 {
+    return r < NREGS && ((r != 0 && r != 32) || regs[r] == v);
+}
+
+/* Register r of Hg's core to v, once reg_writable said yes; a new value is
+ * counted as GDB's change to the run. */
+static void write_reg(wm_gdb_server *g, const uint32_t regs[NREGS], unsigned r, uint32_t v)
+{
+    if (r == 0 || r == 32 || regs[r] == v) return;
     const wm_instance *in = g->th[g->g].inst;
-    uint32_t regs[NREGS];
-    regs_of(g, g->g, regs);
-    if (r == 0 || r == 32) return regs[r] == v;
     g->ops->core_set_reg(g->f, in->x, in->y, r, v);
-    return true;
+    g->th[g->g].wrote_regs++;
 }
 
 static uint32_t le32(const uint8_t *b)
@@ -696,8 +716,13 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
             ok = error(g, E_SYNTAX);
             break;
         }
+        /* all or nothing: every value checked before the first is written */
+        uint32_t regs[NREGS];
+        regs_of(g, g->g, regs);
         bool all = true;
-        for (unsigned r = 0; r < NREGS; r++) all = write_reg(g, r, le32(b + 4 * r)) && all;
+        for (unsigned r = 0; r < NREGS; r++) all = all && reg_writable(regs, r, le32(b + 4 * r));
+        if (all)
+            for (unsigned r = 0; r < NREGS; r++) write_reg(g, regs, r, le32(b + 4 * r));
         ok = all ? reply(g, "OK") : error(g, E_REGISTER);
         break;
     }
@@ -725,7 +750,11 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
             ok = error(g, E_SYNTAX);
             break;
         }
-        ok = r < NREGS && write_reg(g, r, le32(b)) ? reply(g, "OK") : error(g, E_REGISTER);
+        uint32_t regs[NREGS];
+        regs_of(g, g->g, regs);
+        const bool writable = reg_writable(regs, r, le32(b));
+        if (writable) write_reg(g, regs, r, le32(b));
+        ok = writable ? reply(g, "OK") : error(g, E_REGISTER);
         break;
     }
     case 'm': {
@@ -756,6 +785,10 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
         uint8_t *b = wm_xmalloc(n ? n : 1);
         if (take_bytes(q, b, n)) {
             const wm_instance *in = g->th[g->g].inst;
+            uint8_t *was = wm_xmalloc(n ? n : 1);
+            const size_t got = read_mem(g, g->g, addr, was, n);
+            for (size_t k = 0; k < n; k++) g->th[g->g].wrote_bytes += k >= got || was[k] != b[k];
+            free(was);
             if (n) g->ops->core_load(g->f, in->x, in->y, addr, b, n);
             ok = reply(g, "OK");
         } else {
@@ -1047,6 +1080,30 @@ void wm_gdb_server_finish(wm_gdb_server *g, wm_run_result r)
     if (g->state == RUNNING) (void)wm_rsp_send(g->conn, o, k + 1);
     (void)reply(g, r == WM_RUN_DONE ? "W00" : "W01");
     drop(g);
+}
+
+bool wm_gdb_server_writes(const wm_gdb_server *g, char *buf, size_t size)
+{
+    uint64_t bytes = 0, regs = 0;
+    size_t n = 0;
+    int k = 0;
+    for (size_t t = 0; t < g->n; t++) {
+        const thread *th = &g->th[t];
+        if (!th->wrote_bytes && !th->wrote_regs) continue;
+        bytes += th->wrote_bytes;
+        regs += th->wrote_regs;
+        if (k >= 0 && (size_t)k < size) k += snprintf(buf + k, size - (size_t)k, "%s%s", n ? ", " : "", th->name);
+        n++;
+    }
+    if (!n) {
+        if (size) buf[0] = '\0';
+        return false;
+    }
+    char tail[160];
+    snprintf(tail, sizeof tail, ": %" PRIu64 " byte%s of memory, %" PRIu64 " register%s", bytes, bytes == 1 ? "" : "s",
+             regs, regs == 1 ? "" : "s");
+    if (k >= 0 && (size_t)k < size) snprintf(buf + k, size - (size_t)k, "%s", tail);
+    return true;
 }
 
 void wm_gdb_server_destroy(wm_gdb_server *g)

@@ -9,7 +9,8 @@
  * (wm_sched_set_debugger), called before every step. While GDB looks,
  * the fabric is not stepped at all: routers, queues and every core stand
  * at that cycle, so a session changes nothing the run computes, unless
- * GDB writes a register or memory. Breakpoints (Z0, Z1) stop a core
+ * GDB writes a register or memory, which the server counts and tells
+ * (wm_gdb_server_writes). Breakpoints (Z0, Z1) stop a core
  * before the instruction at their address enters execute; write
  * watchpoints (Z2) stop it after a store into their bytes retired; stepi
  * on a thread runs the fabric until that core retires one instruction;
@@ -49,6 +50,10 @@ WM_MUST_USE bool wm_gdb_server_attach(wm_gdb_server *g, wm_sched *s, char *err, 
 /* The run ended with r: GDB hears it (the process exited) and the
  * connection closes. */
 void wm_gdb_server_finish(wm_gdb_server *g, wm_run_result r);
+/* Whether GDB changed the run: wrote memory (M) or registers (P, G) with
+ * values other than those there. If so, buf gets the cores and the counts,
+ * e.g. "p0 (4,0), root (6,0): 16 bytes of memory, 0 registers". */
+bool wm_gdb_server_writes(const wm_gdb_server *g, char *buf, size_t size);
 void wm_gdb_server_destroy(wm_gdb_server *g);
 
 #endif

@@ -1,6 +1,7 @@
 /* chrome.c: a profile as Chrome trace-event JSON (see timeline.h).
  *
- * The file is an object: "otherData" says what made it and that one cycle
+ * The file is an object: "otherData" says what made it, how the run ended
+ * ("run ended": the word of run/ending.h, and its cycle) and that one cycle
  * is one microsecond of the viewer's clock ("ts" and "dur" are in
  * microseconds, so the cycle numbers go in unchanged); "traceEvents" holds,
  * one event a line, the metadata naming the process and its tracks, each
@@ -151,7 +152,14 @@ bool wm_profile_write_chrome(const wm_profile *p, FILE *out, char *err, size_t e
     const char *mode = p->mode ? p->mode : "";
     fputs("{\"otherData\":{\"generator\":\"wavemesh profile\",\"pe mode\":\"", out);
     put_string(out, mode);
-    fprintf(out, "\",\"time unit\":\"1 us = 1 cycle\",\"last event\":%" PRIu64 "},\n", p->last_event);
+    fprintf(out, "\",\"time unit\":\"1 us = 1 cycle\",\"last event\":%" PRIu64, p->last_event);
+    /* a run that did not return is a timeline cut short: said beside it */
+    if (p->ending) {
+        fputs(",\"run ended\":\"", out);
+        put_string(out, p->ending);
+        fprintf(out, "\",\"run ended at cycle\":%" PRIu64, p->end_cycle);
+    }
+    fputs("},\n", out);
     fputs("\"traceEvents\":[\n", out);
     fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"fabric (", out);
     put_string(out, mode);

@@ -3,10 +3,12 @@
 #include "profile/critical_path.h"
 
 #include "core/xalloc.h"
+#include "run/ending.h"
 #include "waves/fw_syms.h"
 #include "cost_model.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,13 +173,17 @@ static uint32_t func_at(wm_profiler *p, pe_rec *r, uint32_t pc)
     if (pc >= r->cache_lo && pc < r->cache_hi) return r->cache_func;
     const kernel_syms *ks = r->ks;
     const long i = wm_fw_syms_find(&ks->syms, pc);
-    if (i < 0) {
+    if (i < 0 && pc >= ks->syms.code_end) {
+        r->cache_lo = ks->syms.code_end;
+        r->cache_hi = UINT32_MAX;
+        r->cache_func = intern(p, "(outside the image's code)", NULL);
+    } else if (i < 0) {
         r->cache_lo = 0;
         r->cache_hi = ks->syms.n ? ks->syms.syms[0].addr : UINT32_MAX;
         r->cache_func = intern(p, "(before the first symbol)", NULL);
     } else {
         r->cache_lo = ks->syms.syms[i].addr;
-        r->cache_hi = (size_t)i + 1 < ks->syms.n ? ks->syms.syms[i + 1].addr : UINT32_MAX;
+        r->cache_hi = (size_t)i + 1 < ks->syms.n ? ks->syms.syms[i + 1].addr : ks->syms.code_end;
         r->cache_func = ks->name_of_sym[i];
     }
     return r->cache_func;
@@ -595,8 +601,22 @@ wm_profile *wm_profile_layout(const wm_fabric_ops *ops, const wm_layout *layout,
     }
     const wm_run_result res = wm_runner_run(r, max_cycles);
     if (result) *result = res;
-    if (report && res != WM_RUN_DONE) wm_sched_report(wm_runner_sched(r), res, report);
+    /* how the run ended goes into the profile, so that the files written
+     * from it say so; the report, after a run that did not end well */
+    wm_sched *s = wm_runner_sched(r);
+    char *why = NULL;
+    size_t why_size = 0;
+    FILE *mem = open_memstream(&why, &why_size);
+    const wm_ending end = wm_sched_ending(s, res, mem ? mem : stderr);
+    if (mem) fclose(mem);
+    if (report && res != WM_RUN_DONE && why) fputs(why, report);
+    free(why);
     wm_profile *prof = wm_profiler_finish(p, err, err_size);
+    if (prof) {
+        prof->ending = wm_ending_word(end);
+        prof->ending_phrase = wm_ending_phrase(end);
+        prof->end_cycle = wm_sched_cycle(s);
+    }
     wm_runner_destroy(r);
     return prof;
 }

@@ -244,6 +244,13 @@ static void write_script(const wm_profile *p, const char *png, FILE *g)
             " mode: %zu PEs, %zu messages, last event at cycle %" PRIu64
             "' at screen 0.5, screen %.4f center font 'sans,12'\n",
             p->npes, p->nmsgs, p->last_event, 1.0 - 18.0 / height);
+    /* a run that did not return is a timeline cut short: said above it */
+    if (p->ending && strcmp(p->ending, "returned")) {
+        fputs("set label 2 'the run ended early: ", g);
+        put_quoted(g, p->ending_phrase ? p->ending_phrase : p->ending);
+        fprintf(g, " at cycle %" PRIu64 "' at screen 0.01, screen %.4f left font 'sans,11' tc rgb '#c00000'\n",
+                p->end_cycle, 1.0 - 18.0 / height);
+    }
     fprintf(g, "set key at screen 0.5, screen %.4f center top horizontal samplen 2 spacing 1 width 2 noautotitle\n",
             1.0 - 32.0 / height);
     fprintf(g, "set xrange [0:%" PRIu64 "]\nset yrange [%zu.5:-0.7]\n", xmax, p->npes - 1);

@@ -73,6 +73,12 @@ typedef struct {
     wm_prof_segment *path; /* from cycle 0 to last_event, in time order */
     size_t npath;
     uint64_t last_event;   /* the run's last event: its last export or its last kernel's end */
+    /* how the run ended, the word of run/ending.h ("returned", "fault",
+     * "cycle-limit", ...; NULL: not said), and in which cycle: a run that
+     * did not return is profiled up to there, and the files say so */
+    const char *ending;
+    const char *ending_phrase; /* the same for a sentence: "the cycle limit reached" */
+    uint64_t end_cycle;
 } wm_profile;
 
 #endif

@@ -18,10 +18,12 @@
 
 #include "core/rv32_asm.h"
 #include "waves/fw_lines.h"
+#include "waves/waves_fw.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const wm_firmware *firmware_of(wm_sched *s, const char *kernel, char *err, size_t errn)
 {
@@ -257,22 +259,40 @@ static wm_run_result core_run(wm_sched *s, uint64_t max_cycles)
     return r;
 }
 
+/* What pc_function says of a PC: nothing, its function, or a note. */
+typedef enum { PC_UNNAMED, PC_FUNCTION, PC_NOTE } pc_naming;
+
 /* The function of pc from the kernel's ELF (waves/fw_syms.h), read once
  * per kernel, and its source line where the ELF has one (waves/fw_lines.h):
- * "wm_kernel_node+0x54, sw/collectives/node.c:45" into buf; false without
- * an ELF or symbol. */
-static bool pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *buf, size_t size)
+ * "wm_kernel_node+0x54, sw/collectives/node.c:45" into buf. A PC past the
+ * RAM or the image's code is no function's of the ELF, and an ELF that is
+ * not the image's names nothing: a note into buf says so. */
+static pc_naming pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *buf, size_t size)
 {
     const size_t k = (size_t)(mp->fw - s->fws);
-    if (!s->syms || k >= s->nfws) return false;
+    if (!s->syms || k >= s->nfws) return PC_UNNAMED;
     wm_core_syms *cs = &s->syms[k];
     if (!cs->tried) {
-        char err[300];
+        char err[sizeof cs->why], elf[4096];
         cs->tried = true;
         cs->ok = wm_fw_syms_load_kernel(mp->inst->kernel->name, &cs->syms, err, sizeof err);
+        snprintf(elf, sizeof elf, "%s/%s.elf", wm_fw_dir(), mp->inst->kernel->name);
+        if (!cs->ok && access(elf, F_OK) == 0) snprintf(cs->why, sizeof cs->why, "%s", err);
+    }
+    if (cs->ok && pc >= WM_TILE_MEM_BYTES) {
+        snprintf(buf, size, "outside the RAM, 0x00000000..0x%08x", WM_TILE_MEM_BYTES - 1);
+        return PC_NOTE;
+    }
+    if (cs->ok && pc >= cs->syms.code_end) {
+        snprintf(buf, size, "outside the image's code, 0x00000000..0x%08" PRIx32, cs->syms.code_end - 1);
+        return PC_NOTE;
+    }
+    if (cs->why[0]) {
+        snprintf(buf, size, "no function named: %s", cs->why);
+        return PC_NOTE;
     }
     const long i = cs->ok ? wm_fw_syms_find(&cs->syms, pc) : -1;
-    if (i < 0) return false;
+    if (i < 0) return PC_UNNAMED;
     const int n = snprintf(buf, size, "%s+0x%" PRIx32, cs->syms.syms[i].name, pc - cs->syms.syms[i].addr);
     char line[300];
     if (n > 0 && wm_fw_source_line(mp->inst->kernel->name, pc, line, sizeof line)) {
@@ -282,15 +302,15 @@ static bool pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *b
             memcpy(buf + n + 2, line, len + 1);
         }
     }
-    return true;
+    return PC_FUNCTION;
 }
 
 /* "pc 0x000000cc (wm_kernel_node+0x54, sw/collectives/node.c:45)", or the PC alone without its function. */
 static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
 {
-    char fn[512];
+    char fn[1024];
     fprintf(out, "pc 0x%08" PRIx32, pc);
-    if (pc_function(s, mp, pc, fn, sizeof fn)) fprintf(out, " (%s)", fn);
+    if (pc_function(s, mp, pc, fn, sizeof fn) != PC_UNNAMED) fprintf(out, " (%s)", fn);
 }
 
 static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
@@ -305,8 +325,9 @@ static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, 
         if (c->halt.state == WM_CORE_EXITED) fprintf(out, " (the EXIT store at pc 0x%08" PRIx32 ")", c->halt.pc);
         {
             /* the fault's text names the PC already: its function only */
-            char fn[512];
-            if (pc_function(s, mp, c->halt.pc, fn, sizeof fn)) fprintf(out, ", in %s", fn);
+            char fn[1024];
+            const pc_naming named = pc_function(s, mp, c->halt.pc, fn, sizeof fn);
+            if (named != PC_UNNAMED) fprintf(out, named == PC_FUNCTION ? ", in %s" : ", %s", fn);
         }
         break;
     case WM_PE_BLOCKED_RECV:

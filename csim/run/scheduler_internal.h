@@ -80,6 +80,7 @@ struct wm_mp {
 typedef struct {
     bool tried, ok;
     wm_fw_syms syms;
+    char why[800]; /* an ELF there that could not be read, or not the image's: why */
 } wm_core_syms;
 
 /* A PE mode: how a PE runs its kernel, behind the base. */

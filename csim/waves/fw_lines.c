@@ -1,5 +1,6 @@
 /* fw_lines.c: a PC's source line, from addr2line (see fw_lines.h). */
 #include "waves/fw_lines.h"
+#include "waves/fw_syms.h"
 #include "waves/waves_fw.h"
 
 #include <fcntl.h>
@@ -22,7 +23,9 @@ bool wm_fw_source_line(const char *kernel, uint32_t pc, char *buf, size_t size)
 {
     char elf[4096], addr[16];
     snprintf(elf, sizeof elf, "%s/%s.elf", wm_fw_dir(), kernel);
-    if (access(elf, R_OK) != 0) return false;
+    char why[1024];
+    /* another build's ELF would give another build's lines */
+    if (access(elf, R_OK) != 0 || !wm_fw_elf_matches_image(kernel, why, sizeof why)) return false;
     snprintf(addr, sizeof addr, "0x%08x", (unsigned)pc);
     int fds[2];
     if (pipe(fds) != 0) return false;

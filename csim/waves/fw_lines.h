@@ -16,7 +16,8 @@
 const char *wm_fw_addr2line(void);
 
 /* "sw/collectives/node.c:45" for pc in wm_fw_dir()/KERNEL.elf into buf;
- * false when there is no ELF, no tool or no line for pc. */
+ * false when there is no ELF, or not the image's (waves/fw_syms.h,
+ * wm_fw_elf_matches_image), no tool or no line for pc. */
 bool wm_fw_source_line(const char *kernel, uint32_t pc, char *buf, size_t size);
 
 #endif

@@ -119,6 +119,12 @@ void wm_interrupt_fail(const char *why)
     failed = 1;
 }
 
+void wm_interrupt_clear_failure(void)
+{
+    failed = 0;
+    failure[0] = '\0';
+}
+
 bool wm_interrupt_pending(void) { return received || asserted || failed; }
 int wm_interrupt_signal(void) { return received; }
 

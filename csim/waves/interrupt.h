@@ -58,6 +58,9 @@ WM_MUST_USE wm_fabric *wm_interrupt_fabric_create(const wm_fabric_ops *ops, unsi
 /* Stop the run for a reason of its own (a dump that cannot be written):
  * the loops stop as for an assertion, and describe gives why. */
 void wm_interrupt_fail(const char *why);
+/* Forget that reason: a command that runs several runs (`rows`) charges
+ * it to the run it stopped (GDB's `kill` ends only its own row). */
+void wm_interrupt_clear_failure(void);
 
 /* A loop should stop: a signal arrived, an RTL assertion failed, or
  * wm_interrupt_fail was called. */

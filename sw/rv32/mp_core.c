@@ -1,18 +1,17 @@
 /* mp_core.c: sw/mp.h on a PE core, the part that is not inlined
- * (sw/rv32/mp_inline.h holds the rest): the paths that end in a firmware
- * fault, a receive of another length than the kernel expects, parameters
- * and results at an index computed at run time, and wm_mp_fault. The same
- * API the native mode implements with the scheduler, so every kernel
- * compiles unchanged for both; here the cycles are the core's own: a TX
- * store stalls while TX is full and an RX load while RX is empty.
- * Parameters and results live in the PE block the loader wrote
- * (sw/rv32/pe_block.h). */
+ * (mp_core.h; sw/rv32/mp_inline.h holds the rest): the paths that end in
+ * a firmware fault, a receive of another length than the kernel expects,
+ * parameters and results at an index computed at run time, and
+ * wm_mp_fault. The same API the native mode implements with the
+ * scheduler, so every kernel compiles unchanged for both; here the cycles
+ * are the core's own: a TX store stalls while TX is full and an RX load
+ * while RX is empty. Parameters and results live in the PE block the
+ * loader wrote (sw/rv32/pe_block.h). */
 #include "mp.h"
-#include "rv32/pe_block.h"
+#include "rv32/mp_core.h"
 
 #include <stdarg.h>
 
-/* wm_mp_header refused a field: which one, for the message. */
 void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
@@ -21,8 +20,6 @@ void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, uns
     wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
 }
 
-/* A receive of any other length than the one the inline path takes: the
- * header is popped, the data follows. */
 uint32_t wm_rv32_recv_rest(wm_mp *mp, uint32_t header, uint32_t *data, unsigned max)
 {
     const unsigned len = wm_header_len(header);
@@ -46,8 +43,7 @@ void wm_rv32_export_checked(wm_mp *mp, unsigned index, int64_t value)
     if (index >= WM_PE_BLOCK->nexports)
         wm_mp_fault(mp, "result %u exported, but the kernel's exports list has %u", index,
                     (unsigned)WM_PE_BLOCK->nexports);
-    WM_PE_BLOCK->exports[index] = value;
-    WM_PE_BLOCK->exported |= 1u << index;
+    wm_rv32_publish(index, value);
 }
 
 /* The host formats the message: the record holds the format string's

@@ -5,25 +5,11 @@
  * is a few loads and stores of the PE registers and of the PE block the
  * loader wrote, in the kernel's own code; only the paths that end in a
  * fault, and a receive whose length is not the one expected, are calls
- * (sw/rv32/mp_core.c). */
+ * (sw/rv32/mp_core.h, which also holds the registers and the block). */
 #ifndef WM_MP_INLINE_H
 #define WM_MP_INLINE_H
 
-#include "rv32/pe_block.h"
-
-#define WM_REG(off) (*(volatile uint32_t *)(uintptr_t)(0x80000000u + (off)))
-enum { WM_REG_TX = 0x00, WM_REG_RX = 0x04, WM_REG_QUEUES = 0x08, WM_REG_TSC_LO = 0x0C, WM_REG_TSC_HI = 0x10,
-       WM_REG_EXIT = 0x20 };
-
-/* The PE block at its fixed address: an access to it is one load or store
- * off a constant, whatever mp the kernel holds. */
-#define WM_PE_BLOCK ((wm_pe_block *)(uintptr_t)WM_PE_BLOCK_ADDR)
-
-/* The out-of-line paths (sw/rv32/mp_core.c). */
-_Noreturn void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag);
-uint32_t wm_rv32_recv_rest(wm_mp *mp, uint32_t header, uint32_t *data, unsigned max);
-int64_t wm_rv32_param_checked(wm_mp *mp, unsigned index);
-void wm_rv32_export_checked(wm_mp *mp, unsigned index, int64_t value);
+#include "rv32/mp_core.h"
 
 /* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = 255, the
  * tag's 8 bits), so one unsigned compare of the fields' OR checks them all
@@ -100,8 +86,7 @@ static inline int64_t wm_mp_param(wm_mp *mp, unsigned index)
 static inline void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
 {
     if (__builtin_constant_p(index) && index < WM_PE_EXPORTS_MAX) {
-        WM_PE_BLOCK->exports[index] = value;
-        WM_PE_BLOCK->exported |= 1u << index;
+        wm_rv32_publish(index, value);
         return;
     }
     wm_rv32_export_checked(mp, index, value);
