@@ -2,7 +2,9 @@
  * come back once each, in item order, with their lines, verdicts and
  * router cycles; a few processes run them all, each many items in turn;
  * a process that is killed loses only the item in hand, its lines so far kept,
- * and the next item gets a new process. */
+ * and the next item gets a new process; a campaign stopped half-way still
+ * gives every item once, those it did not begin as not run. And the
+ * ledger's lists of numbers (ledger.h), out and back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include "regress/campaign.h"
+#include "regress/ledger.h"
 
 #define ITEMS 12
 #define BIG_ITEM 7
@@ -153,12 +156,119 @@ static void test_an_interrupted_item_ends_the_campaign(void **state)
     (void)state;
     fake f = {.crash_item = -1, .stop_item = 2};
     assert_false(run_fake(&f, 2));
-    assert_true(f.seen >= 3);
-    assert_true(f.seen < ITEMS);
-    for (unsigned i = 0; i < f.seen; i++) assert_int_equal(f.order[i], i);
+    /* every item once, in order: those begun with their result, the
+     * others not run, with no lines */
+    assert_int_equal(f.seen, ITEMS);
+    unsigned not_run = 0;
+    for (unsigned i = 0; i < ITEMS; i++) {
+        assert_int_equal(f.order[i], i);
+        if (f.r[i].not_run) {
+            assert_string_equal(f.text[i], "");
+            assert_false(f.r[i].passed);
+            assert_false(f.r[i].lost);
+            not_run++;
+        } else {
+            char head[64];
+            snprintf(head, sizeof head, "item %u in process ", i);
+            assert_memory_equal(f.text[i], head, strlen(head));
+        }
+    }
     assert_true(f.r[2].interrupted);
+    assert_false(f.r[2].not_run);
     assert_false(f.r[1].interrupted);
+    /* two processes: at most items 0..3 begun */
+    assert_true(not_run >= ITEMS - 4);
+    for (unsigned i = 4; i < ITEMS; i++) assert_true(f.r[i].not_run);
     release(&f);
+}
+
+static uint64_t shard_index(const void *ctx, uint64_t item)
+{
+    const uint64_t *shard = ctx; /* {first, N} */
+    return shard[0] + item * shard[1];
+}
+
+static uint64_t plain_index(const void *ctx, uint64_t item)
+{
+    (void)ctx;
+    return item;
+}
+
+static void test_a_ledger_lists_its_items_as_ranges(void **state)
+{
+    (void)state;
+    wm_ledger l;
+    assert_true(wm_ledger_init(&l, 20));
+    const char *states = "PPLPNNNNPFNPNPNPPPNN"; /* P passed, F failed, L lost, N not run */
+    for (unsigned i = 0; i < 20; i++)
+        l.state[i] = states[i] == 'P'   ? WM_LEDGER_PASSED
+                     : states[i] == 'F' ? WM_LEDGER_FAILED
+                     : states[i] == 'L' ? WM_LEDGER_LOST
+                                        : WM_LEDGER_NOT_RUN;
+    assert_int_equal(wm_ledger_count(&l, WM_LEDGER_NOT_RUN), 9);
+    assert_int_equal(wm_ledger_count(&l, WM_LEDGER_LOST), 1);
+    char *t = wm_ledger_list(&l, 1u << WM_LEDGER_NOT_RUN, plain_index, NULL);
+    assert_string_equal(t, "4-7,10-14:2,18-19");
+    free(t);
+    t = wm_ledger_list(&l, 1u << WM_LEDGER_NOT_RUN | 1u << WM_LEDGER_LOST, plain_index, NULL);
+    assert_string_equal(t, "2,4-7,10-14:2,18-19");
+    free(t);
+    t = wm_ledger_list(&l, 1u << WM_LEDGER_FAILED, plain_index, NULL);
+    assert_string_equal(t, "9");
+    free(t);
+    /* a shard's items, 7 apart from 3 */
+    const uint64_t shard[2] = {3, 7};
+    t = wm_ledger_list(&l, 1u << WM_LEDGER_NOT_RUN, shard_index, shard);
+    assert_string_equal(t, "31-52:7,73-101:14,129,136");
+    /* and back: the same numbers */
+    wm_index_list back;
+    char err[200];
+    assert_true(wm_index_list_parse(t, 1000, &back, err, sizeof err));
+    assert_int_equal(back.count, 9);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < 20; i++)
+        if (l.state[i] == WM_LEDGER_NOT_RUN) assert_int_equal(wm_index_list_at(&back, k++), shard_index(shard, i));
+    wm_index_list_free(&back);
+    free(t);
+    wm_ledger_free(&l);
+    l.count = 0;
+    assert_true(wm_ledger_init(&l, 0));
+    t = wm_ledger_list(&l, 1u << WM_LEDGER_NOT_RUN, plain_index, NULL);
+    assert_string_equal(t, "");
+    free(t);
+    wm_ledger_free(&l);
+}
+
+static void test_an_index_list_is_refused_with_its_part(void **state)
+{
+    (void)state;
+    wm_index_list l;
+    char err[300];
+    assert_true(wm_index_list_parse("0", 10, &l, err, sizeof err));
+    assert_int_equal(l.count, 1);
+    wm_index_list_free(&l);
+    assert_true(wm_index_list_parse("1,3-5,8-10:2", 10, &l, err, sizeof err));
+    assert_int_equal(l.count, 6);
+    const uint64_t want[] = {1, 3, 4, 5, 8, 10};
+    for (uint64_t i = 0; i < 6; i++) assert_int_equal(wm_index_list_at(&l, i), want[i]);
+    wm_index_list_free(&l);
+    static const struct {
+        const char *text, *err;
+    } bad[] = {
+        {"", "'' (at character 1) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"3,", "'' (at character 3) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"5-3", "'5-3' (at character 1) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"1,11", "'11' (at character 3) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"2-8:0", "'2-8:0' (at character 1) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"1,x", "'x' (at character 3) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"-1", "'-1' (at character 1) is not N, A-B or A-B:S with numbers 0..10, A <= B, S >= 1"},
+        {"4,2", "'2' (at character 3) is not above the number before it: the list ascends, each number once"},
+        {"1-5,5", "'5' (at character 5) is not above the number before it: the list ascends, each number once"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(wm_index_list_parse(bad[i].text, 10, &l, err, sizeof err));
+        assert_string_equal(err, bad[i].err);
+    }
 }
 
 int main(void)
@@ -167,6 +277,8 @@ int main(void)
         cmocka_unit_test(test_a_pool_gives_every_item_once_in_order),
         cmocka_unit_test(test_a_process_that_dies_loses_only_its_item),
         cmocka_unit_test(test_an_interrupted_item_ends_the_campaign),
+        cmocka_unit_test(test_a_ledger_lists_its_items_as_ranges),
+        cmocka_unit_test(test_an_index_list_is_refused_with_its_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
