@@ -20,9 +20,9 @@ run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --q
 	echo "== sh tests/check_random_shrink.sh"; \
 	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
-	echo "== sh tests/check_regress_merge.sh"; \
-	if sh tests/check_regress_merge.sh $(WAVEMESH); then pass=$$((pass+1)); \
-	else fail=$$((fail+1)); echo "FAILED: check_regress_merge.sh"; fi; \
+	echo "== sh tests/check_regress_ledger.sh"; \
+	if sh tests/check_regress_ledger.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_regress_ledger.sh"; fi; \
 	echo "== sh tests/check_mpi_regress.sh"; \
 	if sh tests/check_mpi_regress.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_mpi_regress.sh"; fi; \

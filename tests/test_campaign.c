@@ -147,7 +147,7 @@ static void test_a_process_that_dies_loses_only_its_item(void **state)
     }
     /* its lines so far, then why it is lost */
     const char *nl = strchr(f.text[4], '\n');
-    assert_string_equal(nl + 1, "half a run\nFAIL item-4: its process ended by signal 9 (Killed)\n");
+    assert_string_equal(nl + 1, "half a run\nFAIL item-4: lost with its process, which ended by signal 9 (Killed)\n");
     assert_false(f.r[4].interrupted);
     /* the two processes, and the one that took the dead one's place */
     assert_int_equal(processes(&f), 3);

@@ -242,11 +242,11 @@ static char *child_reap(const wm_campaign *c, child *ch, wm_campaign_result *r)
     char name[300], *text = NULL;
     c->name(c->ctx, ch->item, name, sizeof name);
     if (WIFSIGNALED(status)) {
-        if (asprintf(&text, "%.*sFAIL %s: its process ended by signal %d (%s)\n", cut, so_far, name,
+        if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended by signal %d (%s)\n", cut, so_far, name,
                      WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
             text = NULL;
         r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
-    } else if (asprintf(&text, "%.*sFAIL %s: its process ended with status %d without a report\n", cut, so_far,
+    } else if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended with status %d without a report\n", cut, so_far,
                         name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
         text = NULL;
     }

@@ -1,12 +1,15 @@
 #!/bin/sh
-# check_regress_merge.sh WAVEMESH: `regress --merge` joins only the shards
-# of one campaign and counts from the testcases themselves; the options
-# that would be ignored are refused; --indices runs exactly what a summary
-# lists; --max-side bounds the cores' scenarios too.
+# check_regress_ledger.sh WAVEMESH: a campaign's ledger without MPI
+# (tests/check_mpi_ledger.sh has it on MPI). `regress --merge` joins only
+# the shards of one campaign and counts from the testcases themselves; the
+# options that would be ignored are refused; --indices runs exactly what a
+# summary lists; --max-side bounds the cores' scenarios too; a forked
+# process of --jobs killed or terminated leaves every scenario accounted
+# for (tests/check_ledger.py).
 W=${1:-build/wavemesh}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "check-regress-merge: $*"; exit 1; }
+fail() { echo "check-regress-ledger: $*"; exit 1; }
 RND="--random 8 --seed 5 --max-side 4 --max-core-side 2 --shrink-runs 4"
 shard() { # NAME K ARGS...: shard K/2 of the campaign, its JUnit file NAME-K.xml
     name=$1 k=$2
@@ -81,4 +84,24 @@ for i in 2 5 6 7; do
     grep "^PASS random-5-$i " "$tmp/ind.txt" | cut -d'|' -f2 >"$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" || fail "--indices: scenario $i is not the campaign's"
 done
-echo "check-regress-merge: shards of different campaigns refused (--perturb, --got, --max-side), self-contradicting cases refused, counts from the cases, ignored options refused, --indices and --max-side hold"
+# a forked process of --jobs 2 killed (its scenario lost, the campaign
+# goes on) or terminated (the campaign stops): every scenario once, in the
+# lines, the summary and the JUnit file
+for sig in KILL TERM; do
+    "$W" regress --random 400 --seed 9 --max-side 8 --max-core-side 3 --jobs 2 --junit "$tmp/jobs-$sig.xml" \
+        >"$tmp/jobs-$sig.txt" 2>"$tmp/jobs-$sig.err" &
+    job=$!
+    worker=
+    for i in $(seq 100); do
+        sleep 0.05
+        worker=$(pgrep -P $job | head -1)
+        [ -n "$worker" ] && grep -q '^PASS' "$tmp/jobs-$sig.txt" && break
+    done
+    [ -n "$worker" ] || fail "--jobs 2: no forked process to signal"
+    kill -$sig "$worker"
+    wait $job
+    [ $? = 1 ] || fail "--jobs 2, a process given SIG$sig: exit not 1"
+    python3 tests/check_ledger.py "$tmp/jobs-$sig.txt" "$tmp/jobs-$sig.err" "$tmp/jobs-$sig.xml" 9 400 whole >/dev/null ||
+        fail "--jobs 2, a process given SIG$sig: the ledger above"
+done
+echo "check-regress-ledger: shards of different campaigns refused (--perturb, --got, --max-side), self-contradicting cases refused, counts from the cases, ignored options refused, --indices and --max-side hold, a forked process of --jobs killed or terminated: every scenario once"
