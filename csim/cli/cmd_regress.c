@@ -197,10 +197,7 @@ static void plain_reproduce(const plain_campaign *p, uint64_t item, char *buf, s
 static void plain_done(void *ctx, uint64_t item, const wm_campaign_result *r)
 {
     plain_campaign *p = ctx;
-    const wm_ledger_state state = r->not_run  ? WM_LEDGER_NOT_RUN
-                                  : r->lost   ? WM_LEDGER_LOST
-                                  : r->passed ? WM_LEDGER_PASSED
-                                              : WM_LEDGER_FAILED;
+    const wm_ledger_state state = wm_campaign_state(r);
     p->ledger.state[item] = (unsigned char)state;
     fputs(r->text, stdout);
     fflush(stdout);

@@ -42,6 +42,11 @@ static void nap_ms(long ms)
 
 /* ------------------------------------------------------------ results in order */
 
+wm_ledger_state wm_campaign_state(const wm_campaign_result *r)
+{
+    return r->not_run ? WM_LEDGER_NOT_RUN : r->lost ? WM_LEDGER_LOST : r->passed ? WM_LEDGER_PASSED : WM_LEDGER_FAILED;
+}
+
 typedef struct {
     wm_campaign_result r;
     char *text;
@@ -242,12 +247,12 @@ static char *child_reap(const wm_campaign *c, child *ch, wm_campaign_result *r)
     char name[300], *text = NULL;
     c->name(c->ctx, ch->item, name, sizeof name);
     if (WIFSIGNALED(status)) {
-        if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended by signal %d (%s)\n", cut, so_far, name,
-                     WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
+        if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended by signal %d (%s)\n", cut, so_far,
+                     name, WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
             text = NULL;
         r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
-    } else if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended with status %d without a report\n", cut, so_far,
-                        name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
+    } else if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended with status %d without a report\n",
+                        cut, so_far, name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
         text = NULL;
     }
     ch->len = 0;

@@ -26,6 +26,7 @@
 #define WM_CAMPAIGN_H
 
 #include "core/must_use.h"
+#include "regress/ledger.h"
 #include "regress/transport.h"
 
 #include <stdbool.h>
@@ -42,6 +43,9 @@ typedef struct {
     double seconds;         /* its wall time */
     const char *text;       /* its lines, each ending in '\n' */
 } wm_campaign_result;
+
+/* The state a result leaves its item in, in the campaign's ledger. */
+wm_ledger_state wm_campaign_state(const wm_campaign_result *r);
 
 /* An MPI job as the plugin sees it; ops NULL: not under MPI. */
 typedef struct {

@@ -19,7 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { WM_LEDGER_NOT_RUN, WM_LEDGER_PASSED, WM_LEDGER_FAILED, WM_LEDGER_LOST, WM_LEDGER_STATES } wm_ledger_state;
+typedef enum {
+    WM_LEDGER_NOT_RUN,
+    WM_LEDGER_PASSED,
+    WM_LEDGER_FAILED,
+    WM_LEDGER_LOST,
+    WM_LEDGER_STATES /* how many */
+} wm_ledger_state;
 
 typedef struct {
     uint64_t count;       /* items 0..count-1 */

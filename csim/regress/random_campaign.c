@@ -90,7 +90,8 @@ static void print_summary(FILE *f, const wm_random_campaign *c, const wm_random_
     if (c->mpi && c->mpi->ops) snprintf(with, sizeof with, "%d ranks", c->mpi->size);
     else snprintf(with, sizeof with, "%u job%s", c->jobs, c->jobs == 1 ? "" : "s");
     if (c->shard_n) snprintf(shard, sizeof shard, ", shard %u/%u", c->shard_k, c->shard_n);
-    if (c->indices) snprintf(range, sizeof range, "%.100s%s", c->indices_text, strlen(c->indices_text) > 100 ? "..." : "");
+    if (c->indices)
+        snprintf(range, sizeof range, "%.100s%s", c->indices_text, strlen(c->indices_text) > 100 ? "..." : "");
     else snprintf(range, sizeof range, "%" PRIu64 "..%" PRIu64, c->first, c->first + (c->count ? c->count - 1 : 0));
     if (s->lost || s->not_run)
         snprintf(unfinished, sizeof unfinished, ", %" PRIu64 " lost, %" PRIu64 " not run", s->lost, s->not_run);
@@ -165,7 +166,8 @@ static void print_unfinished(FILE *f, const wm_random_campaign *c, const wm_rand
     char *lost = wm_ledger_list(l, 1u << WM_LEDGER_LOST, ledger_index, c);
     char *not_run = wm_ledger_list(l, 1u << WM_LEDGER_NOT_RUN, ledger_index, c);
     char *both = wm_ledger_list(l, 1u << WM_LEDGER_LOST | 1u << WM_LEDGER_NOT_RUN, ledger_index, c);
-    fprintf(f, "random: %s%s%s%s%s; run them: %s --indices %s --seed %" PRIu64 " --max-side %u --max-core-side %u%s%s\n",
+    fprintf(f,
+            "random: %s%s%s%s%s; run them: %s --indices %s --seed %" PRIu64 " --max-side %u --max-core-side %u%s%s\n",
             *lost ? "lost: " : "", lost, *lost && *not_run ? "; " : "", *not_run ? "not run: " : "", not_run,
             c->command, both, c->seed, c->limits.max_side, c->limits.max_core_side,
             c->limits.pe < 0 ? "" : c->limits.pe ? " --pe core" : " --pe native", c->extra_args);
@@ -224,10 +226,7 @@ static void item_done(void *ctx, uint64_t item, const wm_campaign_result *r)
 {
     run_ctx *x = ctx;
     const wm_random_campaign *c = x->c;
-    const wm_ledger_state state = r->not_run  ? WM_LEDGER_NOT_RUN
-                                  : r->lost   ? WM_LEDGER_LOST
-                                  : r->passed ? WM_LEDGER_PASSED
-                                              : WM_LEDGER_FAILED;
+    const wm_ledger_state state = wm_campaign_state(r);
     x->ledger->state[item] = (unsigned char)state;
     if (c->junit) {
         char name[64];
