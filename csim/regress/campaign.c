@@ -758,10 +758,17 @@ static void *finish_watchdog(void *arg)
 void wm_campaign_mpi_close(wm_campaign_mpi *m)
 {
     if (!m->ops) return;
+    const bool dropped = fflush(stdout) != 0 || ferror(stdout);
     fflush(NULL);
     /* a rank given up may be stopped or unreachable, and MPI_Finalize waits
-     * for every rank: the launcher ends them all instead */
-    if (m->rank == 0 && (m->gave_up || wm_interrupt_signal())) m->ops->kill_job(1);
+     * for every rank: the launcher ends them all instead, this process
+     * with them, before its exit could say what standard output lost */
+    if (m->rank == 0 && (m->gave_up || wm_interrupt_signal())) {
+        if (dropped && wm_campaign_torn_down(m))
+            fprintf(stderr, "wavemesh regress: standard output: no longer read by the launcher stopping the job: "
+                            "lines were dropped (the summary above and the JUnit file hold every scenario)\n");
+        m->ops->kill_job(1);
+    }
     pthread_t watchdog;
     if (!pthread_create(&watchdog, NULL, finish_watchdog, NULL)) pthread_detach(watchdog);
     m->ops->finish();
