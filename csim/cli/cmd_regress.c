@@ -408,10 +408,12 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
         const char *pe = wm_junit_get(&js[0], "pe"), *indices = wm_junit_get(&js[0], "indices");
         char command[4200], extra[300] = "";
         snprintf(command, sizeof command, "%s regress", wm_self_name());
-        static const char *const repeated[] = {"perturb", "expected", "got"};
+        /* the options each command repeats, as co->extra has them: those not at their default */
+        static const char *const repeated[][2] = {{"perturb", "none"}, {"expected", "rtl"}, {"got", "sw"}};
         for (size_t q = 0, e = 0; q < sizeof repeated / sizeof repeated[0] && e < sizeof extra; q++) {
-            const char *v = wm_junit_get(&js[0], repeated[q]);
-            if (v && strcmp(v, "none")) e += (size_t)snprintf(extra + e, sizeof extra - e, " --%s %s", repeated[q], v);
+            const char *v = wm_junit_get(&js[0], repeated[q][0]);
+            if (v && strcmp(v, repeated[q][1]))
+                e += (size_t)snprintf(extra + e, sizeof extra - e, " --%s %s", repeated[q][0], v);
         }
         wm_index_list list = {0};
         if (indices && !wm_index_list_parse(indices, UINT64_MAX / 2, &list, err, sizeof err)) {
