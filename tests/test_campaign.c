@@ -4,7 +4,8 @@
  * a process that is killed loses only the item in hand, its lines so far kept,
  * and the next item gets a new process; a campaign stopped half-way still
  * gives every item once, those it did not begin as not run. And the
- * ledger's lists of numbers (ledger.h), out and back. */
+ * ledger's lists of numbers (ledger.h) and its JUnit file, out and back,
+ * a case that contradicts its own lines refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "regress/campaign.h"
+#include "regress/junit.h"
 #include "regress/ledger.h"
 
 #define ITEMS 12
@@ -274,6 +276,57 @@ static void test_an_index_list_is_refused_with_its_part(void **state)
     }
 }
 
+/* The four states out to JUnit and back; a case whose lines contradict its
+ * elements (a summary edited by hand) is refused, the file and case named. */
+static void test_a_junit_file_keeps_the_ledger_and_refuses_contradictions(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_campaign_junit_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    wm_junit j = {0};
+    wm_junit_property(&j, "kind", "random");
+    wm_junit_add(&j, "random", "random-1-0", "PASS random-1-0 | cmd\n", NULL, 0.5, WM_LEDGER_PASSED);
+    wm_junit_add(&j, "random", "random-1-1", "FAIL random-1-1: diverged\n", NULL, 0.5, WM_LEDGER_FAILED);
+    wm_junit_add(&j, "random", "random-1-2", "FAIL random-1-2: lost with rank 2, which died\n", NULL, 0.5,
+                 WM_LEDGER_LOST);
+    wm_junit_add(&j, "random", "random-1-3", "", NULL, 0, WM_LEDGER_NOT_RUN);
+    char err[600];
+    assert_true(wm_junit_write(&j, path, err, sizeof err));
+    wm_junit back;
+    assert_true(wm_junit_read(path, &back, err, sizeof err));
+    assert_int_equal(back.n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(back.cases[i].state, j.cases[i].state);
+        assert_string_equal(back.cases[i].text, j.cases[i].text);
+    }
+    wm_junit_free(&back);
+    /* a passing case with a FAIL line, a failing one with no FAIL line */
+    static const struct {
+        const char *text;
+        wm_ledger_state state;
+        const char *says;
+    } bad[] = {
+        {"FAIL random-1-4: edited\n", WM_LEDGER_PASSED, "its elements say passed, its lines failed"},
+        {"PASS random-1-4 | cmd\n", WM_LEDGER_FAILED, "its elements say failed, its lines passed"},
+        {"PASS random-1-4 | cmd\n", WM_LEDGER_NOT_RUN, "its elements say not run, its lines passed"},
+        {"", WM_LEDGER_PASSED, "its elements say passed, its lines not run"},
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        wm_junit one = {0};
+        wm_junit_add(&one, "random", "random-1-4", bad[b].text, NULL, 0, bad[b].state);
+        assert_true(wm_junit_write(&one, path, err, sizeof err));
+        wm_junit_free(&one);
+        assert_false(wm_junit_read(path, &back, err, sizeof err));
+        char want[300];
+        snprintf(want, sizeof want, "%s: testcase random-1-4 is inconsistent: %s", path, bad[b].says);
+        assert_string_equal(err, want);
+    }
+    wm_junit_free(&j);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_an_interrupted_item_ends_the_campaign),
         cmocka_unit_test(test_a_ledger_lists_its_items_as_ranges),
         cmocka_unit_test(test_an_index_list_is_refused_with_its_part),
+        cmocka_unit_test(test_a_junit_file_keeps_the_ledger_and_refuses_contradictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
