@@ -3,7 +3,7 @@
 # them built with the sanitizers). Each cmocka binary exits with its number
 # of failed tests; its report goes to stderr, so it is captured with 2>&1.
 .PHONY: run-tests regress-long check-mpi-sigint
-run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI, as built (a step of test)
+run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI (a rank killed or stopped among them), as built (a step of test)
 	@pass=0; fail=0; \
 	for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
@@ -20,9 +20,15 @@ run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --q
 	echo "== sh tests/check_random_shrink.sh"; \
 	if sh tests/check_random_shrink.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_random_shrink.sh"; fi; \
+	echo "== sh tests/check_regress_ledger.sh"; \
+	if sh tests/check_regress_ledger.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_regress_ledger.sh"; fi; \
 	echo "== sh tests/check_mpi_regress.sh"; \
 	if sh tests/check_mpi_regress.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_mpi_regress.sh"; fi; \
+	echo "== sh tests/check_mpi_ledger.sh"; \
+	if sh tests/check_mpi_ledger.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_mpi_ledger.sh"; fi; \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 

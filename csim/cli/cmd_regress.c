@@ -8,6 +8,7 @@
 #include "regress/campaign.h"
 #include "regress/junit.h"
 #include "regress/layout_regress.h"
+#include "regress/ledger.h"
 #include "regress/random_campaign.h"
 #include "regress/regress.h"
 #include "run/scheduler.h"
@@ -66,11 +67,27 @@ static bool perturbation_parse(const char *text, void *to)
     return wm_sw_perturbation_parse(text, &o->p, err, sizeof err);
 }
 
-/* The options of a random campaign (--random or --scenario). */
+/* --indices LIST: the seed's scenarios a campaign runs, and the text. */
+typedef struct {
+    wm_index_list list;
+    const char *text;
+} indices_option;
+
+static bool indices_parse(const char *text, void *to)
+{
+    indices_option *o = to;
+    char err[300];
+    wm_index_list_free(&o->list);
+    o->text = text;
+    return wm_index_list_parse(text, UINT64_MAX / 2, &o->list, err, sizeof err);
+}
+
+/* The options of a random campaign (--random, --indices or --scenario). */
 typedef struct {
     unsigned long long random, seed, first, jobs, max_side, max_core_side, shrink_runs;
-    bool have_random, progress;
-    const char *scenario, *log, *perturb;
+    bool have_random, progress, have_max_core_side;
+    const char *scenario, *log, *perturb, *indices;
+    const wm_index_list *index_list; /* --indices parsed */
 } random_options;
 
 /* What every kind of campaign shares: how it is spread and reported. */
@@ -81,6 +98,9 @@ typedef struct {
     double rank_timeout;
     wm_campaign_mpi mpi;
     char extra[300]; /* the options each reproducing command repeats */
+    /* what changes the results, written in the JUnit file for --merge */
+    const char *pe, *perturb, *expected, *got, *only;
+    bool quick;
 } campaign_options;
 
 static int run_random(const random_options *o, int cores_only, campaign_options *co, const wm_fabric_ops *expected,
@@ -112,11 +132,12 @@ typedef struct {
     size_t nsettings;
     unsigned long long max_cycles;
     size_t count;                       /* of the whole campaign */
-    const campaign_options *co;
+    campaign_options *co;
     const wm_fabric_ops *expected, *got;
-    unsigned passed, failed;
+    unsigned passed, failed, lost, not_run;
     bool interrupted;
     wm_junit *junit;
+    wm_ledger ledger;
 } plain_campaign;
 
 /* The campaign's index of item i of the shard. */
@@ -176,22 +197,45 @@ static void plain_reproduce(const plain_campaign *p, uint64_t item, char *buf, s
 static void plain_done(void *ctx, uint64_t item, const wm_campaign_result *r)
 {
     plain_campaign *p = ctx;
+    const wm_ledger_state state = wm_campaign_state(r);
+    p->ledger.state[item] = (unsigned char)state;
     fputs(r->text, stdout);
     fflush(stdout);
     /* a job being torn down may drop what standard output cannot take */
     if (!r->passed && wm_campaign_torn_down(&p->co->mpi)) fputs(r->text, stderr);
-    if (r->passed) p->passed++;
+    if (r->not_run) p->not_run++;
+    else if (r->lost) p->lost++;
+    else if (r->passed) p->passed++;
     else p->failed++;
     if (r->interrupted) p->interrupted = true;
     if (p->junit) {
         char name[300], cmd[5000];
         plain_name(ctx, item, name, sizeof name);
         plain_reproduce(p, item, cmd, sizeof cmd);
-        wm_junit_add(p->junit, p->corpus ? "corpus" : "layout", name, r->text, cmd, r->seconds, r->passed);
+        wm_junit_add(p->junit, p->corpus ? "corpus" : "layout", name, r->text, cmd, r->seconds, state);
     }
 }
 
-/* The suite's properties that --merge needs: the kind and the shard. */
+/* The summary: the counts, then each scenario lost or not run with the
+ * command that runs it. */
+static void plain_summary(const plain_campaign *p, FILE *f)
+{
+    fprintf(f, "%u passed, %u failed", p->passed, p->failed);
+    if (p->lost || p->not_run) fprintf(f, ", %u lost, %u not run", p->lost, p->not_run);
+    fputc('\n', f);
+    for (uint64_t i = 0; i < p->ledger.count; i++) {
+        if (p->ledger.state[i] != WM_LEDGER_LOST && p->ledger.state[i] != WM_LEDGER_NOT_RUN) continue;
+        char name[300], cmd[5000];
+        plain_name((void *)p, i, name, sizeof name);
+        plain_reproduce(p, i, cmd, sizeof cmd);
+        fprintf(f, "%s %s: %s\n", p->ledger.state[i] == WM_LEDGER_LOST ? "lost" : "not run", name, cmd);
+    }
+    fflush(f);
+}
+
+/* The suite's properties that --merge needs: the kind, the shard, and
+ * every option that changes the campaign's results, each named as the
+ * option is (the kind's own ones added by its caller). */
 static void junit_campaign(wm_junit *j, const char *kind, const campaign_options *co, size_t count)
 {
     char v[64];
@@ -200,6 +244,10 @@ static void junit_campaign(wm_junit *j, const char *kind, const campaign_options
     wm_junit_property(j, "shard", v);
     snprintf(v, sizeof v, "%zu", count);
     wm_junit_property(j, "count", v);
+    wm_junit_property(j, "pe", co->pe);
+    wm_junit_property(j, "perturb", co->perturb ? co->perturb : "none");
+    wm_junit_property(j, "expected", co->expected);
+    wm_junit_property(j, "got", co->got);
 }
 
 static bool junit_finish(wm_junit *j, const char *path)
@@ -214,25 +262,71 @@ static bool junit_finish(wm_junit *j, const char *path)
 /* The corpus's selected scenarios or the layouts, as one campaign. */
 static int run_plain(plain_campaign *p)
 {
-    const campaign_options *co = p->co;
+    campaign_options *co = p->co;
     wm_junit junit = {0};
     if (co->junit && (!co->mpi.ops || co->mpi.rank == 0)) p->junit = &junit;
-    if (p->junit) junit_campaign(p->junit, p->corpus ? "corpus" : "layout", co, p->count);
+    if (p->junit) {
+        junit_campaign(p->junit, p->corpus ? "corpus" : "layout", co, p->count);
+        if (p->corpus) {
+            wm_junit_property(p->junit, "quick", co->quick ? "yes" : "no");
+            wm_junit_property(p->junit, "only", co->only ? co->only : "");
+        } else {
+            char cmd[5000];
+            size_t n = 0;
+            for (size_t i = 0; i < p->count / p->nmodes && n < sizeof cmd; i++)
+                n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", p->layouts[i]);
+            wm_junit_property(p->junit, "LAYOUT", cmd);
+            n = 0;
+            cmd[0] = '\0';
+            for (size_t k = 0; k < p->nsettings && n < sizeof cmd; k++)
+                n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s=%lld", k ? " " : "", p->settings[k].name,
+                                      (long long)p->settings[k].value);
+            wm_junit_property(p->junit, "set", cmd);
+            snprintf(cmd, sizeof cmd, "%llu", p->max_cycles);
+            wm_junit_property(p->junit, "max-cycles", cmd);
+        }
+    }
     uint64_t items = p->count;
     if (co->shard_n) items = p->count > co->shard_k - 1 ? (p->count - (co->shard_k - 1) + co->shard_n - 1) / co->shard_n : 0;
+    if (!wm_ledger_init(&p->ledger, items)) {
+        fprintf(stderr, "wavemesh regress: out of memory\n");
+        return 2;
+    }
     const wm_campaign c = {items, plain_run, plain_name, plain_done, p, co->jobs, &co->mpi, co->rank_timeout};
     bool reporter;
     const bool whole = wm_campaign_run(&c, &reporter);
+    if (reporter) {
+        if (!whole) p->interrupted = true;
+        plain_summary(p, stdout);
+        if (wm_campaign_torn_down(&co->mpi)) plain_summary(p, stderr);
+    }
+    wm_ledger_free(&p->ledger);
     if (!reporter) return 0;
-    if (!whole) p->interrupted = true;
-    printf("%u passed, %u failed\n", p->passed, p->failed);
-    fflush(stdout);
-    if (wm_campaign_torn_down(&co->mpi)) fprintf(stderr, "%u passed, %u failed\n", p->passed, p->failed);
     if (p->junit && !junit_finish(p->junit, co->junit)) return 2;
-    return p->failed || p->interrupted ? 1 : 0;
+    return p->failed || p->lost || p->not_run || p->interrupted ? 1 : 0;
 }
 
 /* ------------------------------------------------------------ --merge */
+
+/* The properties a shard's file holds of itself alone. */
+static bool shard_own(const char *property)
+{
+    return !strcmp(property, "shard") || !strcmp(property, "router-cycles");
+}
+
+/* The first property of the campaign (every option that changes its
+ * results) on which two shards' files differ, or NULL. */
+static const char *campaigns_differ(const wm_junit *a, const wm_junit *b)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const wm_junit *x = pass ? b : a, *y = pass ? a : b;
+        for (size_t i = 0; i < x->nprops; i++) {
+            const char *name = x->prop_name[i], *other = wm_junit_get(y, name);
+            if (!shard_own(name) && (!other || strcmp(other, x->prop_value[i]))) return name;
+        }
+    }
+    return NULL;
+}
 
 static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *expected, const wm_fabric_ops *got)
 {
@@ -242,6 +336,7 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
     size_t n = 0, total = 0;
     const wm_junit_case **all = NULL;
     const char *kind = NULL;
+    wm_ledger ledger = {0, NULL};
     if (!js) goto out;
     for (; n < nfiles; n++)
         if (!wm_junit_read(files[n], &js[n], err, sizeof err)) {
@@ -259,14 +354,15 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
                     files[0]);
             goto out;
         }
-        static const char *const same[] = {"count", "seed", "first", "max-side", "max-core-side", "pe"};
-        for (size_t q = 0; q < sizeof same / sizeof same[0]; q++) {
-            const char *a = wm_junit_get(&js[0], same[q]), *b = wm_junit_get(&js[f], same[q]);
-            if ((a == NULL) != (b == NULL) || (a && strcmp(a, b))) {
-                fprintf(stderr, "wavemesh regress: --merge: %s and %s differ in %s: not shards of one campaign\n",
-                        files[0], files[f], same[q]);
-                goto out;
-            }
+        const char *differ = campaigns_differ(&js[0], &js[f]);
+        if (differ) {
+            const char *a = wm_junit_get(&js[0], differ), *b = wm_junit_get(&js[f], differ);
+            fprintf(stderr,
+                    "wavemesh regress: --merge: %s and %s are shards of different campaigns: %s%s is %s in the "
+                    "one, %s in the other\n",
+                    files[0], files[f], strcmp(differ, "count") ? "--" : "the scenario ", differ,
+                    a ? a : "not given", b ? b : "not given");
+            goto out;
         }
         if (f == 0) shards = m;
         if (m != shards || nfiles != m) {
@@ -291,7 +387,10 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
             all[g] = &js[f].cases[i];
         }
     }
-    uint64_t passed = 0, failed = 0;
+    /* the counts come from the cases (each checked against its own lines
+     * when read), never from a file's summary */
+    if (!wm_ledger_init(&ledger, total)) goto out;
+    uint64_t count[WM_LEDGER_STATES] = {0};
     double seconds = 0;
     for (size_t g = 0; g < total; g++) {
         if (!all[g]) {
@@ -299,12 +398,28 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
             goto out;
         }
         fputs(all[g]->text, stdout);
-        if (all[g]->passed) passed++;
-        else failed++;
+        ledger.state[g] = (unsigned char)all[g]->state;
+        count[all[g]->state]++;
         seconds += all[g]->seconds;
     }
+    const uint64_t passed = count[WM_LEDGER_PASSED], failed = count[WM_LEDGER_FAILED];
+    const uint64_t lost = count[WM_LEDGER_LOST], not_run = count[WM_LEDGER_NOT_RUN];
     if (!strcmp(kind, "random")) {
-        const char *pe = wm_junit_get(&js[0], "pe");
+        const char *pe = wm_junit_get(&js[0], "pe"), *indices = wm_junit_get(&js[0], "indices");
+        char command[4200], extra[300] = "";
+        snprintf(command, sizeof command, "%s regress", wm_self_name());
+        /* the options each command repeats, as co->extra has them: those not at their default */
+        static const char *const repeated[][2] = {{"perturb", "none"}, {"expected", "rtl"}, {"got", "sw"}};
+        for (size_t q = 0, e = 0; q < sizeof repeated / sizeof repeated[0] && e < sizeof extra; q++) {
+            const char *v = wm_junit_get(&js[0], repeated[q][0]);
+            if (v && strcmp(v, repeated[q][1]))
+                e += (size_t)snprintf(extra + e, sizeof extra - e, " --%s %s", repeated[q][0], v);
+        }
+        wm_index_list list = {0};
+        if (indices && !wm_index_list_parse(indices, UINT64_MAX / 2, &list, err, sizeof err)) {
+            fprintf(stderr, "wavemesh regress: --merge: %s: indices: %s\n", files[0], err);
+            goto out;
+        }
         wm_random_campaign c = {
             .count = total,
             .seed = strtoull(wm_junit_get(&js[0], "seed") ? wm_junit_get(&js[0], "seed") : "1", NULL, 10),
@@ -315,21 +430,33 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
                        (unsigned)strtoul(wm_junit_get(&js[0], "max-core-side") ? wm_junit_get(&js[0], "max-core-side")
                                                                               : "6",
                                          NULL, 10),
-                       pe ? atoi(pe) : -1},
+                       pe && !strcmp(pe, "core") ? 1 : pe && !strcmp(pe, "native") ? 0 : -1},
             .expected = expected,
             .got = got,
+            .command = command,
+            .extra_args = extra,
+            .indices = indices ? &list : NULL,
+            .indices_text = indices,
         };
         uint64_t rc = 0;
         for (size_t f = 0; f < nfiles; f++)
             rc += strtoull(wm_junit_get(&js[f], "router-cycles") ? wm_junit_get(&js[f], "router-cycles") : "0", NULL,
                            10);
-        const wm_random_summary sum = {total, passed, failed, false, seconds, rc};
+        const wm_random_summary sum = {passed + failed + lost, passed, failed, lost, not_run, not_run != 0,
+                                       seconds, rc, &ledger};
         wm_random_campaign_summary(&c, &sum, stdout);
+        wm_index_list_free(&list);
     } else {
-        printf("%" PRIu64 " passed, %" PRIu64 " failed\n", passed, failed);
+        printf("%" PRIu64 " passed, %" PRIu64 " failed", passed, failed);
+        if (lost || not_run) printf(", %" PRIu64 " lost, %" PRIu64 " not run", lost, not_run);
+        putchar('\n');
+        for (size_t g = 0; g < total; g++)
+            if (all[g]->state == WM_LEDGER_LOST || all[g]->state == WM_LEDGER_NOT_RUN)
+                printf("%s %s\n", all[g]->state == WM_LEDGER_LOST ? "lost" : "not run", all[g]->name);
     }
-    status = failed ? 1 : 0;
+    status = failed || lost || not_run ? 1 : 0;
 out:
+    wm_ledger_free(&ledger);
     for (size_t f = 0; f < n; f++) wm_junit_free(&js[f]);
     free(js);
     free(all);
@@ -359,8 +486,20 @@ static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const ch
     return false;
 }
 
+static int regress_command(int argc, char **argv, indices_option *indices_given);
+
 int wm_cmd_regress(int argc, char **argv)
 {
+    /* --indices holds its parsed list until the command ends */
+    indices_option indices = {{NULL, NULL, 0, 0}, NULL};
+    const int status = regress_command(argc, argv, &indices);
+    wm_index_list_free(&indices.list);
+    return status;
+}
+
+static int regress_command(int argc, char **argv, indices_option *indices_given)
+{
+    indices_option *const indices = indices_given;
     enum { MAX_LAYOUTS = 256 };
     const char *layouts[MAX_LAYOUTS];
     size_t nlayouts = 0;
@@ -373,7 +512,7 @@ int wm_cmd_regress(int argc, char **argv)
     bool quick = false, list = false, pe_given = false;
     const char *only = NULL, *expected_name = "rtl", *got_name = "sw", *pe = "native";
     perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
-    random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, NULL, NULL, NULL};
+    random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, false, NULL, NULL, NULL, NULL, NULL};
     const wm_option options[] = {
         {"LAYOUT...", NULL, WM_OPT_POSITIONAL, .to.str = layouts, .max_count = MAX_LAYOUTS, .count = &nlayouts},
         WM_OPT_FLAG_ROW("--quick", &quick, "only the short scenarios (the ones `make test` runs)"),
@@ -408,8 +547,14 @@ int wm_cmd_regress(int argc, char **argv)
                        "J scenarios at a time, in J forked processes (a crash is a FAIL of its own); default 1: "
                        "one after the other in this process"),
         WM_OPT_U64_ROW("--max-side", "N", &ro.max_side, 1, WM_RANDOM_SIDE_MAX, "mesh sides 1..N (default 32)"),
-        WM_OPT_U64_ROW("--max-core-side", "N", &ro.max_core_side, 1, WM_RANDOM_SIDE_MAX,
-                       "the same on the cores (default 6)"),
+        {"--max-core-side", "N", WM_OPT_U64, .to.u = &ro.max_core_side, .umin = 1, .umax = WM_RANDOM_SIDE_MAX,
+         .given = &ro.have_max_core_side,
+         .help = "the same on the cores, at most --max-side (default 6, or --max-side when smaller)"},
+        {"--indices", "LIST", WM_OPT_CUSTOM, .to.custom = indices, .parse = indices_parse,
+         .expected = "numbers N, ranges A-B and A-B:S (every S-th) separated by commas, ascending, each number "
+                     "once, at most 4611686018427387903",
+         .help = "instead of --random N: the seed's scenarios LIST (3,17-20,40-100:4), as a summary prints those "
+                 "lost or not run"},
         WM_OPT_U64_ROW("--shrink-runs", "N", &ro.shrink_runs, 0, 100000,
                        "versions a failure's shrinking may try (default 200; 0: no shrinking)"),
         WM_OPT_STRING_ROW("--log", "FILE", &ro.log,
@@ -434,6 +579,30 @@ int wm_cmd_regress(int argc, char **argv)
     const wm_opts opts = WM_OPTS("regress", options, about, NULL);
     int status;
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
+    ro.indices = indices->text;
+    ro.index_list = &indices->list;
+    co.pe = pe_given ? pe : "both";
+    co.perturb = perturb.text;
+    co.expected = expected_name;
+    co.got = got_name;
+    co.quick = quick;
+    co.only = only;
+    if (merge_given && (co.junit || ro.log)) {
+        fprintf(stderr, "wavemesh regress: --merge prints the merged campaign on standard output; it takes no %s\n",
+                co.junit ? "--junit" : "--log");
+        return 2;
+    }
+    if (ro.log && !ro.have_random && !ro.indices) {
+        fprintf(stderr, "wavemesh regress: --log takes the lines of a --random or --indices campaign; the corpus, "
+                        "LAYOUTs and --scenario print theirs on standard output\n");
+        return 2;
+    }
+    if (!ro.have_max_core_side && ro.max_core_side > ro.max_side) ro.max_core_side = ro.max_side;
+    if (ro.max_core_side > ro.max_side) {
+        fprintf(stderr, "wavemesh regress: --max-core-side %llu is above --max-side %llu: 1..%llu\n",
+                ro.max_core_side, ro.max_side, ro.max_side);
+        return 2;
+    }
     /* -1: every scenario; 0: native; 1: core */
     const int cores_only = pe_given ? wm_pe_mode_of(pe) == WM_PE_CORE : -1;
     co.jobs = (unsigned)ro.jobs;
@@ -495,9 +664,9 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
         return 2;
     }
     if (layout) {
-        if (quick || list || only || ro.have_random || ro.scenario) {
-            fprintf(stderr, "wavemesh regress: --quick, --only, --list, --random and --scenario select corpus or "
-                            "random scenarios, not a LAYOUT\n");
+        if (quick || list || only || ro.have_random || ro.scenario || ro.indices) {
+            fprintf(stderr, "wavemesh regress: --quick, --only, --list, --random, --indices and --scenario select "
+                            "corpus or random scenarios, not a LAYOUT\n");
             return 2;
         }
         plain_campaign p = {.layouts = (const char **)layouts, .nmodes = 0, .settings = settings,
@@ -508,14 +677,19 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
         p.count = nlayouts * p.nmodes;
         return run_plain(&p);
     }
-    if (ro.have_random || ro.scenario) {
-        if (ro.have_random && ro.scenario) {
-            fprintf(stderr, "wavemesh regress: --random and --scenario exclude each other\n");
+    if (ro.have_random || ro.scenario || ro.indices) {
+        if (ro.have_random + !!ro.scenario + !!ro.indices > 1) {
+            fprintf(stderr, "wavemesh regress: --random, --indices and --scenario exclude each other\n");
             return 2;
         }
         if (quick || list || only) {
             fprintf(stderr, "wavemesh regress: --quick, --only and --list select from the corpus, not with %s\n",
-                    ro.scenario ? "--scenario" : "--random");
+                    ro.scenario ? "--scenario" : ro.indices ? "--indices" : "--random");
+            return 2;
+        }
+        if (ro.indices && (ro.first || co->shard_n)) {
+            fprintf(stderr, "wavemesh regress: --indices names its scenarios: it takes no %s\n",
+                    ro.first ? "--first" : "--shard");
             return 2;
         }
         status = run_random(&ro, cores_only, co, expected, got);
@@ -553,17 +727,21 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
     return status;
 }
 
-/* --random N or --scenario TEXT: the campaign of random_campaign.h, each
- * line's command carrying the options that change what it checks. */
+/* --random N, --indices LIST or --scenario TEXT: the campaign of
+ * random_campaign.h, each line's command carrying the options that change
+ * what it checks. */
 static int run_random(const random_options *o, int cores_only, campaign_options *co, const wm_fabric_ops *expected,
                       const wm_fabric_ops *got)
 {
+    const wm_index_list *indices = o->indices ? o->index_list : NULL;
     const char *extra = co->extra;
     /* each line's command names the binary as it was invoked */
     char command[4200];
     snprintf(command, sizeof command, "%s regress", wm_self_name());
     wm_random_campaign c = {
-        .count = o->random,
+        .count = indices ? indices->count : o->random,
+        .indices = indices,
+        .indices_text = o->indices,
         .seed = o->seed,
         .first = o->first,
         .jobs = (unsigned)o->jobs,
@@ -595,8 +773,9 @@ static int run_random(const random_options *o, int cores_only, campaign_options 
         wm_junit_property(&junit, "max-side", v);
         snprintf(v, sizeof v, "%llu", o->max_core_side);
         wm_junit_property(&junit, "max-core-side", v);
-        snprintf(v, sizeof v, "%d", cores_only);
-        wm_junit_property(&junit, "pe", v);
+        snprintf(v, sizeof v, "%llu", o->shrink_runs);
+        wm_junit_property(&junit, "shrink-runs", v);
+        if (o->indices) wm_junit_property(&junit, "indices", o->indices);
     }
     if (o->scenario) {
         wm_random_scenario rs;

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,11 @@ static void nap_ms(long ms)
 }
 
 /* ------------------------------------------------------------ results in order */
+
+wm_ledger_state wm_campaign_state(const wm_campaign_result *r)
+{
+    return r->not_run ? WM_LEDGER_NOT_RUN : r->lost ? WM_LEDGER_LOST : r->passed ? WM_LEDGER_PASSED : WM_LEDGER_FAILED;
+}
 
 typedef struct {
     wm_campaign_result r;
@@ -85,7 +91,7 @@ static void order_lost(order *o, uint64_t item, const char *why, double seconds)
     char name[300], *text = NULL;
     o->c->name(o->c->ctx, item, name, sizeof name);
     if (asprintf(&text, "FAIL %s: %s\n", name, why) < 0) text = NULL;
-    const wm_campaign_result r = {false, false, true, 0, seconds, NULL};
+    const wm_campaign_result r = {false, false, true, false, 0, seconds, NULL};
     order_put(o, item, &r, text);
 }
 
@@ -241,12 +247,12 @@ static char *child_reap(const wm_campaign *c, child *ch, wm_campaign_result *r)
     char name[300], *text = NULL;
     c->name(c->ctx, ch->item, name, sizeof name);
     if (WIFSIGNALED(status)) {
-        if (asprintf(&text, "%.*sFAIL %s: its process ended by signal %d (%s)\n", cut, so_far, name,
-                     WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
+        if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended by signal %d (%s)\n", cut, so_far,
+                     name, WTERMSIG(status), strsignal(WTERMSIG(status))) < 0)
             text = NULL;
         r->interrupted = WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM;
-    } else if (asprintf(&text, "%.*sFAIL %s: its process ended with status %d without a report\n", cut, so_far,
-                        name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
+    } else if (asprintf(&text, "%.*sFAIL %s: lost with its process, which ended with status %d without a report\n",
+                        cut, so_far, name, WIFEXITED(status) ? WEXITSTATUS(status) : -1) < 0) {
         text = NULL;
     }
     ch->len = 0;
@@ -327,6 +333,7 @@ enum { RANK_DEPTH = 2 };
 
 typedef struct {
     bool dead;       /* died, or told to stop */
+    bool idle;       /* it answered an item interrupted: it begins no other */
     unsigned held;   /* items given, not yet answered: item[0] runs */
     uint64_t item[RANK_DEPTH];
     double heard;    /* its last word */
@@ -377,7 +384,9 @@ static void take_message(const wm_campaign *c, order *o, rank_state *rs, int src
         if (len >= sizeof head + sizeof seconds) {
             memcpy(head, buf, sizeof head);
             memcpy(&seconds, buf + sizeof head, sizeof seconds);
-            const wm_campaign_result res = {(head[2] & 1) != 0, (head[2] & 2) != 0, false, head[1], seconds, NULL};
+            const wm_campaign_result res = {(head[2] & 1) != 0, (head[2] & 2) != 0, false, false, head[1], seconds,
+                                            NULL};
+            if (head[2] & 2) r->idle = true;
             char *text = strdup(buf + sizeof head + sizeof seconds);
             order_put(o, head[0], &res, text);
         }
@@ -466,6 +475,7 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
             snprintf(why, sizeof why, "lost with rank %d, which died with it in hand (no word from it for %.0f s)",
                      r, c->rank_timeout);
             rs[r].dead = true;
+            c->mpi->gave_up = true;
             fprintf(stderr, "wavemesh regress: rank %d is dead (no word from it for %.0f s); its scenario is lost\n",
                     r, c->rank_timeout);
             order_lost(o, rs[r].item[0], why, t - rs[r].start);
@@ -495,13 +505,17 @@ static void run_dispatch(const wm_campaign *c, order *o, bool *stopped)
         }
     for (unsigned k = 0; ch && k < local; k++) child_end(&ch[k]);
     /* after a signal the live ranks answer at once (their items end
-     * interrupted); one that did not is dead, or the launcher killed it */
+     * interrupted) and begin no other; one that did not is dead, or the
+     * launcher killed it. What they held beyond is not run. */
     for (int r = 1; r < ranks; r++)
         if (rs[r].held && !rs[r].dead) {
-            char why[200];
-            snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
-            order_lost(o, rs[r].item[0], why, now_seconds() - rs[r].start);
-            rs[r].held = 0; /* the next it held had not begun, as items never handed out */
+            if (!rs[r].idle) {
+                char why[200];
+                snprintf(why, sizeof why, "lost with rank %d, which did not answer when the job was stopped", r);
+                order_lost(o, rs[r].item[0], why, now_seconds() - rs[r].start);
+                c->mpi->gave_up = true;
+            }
+            rs[r].held = 0;
             rs[r].dead = true;
         }
     /* a job being stopped (a signal, or the launcher ending it for a dead
@@ -602,12 +616,16 @@ bool wm_campaign_run(const wm_campaign *c, bool *reporter)
     bool stopped = false;
     if (c->jobs <= 1 && !mpi) run_in_process(c, &o, &stopped);
     else run_dispatch(c, &o, &stopped);
-    /* after a signal: what finished beyond a gap is given still */
+    /* the ledger closed: after a stop, what finished beyond a gap is given
+     * still, and every item without a result is not run */
     for (uint64_t i = o.next_done; i < c->count; i++)
         if (o.slot[i]) {
             c->done(c->ctx, i, &o.slot[i]->r);
             free(o.slot[i]->text);
             free(o.slot[i]);
+        } else {
+            const wm_campaign_result not_run = {false, false, false, true, 0, 0, ""};
+            c->done(c->ctx, i, &not_run);
         }
     free(o.slot);
     return !stopped && !wm_interrupt_signal();
@@ -725,8 +743,34 @@ bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_size)
     return true;
 }
 
+/* A process still in MPI_Finalize after WM_CAMPAIGN_FINISH_SECONDS waits
+ * on a rank that is gone: it ends itself, its output written long since. */
+static void *finish_watchdog(void *arg)
+{
+    (void)arg;
+    sleep(WM_CAMPAIGN_FINISH_SECONDS);
+    fprintf(stderr, "wavemesh regress: MPI_Finalize still waits after %d s (a rank is gone): this process ends\n",
+            WM_CAMPAIGN_FINISH_SECONDS);
+    kill(getpid(), SIGKILL);
+    return NULL;
+}
+
 void wm_campaign_mpi_close(wm_campaign_mpi *m)
 {
-    if (m->ops) m->ops->finish();
+    if (!m->ops) return;
+    const bool dropped = fflush(stdout) != 0 || ferror(stdout);
+    fflush(NULL);
+    /* a rank given up may be stopped or unreachable, and MPI_Finalize waits
+     * for every rank: the launcher ends them all instead, this process
+     * with them, before its exit could say what standard output lost */
+    if (m->rank == 0 && (m->gave_up || wm_interrupt_signal())) {
+        if (dropped && wm_campaign_torn_down(m))
+            fprintf(stderr, "wavemesh regress: standard output: no longer read by the launcher stopping the job: "
+                            "lines were dropped (the summary above and the JUnit file hold every scenario)\n");
+        m->ops->kill_job(1);
+    }
+    pthread_t watchdog;
+    if (!pthread_create(&watchdog, NULL, finish_watchdog, NULL)) pthread_detach(watchdog);
+    m->ops->finish();
     m->ops = NULL;
 }

@@ -19,12 +19,14 @@
  *     is reported lost, a failure, the next it held goes to another rank,
  *     and it gets no more. MPI is never linked: the transport is a plugin
  *     (transport.h) loaded only under a launcher (wm_campaign_mpi_open).
- * Whatever the transport, `done` sees every item's result once, in item
- * order, so the output is the same as a run in one process. */
+ * Whatever the transport, `done` sees every item once, in item order, so
+ * the output is the same as a run in one process: passed, failed, lost
+ * or, when the campaign was stopped first, not run (ledger.h). */
 #ifndef WM_CAMPAIGN_H
 #define WM_CAMPAIGN_H
 
 #include "core/must_use.h"
+#include "regress/ledger.h"
 #include "regress/transport.h"
 
 #include <stdbool.h>
@@ -36,16 +38,21 @@ typedef struct {
     bool passed;
     bool interrupted;       /* SIGINT/SIGTERM stopped it */
     bool lost;              /* its process or rank died with it in hand */
+    bool not_run;           /* the campaign stopped before it began (text "") */
     uint64_t router_cycles; /* what its expected run cost (random scenarios) */
     double seconds;         /* its wall time */
     const char *text;       /* its lines, each ending in '\n' */
 } wm_campaign_result;
+
+/* The state a result leaves its item in, in the campaign's ledger. */
+wm_ledger_state wm_campaign_state(const wm_campaign_result *r);
 
 /* An MPI job as the plugin sees it; ops NULL: not under MPI. */
 typedef struct {
     const wm_transport_ops *ops;
     int rank, size;
     bool launcher; /* a launcher started this process, even as a job of one */
+    bool gave_up;  /* rank 0: a rank was given up (dead, stopped, or silent when the job was stopped) */
 } wm_campaign_mpi;
 
 typedef struct {
@@ -59,7 +66,7 @@ typedef struct {
     void (*done)(void *ctx, uint64_t item, const wm_campaign_result *r);
     void *ctx;
     unsigned jobs;              /* local processes at a time; 1: in this process */
-    const wm_campaign_mpi *mpi; /* NULL or ops NULL: on this machine */
+    wm_campaign_mpi *mpi;       /* NULL or ops NULL: on this machine */
     double rank_timeout;        /* MPI: seconds of silence after which a rank is dead */
 } wm_campaign;
 
@@ -90,7 +97,12 @@ WM_MUST_USE bool wm_campaign_mpi_open(wm_campaign_mpi *m, char *err, size_t err_
  * wm_interrupt_unblock_stdout); standard error,
  * quiet in a campaign, still has room for the summary. */
 bool wm_campaign_torn_down(const wm_campaign_mpi *m);
-/* Ends MPI, when it was started. */
+/* Ends MPI, when it was started, without waiting on a rank that is gone:
+ * rank 0 ends the whole job (MPI_Abort) when it gave a rank up or the job
+ * is being stopped, its output written by then; otherwise MPI_Finalize,
+ * and a process still in it WM_CAMPAIGN_FINISH_SECONDS later kills
+ * itself (a dead rank can hold every live one there). */
+#define WM_CAMPAIGN_FINISH_SECONDS 10
 void wm_campaign_mpi_close(wm_campaign_mpi *m);
 
 #endif

@@ -10,14 +10,14 @@
 #include <string.h>
 
 void wm_junit_add(wm_junit *j, const char *kind, const char *name, const char *text, const char *reproduce,
-                  double seconds, bool passed)
+                  double seconds, wm_ledger_state state)
 {
     if (j->n == j->cap) {
         j->cap = j->cap ? 2 * j->cap : 64;
         j->cases = wm_xrealloc(j->cases, j->cap * sizeof *j->cases);
     }
     j->cases[j->n++] = (wm_junit_case){wm_xstrdup(kind), wm_xstrdup(name), wm_xstrdup(text ? text : ""),
-                                       reproduce ? wm_xstrdup(reproduce) : NULL, seconds, passed};
+                                       reproduce ? wm_xstrdup(reproduce) : NULL, seconds, state};
 }
 
 void wm_junit_property(wm_junit *j, const char *name, const char *value)
@@ -86,18 +86,21 @@ bool wm_junit_write(const wm_junit *j, const char *path, char *err, size_t err_s
     wm_outfile *o = wm_outfile_begin(path, true, err, err_size);
     if (!o) return false;
     FILE *f = wm_outfile_stream(o);
-    size_t failures = 0;
+    size_t failures = 0, skipped = 0;
     double seconds = 0;
     for (size_t i = 0; i < j->n; i++) {
-        failures += !j->cases[i].passed;
+        failures += j->cases[i].state == WM_LEDGER_FAILED || j->cases[i].state == WM_LEDGER_LOST;
+        skipped += j->cases[i].state == WM_LEDGER_NOT_RUN;
         seconds += j->cases[i].seconds;
     }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<testsuites name=\"wavemesh regress\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" time=\"%.3f\">\n",
-            j->n, failures, seconds);
-    fprintf(f, "  <testsuite name=\"wavemesh regress\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" "
+    fprintf(f,
+            "<testsuites name=\"wavemesh regress\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
+            "time=\"%.3f\">\n",
+            j->n, failures, skipped, seconds);
+    fprintf(f, "  <testsuite name=\"wavemesh regress\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
                "time=\"%.3f\">\n",
-            j->n, failures, seconds);
+            j->n, failures, skipped, seconds);
     fprintf(f, "    <properties>\n");
     for (size_t i = 0; i < j->nprops; i++) {
         fprintf(f, "      <property name=\"");
@@ -114,11 +117,19 @@ bool wm_junit_write(const wm_junit *j, const char *path, char *err, size_t err_s
         fprintf(f, "\" name=\"");
         esc(f, c->name);
         fprintf(f, "\" time=\"%.3f\">\n", c->seconds);
-        if (!c->passed) {
-            const size_t first = strcspn(c->text, "\n");
+        if (c->state == WM_LEDGER_NOT_RUN)
+            fprintf(f, "      <skipped message=\"not run: the campaign was stopped before it\"/>\n");
+        if (c->state == WM_LEDGER_FAILED || c->state == WM_LEDGER_LOST) {
+            /* the FAIL line that says why: a lost item's lines so far come first */
+            const char *why = c->text;
+            for (const char *l = c->text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+                if (!strncmp(l, "FAIL ", 5)) {
+                    why = l;
+                    if (c->state == WM_LEDGER_FAILED) break;
+                }
             fprintf(f, "      <failure message=\"");
-            escaped(f, c->text, first);
-            fprintf(f, "\" type=\"%s\">", strstr(c->text, " lost with rank ") ? "lost" : "divergence");
+            escaped(f, why, strcspn(why, "\n"));
+            fprintf(f, "\" type=\"%s\">", c->state == WM_LEDGER_LOST ? "lost" : "divergence");
             esc(f, c->text);
             if (c->reproduce) {
                 fprintf(f, "reproduce: ");
@@ -175,6 +186,20 @@ static char *attribute(const char *tag, const char *name)
     return q ? unescape(a, (size_t)(q - a)) : NULL;
 }
 
+/* What a case's lines say: a FAIL line fails it, else a PASS line passes
+ * it; no line at all is a case not run. */
+static const char *const verdict_of[WM_LEDGER_STATES] = {"not run", "passed", "failed", "failed"};
+
+static const char *lines_verdict(const char *text)
+{
+    bool pass = false;
+    for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        if (!strncmp(l, "FAIL ", 5)) return "failed";
+        pass |= !strncmp(l, "PASS ", 5);
+    }
+    return pass ? "passed" : *text ? "neither passed nor failed" : "not run";
+}
+
 bool wm_junit_read(const char *path, wm_junit *j, char *err, size_t err_size)
 {
     memset(j, 0, sizeof *j);
@@ -220,8 +245,27 @@ bool wm_junit_read(const char *path, wm_junit *j, char *err, size_t err_size)
             return false;
         }
         const char *failure = strstr(p, "<failure ");
+        const char *skipped = strstr(p, "<skipped");
+        char *type = failure && failure < end ? attribute(failure, "type") : NULL;
+        const wm_ledger_state state = failure && failure < end ? (type && !strcmp(type, "lost") ? WM_LEDGER_LOST
+                                                                                                 : WM_LEDGER_FAILED)
+                                      : skipped && skipped < end ? WM_LEDGER_NOT_RUN
+                                                                 : WM_LEDGER_PASSED;
+        free(type);
         char *text = unescape(out + strlen("<system-out>"), (size_t)(out_end - out - strlen("<system-out>")));
-        wm_junit_add(j, kind, name, text, NULL, strtod(time, NULL), !(failure && failure < end));
+        const char *lines = lines_verdict(text);
+        if (strcmp(lines, verdict_of[state])) {
+            snprintf(err, err_size, "%s: testcase %s is inconsistent: its elements say %s, its lines %s", path,
+                     name, verdict_of[state], lines);
+            free(text);
+            free(kind);
+            free(name);
+            free(time);
+            free(doc);
+            wm_junit_free(j);
+            return false;
+        }
+        wm_junit_add(j, kind, name, text, NULL, strtod(time, NULL), state);
         free(text);
         free(kind);
         free(name);

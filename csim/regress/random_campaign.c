@@ -86,18 +86,21 @@ static void count(coverage *cv, const wm_random_scenario *s)
 
 static void print_summary(FILE *f, const wm_random_campaign *c, const wm_random_summary *s, const coverage *cv)
 {
-    char with[64], shard[64] = "";
+    char with[64], shard[64] = "", range[120], unfinished[80] = "";
     if (c->mpi && c->mpi->ops) snprintf(with, sizeof with, "%d ranks", c->mpi->size);
     else snprintf(with, sizeof with, "%u job%s", c->jobs, c->jobs == 1 ? "" : "s");
     if (c->shard_n) snprintf(shard, sizeof shard, ", shard %u/%u", c->shard_k, c->shard_n);
+    if (c->indices)
+        snprintf(range, sizeof range, "%.100s%s", c->indices_text, strlen(c->indices_text) > 100 ? "..." : "");
+    else snprintf(range, sizeof range, "%" PRIu64 "..%" PRIu64, c->first, c->first + (c->count ? c->count - 1 : 0));
+    if (s->lost || s->not_run)
+        snprintf(unfinished, sizeof unfinished, ", %" PRIu64 " lost, %" PRIu64 " not run", s->lost, s->not_run);
     const double per_min = s->seconds > 0 ? 60.0 * (double)s->run / s->seconds : 0;
     fprintf(f,
-            "random: %" PRIu64 " scenarios (seed %" PRIu64 ", scenarios %" PRIu64 "..%" PRIu64 "%s): %" PRIu64
-            " passed, %" PRIu64 " failed%s; %.1f s with %s, %.0f scenarios/min, %.2f M router-cycles/s per "
-            "backend\n",
-            s->run, c->seed, c->first,
-            c->first + (c->shard_n ? (c->count ? c->count - 1 : 0) : (s->run ? s->run - 1 : 0)), shard, s->passed,
-            s->failed, s->interrupted ? " (interrupted)" : "", s->seconds, with, per_min,
+            "random: %" PRIu64 " scenarios (seed %" PRIu64 ", scenarios %s%s): %" PRIu64 " passed, %" PRIu64
+            " failed%s%s; %.1f s with %s, %.0f scenarios/min, %.2f M router-cycles/s per backend\n",
+            wm_random_campaign_items(c), c->seed, range, shard, s->passed, s->failed, unfinished,
+            s->interrupted ? " (interrupted)" : "", s->seconds, with, per_min,
             s->seconds > 0 ? (double)s->router_cycles / s->seconds / 1e6 : 0.0);
     fprintf(f,
             "random: covered %" PRIu64 " on the cores, %" PRIu64 " 1x1, %" PRIu64 " 1xN, %" PRIu64 " Nx1, %" PRIu64
@@ -139,25 +142,52 @@ static void show_progress(progress *p, const wm_random_campaign *c, const wm_ran
 
 uint64_t wm_random_campaign_items(const wm_random_campaign *c)
 {
+    if (c->indices) return c->indices->count;
     if (!c->shard_n) return c->count;
     return c->count > c->shard_k - 1 ? (c->count - (c->shard_k - 1) + c->shard_n - 1) / c->shard_n : 0;
 }
 
 uint64_t wm_random_campaign_index(const wm_random_campaign *c, uint64_t item)
 {
+    if (c->indices) return wm_index_list_at(c->indices, item);
     return c->first + (c->shard_n ? (c->shard_k - 1) + item * c->shard_n : item);
+}
+
+static uint64_t ledger_index(const void *ctx, uint64_t item)
+{
+    return wm_random_campaign_index(ctx, item);
+}
+
+/* The items lost or not run, and the command that runs exactly those. */
+static void print_unfinished(FILE *f, const wm_random_campaign *c, const wm_random_summary *s)
+{
+    if (!s->lost && !s->not_run) return;
+    const wm_ledger *l = s->ledger;
+    char *lost = wm_ledger_list(l, 1u << WM_LEDGER_LOST, ledger_index, c);
+    char *not_run = wm_ledger_list(l, 1u << WM_LEDGER_NOT_RUN, ledger_index, c);
+    char *both = wm_ledger_list(l, 1u << WM_LEDGER_LOST | 1u << WM_LEDGER_NOT_RUN, ledger_index, c);
+    fprintf(f,
+            "random: %s%s%s%s%s; run them: %s --indices %s --seed %" PRIu64 " --max-side %u --max-core-side %u%s%s\n",
+            *lost ? "lost: " : "", lost, *lost && *not_run ? "; " : "", *not_run ? "not run: " : "", not_run,
+            c->command, both, c->seed, c->limits.max_side, c->limits.max_core_side,
+            c->limits.pe < 0 ? "" : c->limits.pe ? " --pe core" : " --pe native", c->extra_args);
+    free(lost);
+    free(not_run);
+    free(both);
 }
 
 void wm_random_campaign_summary(const wm_random_campaign *c, const wm_random_summary *s, FILE *f)
 {
     coverage cv;
     memset(&cv, 0, sizeof cv);
-    for (uint64_t i = 0; i < s->run; i++) {
+    for (uint64_t i = 0; i < s->ledger->count; i++) {
+        if (s->ledger->state[i] != WM_LEDGER_PASSED && s->ledger->state[i] != WM_LEDGER_FAILED) continue;
         wm_random_scenario rs;
         wm_random_generate(c->seed, wm_random_campaign_index(c, i), &c->limits, &rs);
         count(&cv, &rs);
     }
     print_summary(f, c, s, &cv);
+    print_unfinished(f, c, s);
     /* under a launcher that is ending the job, rank 0 may be killed before
      * it exits: the summary must be out by then */
     fflush(f);
@@ -172,6 +202,7 @@ typedef struct {
     const wm_random_campaign *c;
     wm_random_summary *s;
     progress *p;
+    wm_ledger *ledger;
 } run_ctx;
 
 static bool item_run(void *ctx, uint64_t item, FILE *out, bool *interrupted, uint64_t *router_cycles)
@@ -195,6 +226,17 @@ static void item_done(void *ctx, uint64_t item, const wm_campaign_result *r)
 {
     run_ctx *x = ctx;
     const wm_random_campaign *c = x->c;
+    const wm_ledger_state state = wm_campaign_state(r);
+    x->ledger->state[item] = (unsigned char)state;
+    if (c->junit) {
+        char name[64];
+        item_name(ctx, item, name, sizeof name);
+        wm_junit_add(c->junit, "random", name, r->text, NULL, r->seconds, state);
+    }
+    if (r->not_run) {
+        x->s->not_run++;
+        return;
+    }
     fputs(r->text, c->out);
     fflush(c->out);
     if (!r->passed && c->failures && c->failures != c->out) {
@@ -203,14 +245,10 @@ static void item_done(void *ctx, uint64_t item, const wm_campaign_result *r)
     }
     /* a job being torn down may drop what standard output cannot take */
     if (!r->passed && wm_campaign_torn_down(c->mpi)) fputs(r->text, stderr);
-    if (c->junit) {
-        char name[64];
-        item_name(ctx, item, name, sizeof name);
-        wm_junit_add(c->junit, "random", name, r->text, NULL, r->seconds, r->passed);
-    }
     x->s->run++;
     x->s->router_cycles += r->router_cycles;
-    if (r->passed) x->s->passed++;
+    if (r->lost) x->s->lost++;
+    else if (r->passed) x->s->passed++;
     else x->s->failed++;
     if (r->interrupted) x->s->interrupted = true;
     show_progress(x->p, c, x->s, false);
@@ -220,18 +258,30 @@ int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *s)
 {
     memset(s, 0, sizeof *s);
     progress p = {c->progress, isatty(STDERR_FILENO) != 0, now_seconds(), now_seconds(), 0};
-    run_ctx x = {c, s, &p};
+    wm_ledger ledger;
+    if (!wm_ledger_init(&ledger, wm_random_campaign_items(c))) {
+        fprintf(stderr, "wavemesh regress: out of memory for a ledger of %" PRIu64 " scenarios\n",
+                wm_random_campaign_items(c));
+        return 2;
+    }
+    s->ledger = &ledger;
+    run_ctx x = {c, s, &p, &ledger};
     const wm_campaign camp = {wm_random_campaign_items(c), item_run, item_name, item_done, &x,
                               c->jobs, c->mpi, c->rank_timeout};
     const double start = now_seconds();
     bool reporter;
     const bool whole = wm_campaign_run(&camp, &reporter);
-    if (!reporter) return 0;
+    if (!reporter) {
+        wm_ledger_free(&ledger);
+        return 0;
+    }
     if (!whole) s->interrupted = true;
     s->seconds = now_seconds() - start;
     show_progress(&p, c, s, true);
     wm_random_campaign_summary(c, s, c->failures ? c->failures : c->out);
     if (c->failures && c->failures != c->out) wm_random_campaign_summary(c, s, c->out);
     if (wm_campaign_torn_down(c->mpi)) wm_random_campaign_summary(c, s, stderr);
-    return s->failed || s->interrupted ? 1 : 0;
+    wm_ledger_free(&ledger);
+    s->ledger = NULL;
+    return s->failed || s->lost || s->not_run || s->interrupted ? 1 : 0;
 }

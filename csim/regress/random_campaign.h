@@ -14,15 +14,18 @@
  * shrunk (random_shrink.h) and the smallest version's report and command
  * follow. Failures go to `failures` too when it is another stream. A
  * progress line goes to stderr when asked, and the summary to `failures`
- * (or `out`): scenarios passed and failed, the time, scenarios per minute,
- * and what the campaign covered (shapes, patterns, lengths, off-mesh
- * headers, disabled and toggled routers, slow pops, cores).
+ * (or `out`): scenarios passed, failed, lost and not run (ledger.h), the
+ * time, scenarios per minute, and what the campaign covered (shapes,
+ * patterns, lengths, off-mesh headers, disabled and toggled routers, slow
+ * pops, cores); when some were lost or not run, their numbers and the
+ * command that runs exactly those (--indices).
  */
 #ifndef WM_RANDOM_CAMPAIGN_H
 #define WM_RANDOM_CAMPAIGN_H
 
 #include "regress/campaign.h"
 #include "regress/junit.h"
+#include "regress/ledger.h"
 #include "regress/random_scenario.h"
 
 #include <stdbool.h>
@@ -41,27 +44,32 @@ typedef struct {
     FILE *failures;                     /* failures and the summary; NULL: out */
     bool progress;                      /* a progress line on stderr */
     unsigned shard_k, shard_n;          /* only scenarios first + K-1 + i*N (1 <= K <= N); N = 0: all */
-    const wm_campaign_mpi *mpi;         /* the ranks of an MPI job, or NULL (campaign.h) */
+    const wm_index_list *indices;       /* instead of first, count and shard: these scenarios, or NULL */
+    const char *indices_text;           /* the list as given */
+    wm_campaign_mpi *mpi;               /* the ranks of an MPI job, or NULL (campaign.h) */
     double rank_timeout;                /* MPI: the silence after which a rank is dead */
     wm_junit *junit;                    /* each scenario's case, or NULL */
 } wm_random_campaign;
 
 typedef struct {
-    uint64_t run, passed, failed;
+    uint64_t run, passed, failed, lost, not_run; /* run: passed, failed or lost */
     bool interrupted;
     double seconds;
     uint64_t router_cycles; /* tiles x cycles of every expected run */
+    const wm_ledger *ledger; /* every item's state */
 } wm_random_summary;
 
 /* The scenarios of the campaign's slice, and the seed's index of item i. */
 uint64_t wm_random_campaign_items(const wm_random_campaign *c);
 uint64_t wm_random_campaign_index(const wm_random_campaign *c, uint64_t item);
-/* The two summary lines on f, the coverage over the first s->run items. */
+/* The summary lines on f: the counts, the coverage over the items that
+ * passed or failed, and the items lost or not run with the command that
+ * runs exactly those. */
 void wm_random_campaign_summary(const wm_random_campaign *c, const wm_random_summary *s, FILE *f);
 
 /* Runs the campaign (campaign.h: in this process, in jobs processes or on
- * the ranks of c->mpi); 0 when every scenario passed, 1 otherwise. A rank
- * other than 0 prints nothing and returns 0. */
+ * the ranks of c->mpi); 0 when every scenario passed, 1 otherwise, 2 when
+ * out of memory. A rank other than 0 prints nothing and returns 0. */
 int wm_random_campaign_run(const wm_random_campaign *c, wm_random_summary *sum);
 
 /* One scenario: its line (and, failing, its shrinking) on out; true when

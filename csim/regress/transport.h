@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* Raised when the table changes; a plugin of another version is refused. */
-#define WM_TRANSPORT_ABI 1
+#define WM_TRANSPORT_ABI 2
 #define WM_TRANSPORT_SYMBOL "wm_transport_mpi"
 
 typedef struct {
@@ -32,6 +32,8 @@ typedef struct {
     bool (*recv)(int src, int tag, void *buf, size_t len);
     /* Ends the transport (MPI_Finalize). */
     void (*finish)(void);
+    /* Ends every process of the job with status (MPI_Abort). */
+    void (*kill_job)(int status);
 } wm_transport_ops;
 
 typedef const wm_transport_ops *(*wm_transport_get_fn)(void);

@@ -51,9 +51,15 @@ static void mpi_finish(void)
     MPI_Finalize();
 }
 
+static void mpi_kill_job(int status)
+{
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+
 const wm_transport_ops *wm_transport_mpi(void);
 const wm_transport_ops *wm_transport_mpi(void)
 {
-    static const wm_transport_ops ops = {WM_TRANSPORT_ABI, mpi_init, mpi_send, mpi_probe, mpi_recv, mpi_finish};
+    static const wm_transport_ops ops = {WM_TRANSPORT_ABI, mpi_init, mpi_send, mpi_probe, mpi_recv, mpi_finish,
+                                            mpi_kill_job};
     return &ops;
 }
