@@ -19,7 +19,9 @@ static const char about[] =
     "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
     "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
     "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
-    "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners).\n"
+    "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners;\n"
+    "star: the dofs every rank of a group of --multiplicity K ranks shares, each a\n"
+    "vertex of multiplicity K, besides as many private ones).\n"
     "  pairwise  one transfer per peer, directly\n"
     "  crystal   the setup-phase crystal router: records routed in ceil(log2 P)\n"
     "            bisection stages, sizes negotiated over the fabric each stage\n"
@@ -34,7 +36,7 @@ static const char about[] =
     "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
     "message counts in the stage its header's tag names (pairwise: one stage).\n";
 
-static const char *const schedules[] = {"chain", "grid", "random", NULL};
+static const char *const schedules[] = {"chain", "grid", "random", "star", NULL};
 static const char *const methods[] = {"pairwise", "crystal", "plan", NULL};
 static const char *const pairings[] = {"neko", "gslib", NULL};
 static const char *const orders[] = {"rowmajor", "snake", NULL};
@@ -46,7 +48,7 @@ int wm_cmd_gs(int argc, char **argv)
     wm_gs_config cfg = {0};
     wm_gs_kind kind = WM_GS_GRID;
     long long ranks[2] = {4, 4};
-    unsigned long long dofs = 4, seed = 1;
+    unsigned long long dofs = 4, seed = 1, multiplicity = 0;
     const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
                *pe = "native", *layout_out = NULL, *heatmap = NULL;
     /* The limit that applies: a rank's dofs, a word each, in the PE's data
@@ -62,6 +64,8 @@ int wm_cmd_gs(int argc, char **argv)
         WM_OPT_PAIR_ROW("--ranks", "WxH", 'x', ranks, 1, WM_MESH_MAX, "the rank grid, one rank a PE (default 4x4)"),
         WM_OPT_CHOICE_ROW("--schedule", &schedule, schedules, "which dofs the ranks share (default grid)"),
         WM_OPT_U64_ROW("--dofs", "N", &dofs, 1, WM_GS_DOFS_ROOM, dofs_help),
+        WM_OPT_U64_ROW("--multiplicity", "K", &multiplicity, 1, WM_MESH_MAX * WM_MESH_MAX,
+                       "star: ranks in each group sharing its --dofs dofs, K <= P (default P: every rank)"),
         WM_OPT_CHOICE_ROW("--method", &method, methods, "how the gs_op moves them (default plan)"),
         WM_OPT_CHOICE_ROW("--pairing", &pairing, pairings, "the crystal router's pairing rule (default neko)"),
         WM_OPT_CHOICE_ROW("--order", &order, orders, "how the ranks are numbered on the mesh (default rowmajor)"),
@@ -83,6 +87,15 @@ int wm_cmd_gs(int argc, char **argv)
         return 2;
     }
     cfg.pe = wm_pe_mode_of(pe);
+    if (multiplicity && kind != WM_GS_STAR) {
+        fprintf(stderr, "wavemesh gs: --multiplicity applies to --schedule star only\n");
+        return 2;
+    }
+    if (multiplicity > (unsigned long long)cfg.w * cfg.h) {
+        fprintf(stderr, "wavemesh gs: --multiplicity %llu: more than the %u ranks of --ranks %ux%u (1..%u)\n",
+                multiplicity, cfg.w * cfg.h, cfg.w, cfg.h, cfg.w * cfg.h);
+        return 2;
+    }
     if (layout_out) {
         char err[4200];
         wm_outfile *o = wm_outfile_begin(layout_out, true, err, sizeof err);
@@ -100,7 +113,9 @@ int wm_cmd_gs(int argc, char **argv)
         fprintf(stderr, "wavemesh gs: %s\n", limit);
         return 2;
     }
-    wm_gs_schedule *s = wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
+    wm_gs_schedule *s = kind == WM_GS_STAR && multiplicity
+                            ? wm_gs_generate_star(cfg.w * cfg.h, (unsigned)multiplicity, (unsigned)dofs)
+                            : wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
     if (!s) {
         fprintf(stderr, "wavemesh gs: cannot make the %s schedule\n", wm_gs_kind_name(kind));
         return 1;
@@ -118,8 +133,12 @@ int wm_cmd_gs(int argc, char **argv)
     int rc = 1;
     wm_gs_result r;
     if (j && wm_gs_job_run(j, &r, stderr)) {
+        char shape[64];
+        snprintf(shape, sizeof shape, "%s", wm_gs_kind_name(kind));
+        if (kind == WM_GS_STAR)
+            snprintf(shape, sizeof shape, "star (multiplicity %llu)", multiplicity ? multiplicity : cfg.w * cfg.h);
         printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s\n",
-               cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), wm_gs_kind_name(kind), dofs,
+               cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), shape, dofs,
                wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
                cfg.pe == WM_PE_CORE ? ", pe core" : "");
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
