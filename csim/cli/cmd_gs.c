@@ -18,16 +18,23 @@
 static const char about[] =
     "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
     "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
-    "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
-    "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners;\n"
-    "star: the dofs every rank of a group of --multiplicity K ranks shares, each a\n"
-    "vertex of multiplicity K, besides as many private ones).\n"
+    "the sum of all copies, added in ascending rank order (fold: see below).\n"
+    "--dofs is the number of dofs on one shared face (chain: per neighbour; grid: a\n"
+    "face, plus its corners; star: the dofs every rank of a group of --multiplicity\n"
+    "K ranks shares, each a vertex of multiplicity K, besides as many private ones).\n"
     "  pairwise  one transfer per peer, directly\n"
     "  crystal   the setup-phase crystal router: records routed in ceil(log2 P)\n"
     "            bisection stages, sizes negotiated over the fabric each stage\n"
     "  plan      the crystal plan: the symbolic pass runs first (its cycles are\n"
     "            printed apart), then the gs_op replays it with known sizes\n"
-    "Prints the gs_op's cycles, messages, wavelets, wavelet-hops, active stages and\n"
+    "  fold      the folding crystal router: relays add the contributions to one\n"
+    "            dof on the way to its lowest holder, which sends the sum back;\n"
+    "            the sums are added in the bisection's order, not rank order\n"
+    "  auto      every other method under both pairing rules runs its gs_op in the\n"
+    "            set-up (printed apart), timed on the PEs; they keep the fastest\n"
+    "            and the gs_op runs it; the candidates' cycles are printed\n"
+    "Prints the gs_op's cycles, payload words (wavelets less each message's header\n"
+    "and routing word), messages, wavelets, wavelet-hops, active stages and\n"
     "a checksum, and whether the result equals the reference bit for bit (exit 1\n"
     "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
     "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
@@ -37,7 +44,7 @@ static const char about[] =
     "message counts in the stage its header's tag names (pairwise: one stage).\n";
 
 static const char *const schedules[] = {"chain", "grid", "random", "star", NULL};
-static const char *const methods[] = {"pairwise", "crystal", "plan", NULL};
+static const char *const methods[] = {"pairwise", "crystal", "plan", "fold", "auto", NULL};
 static const char *const pairings[] = {"neko", "gslib", NULL};
 static const char *const orders[] = {"rowmajor", "snake", NULL};
 /* The rtl-mesh backend has no gs: its mesh is of one fixed size. */
@@ -142,9 +149,11 @@ int wm_cmd_gs(int argc, char **argv)
                wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
                cfg.pe == WM_PE_CORE ? ", pe core" : "");
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
+        if (cfg.method == WM_GS_AUTO) wm_gs_print_auto(stdout, &r);
         printf("gs_op cycles: %" PRIu64 "\n", r.op_cycles);
         printf("messages: %" PRIu64 "\n", r.messages);
         printf("wavelets: %" PRIu64 "\n", r.wavelets);
+        printf("payload words: %" PRIu64 "\n", r.wavelets - 2 * r.messages);
         printf("wavelet-hops: %" PRIu64 "\n", r.wavelet_hops);
         printf("active stages: %u (most on one rank; %u used)\n", r.active_stages, r.stages_used);
         printf("checksum: %016" PRIx64 "\n", r.checksum);

@@ -50,7 +50,7 @@ uint64_t wm_gs_generate_rank_dofs(wm_gs_kind kind, unsigned w, unsigned h, unsig
 
 /* The most dofs a rank's image could ever hold: a word each, after the
  * image's header, in the PE's data memory (sw/gs/gs_image.h, sw/mp.h). */
-enum { WM_GS_DOFS_ROOM = 10240 - 27 };
+enum { WM_GS_DOFS_ROOM = 10240 - 30 };
 
 /* The largest dofs of the kind on w x h whose rank dofs fit WM_GS_DOFS_ROOM
  * (its image may need more: lists, the reduction). */
