@@ -2,7 +2,7 @@
  *
  * The set-up run builds the crystal plan of both pairing rules, then runs
  * every candidate's gs_op (gs_image.h: pairwise, crystal, plan and fold,
- * each rule) on the rank's dofs, restored before each, and times it with
+ * each rule) on the rank's dofs, its shared ones restored before each, and times it with
  * the timestamp counter. After each candidate the ranks all-reduce the
  * most cycles any of them took, so all hold the same table and keep the
  * same candidate: the one with the fewest, the first of equals. The
@@ -49,9 +49,16 @@ static uint32_t all_max(wm_gs_rank *g, wm_xfer_port *port, unsigned *round, uint
     return v;
 }
 
-static void copy(uint32_t *to, const uint32_t *from, uint32_t n)
+/* The shared dofs (the fold list's, gs_image.h) to saved, or back: the
+ * only dofs a gs_op changes. */
+static void keep(const wm_gs_rank *g, uint32_t *saved, bool back)
 {
-    for (uint32_t i = 0; i < n; i++) to[i] = from[i];
+    const uint32_t *fold = g->mem + g->img->fold_at;
+    uint32_t *u = g->mem + g->img->u_at;
+    for (uint32_t i = 0; i < g->img->nfold; i++) {
+        if (back) u[fold[2 * i + 1]] = saved[i];
+        else saved[i] = u[fold[2 * i + 1]];
+    }
 }
 
 /* Point the image at candidate c and run its gs_op. */
@@ -67,12 +74,12 @@ static void run_candidate(wm_gs_rank *g, const wm_gs_auto *a, unsigned c)
 static void auto_setup(wm_gs_rank *g, wm_gs_auto *a)
 {
     wm_gs_image *img = g->img;
-    uint32_t *u = g->mem + img->u_at, *saved = wm_gs_take(g, img->ndofs, 4);
+    uint32_t *saved = wm_gs_take(g, img->nfold, 4);
     wm_xfer_port port;
     wm_xfer_port_init(&port, g->mp, &g->heap, g->rank, g->mem + img->places_at, img->nplaces, true);
     g->port = &port;
     unsigned round = 0;
-    copy(saved, u, img->ndofs);
+    keep(g, saved, false);
     for (unsigned rule = 0; rule < 2; rule++) {
         img->method = WM_GS_PLAN;
         img->pairing = rule;
@@ -82,13 +89,13 @@ static void auto_setup(wm_gs_rank *g, wm_gs_auto *a)
     }
     a->choice = 0;
     for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) {
-        copy(u, saved, img->ndofs);
+        keep(g, saved, true);
         const uint64_t t0 = wm_mp_tsc(g->mp);
         run_candidate(g, a, c);
         a->cycles[c] = all_max(g, &port, &round, (uint32_t)(wm_mp_tsc(g->mp) - t0));
         if (a->cycles[c] < a->cycles[a->choice]) a->choice = c;
     }
-    copy(u, saved, img->ndofs);
+    keep(g, saved, true);
     wm_heap_give(&g->heap, saved);
     wm_xfer_port_finish(&port);
     g->port = 0;
