@@ -41,8 +41,9 @@ static void give(wm_gs_rank *g, items *l)
     *l = (items){0, 0};
 }
 
-/* Split l (items of size words, the rank the item is bound for given by
- * where(item)) into those for this rank's half of the cut and the others. */
+/* Split l (items of size words, each bound for its key's owner if
+ * by_owner, else for the rank in its first word) into those for this
+ * rank's half of the cut and the others, order kept. */
 static void split(wm_gs_rank *g, const items *l, uint32_t size, bool by_owner, const wm_stage_step *step,
                   items *kept, items *out)
 {
@@ -66,6 +67,7 @@ static void check_items(wm_gs_rank *g, unsigned stage, int from, const wm_stage_
                         uint32_t n, bool up)
 {
     const uint32_t size = up ? UP_WORDS : DOWN_WORDS;
+    wm_mp_work(g->mp, n / size * WM_GS_COST_RECORD);
     for (uint32_t at = 0; at < n; at += size) {
         const uint32_t to = up ? w[at] >> 16 : w[at];
         if (n - at < size || to < step->lo || to >= step->hi || (up && at && w[at] <= w[at - UP_WORDS]))
