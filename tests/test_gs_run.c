@@ -414,6 +414,42 @@ static void test_auto_keeps_the_fastest_it_prints(void **state)
     wm_gs_schedule_destroy(sched[1]);
 }
 
+/* The host refuses ranks whose auto results disagree, naming the first
+ * that differs from rank 0: a different choice, a different table, a
+ * choice past the candidates. */
+static void test_auto_ranks_must_agree(void **state)
+{
+    (void)state;
+    uint32_t *mems = calloc(3 * (size_t)WM_PE_DATA_WORDS, sizeof *mems);
+    assert_non_null(mems);
+    wm_gs_auto *blocks[3];
+    for (unsigned r = 0; r < 3; r++) {
+        uint32_t *mem = mems + (size_t)r * WM_PE_DATA_WORDS;
+        ((wm_gs_image *)mem)->auto_at = 100;
+        blocks[r] = (wm_gs_auto *)(mem + 100);
+        *blocks[r] = (wm_gs_auto){.choice = 3, .cycles = {9, 8, 7, 5, 6, 10, 11}};
+    }
+    wm_gs_result r;
+    char text[200];
+    FILE *err = fmemopen(text, sizeof text, "w");
+    assert_true(wm_gs_auto_read(mems, 3, &r, err));
+    assert_int_equal(r.auto_choice, 3);
+    assert_int_equal(r.auto_cycles[3], 5);
+    blocks[2]->choice = 0;
+    assert_false(wm_gs_auto_read(mems, 3, &r, err));
+    blocks[2]->choice = 3;
+    blocks[1]->cycles[5] = 12;
+    assert_false(wm_gs_auto_read(mems, 3, &r, err));
+    blocks[1]->cycles[5] = 10;
+    for (unsigned k = 0; k < 3; k++) blocks[k]->choice = 7;
+    assert_false(wm_gs_auto_read(mems, 3, &r, err));
+    fclose(err);
+    assert_string_equal(text, "gs auto: rank 2 kept candidate 0 (pairwise), rank 0 candidate 3 (plan neko)\n"
+                              "gs auto: rank 1 timed fold neko at 12 cycles, rank 0 at 10\n"
+                              "gs auto: the ranks kept candidate 7, there are 7\n");
+    free(mems);
+}
+
 static void test_bad_schedule_refused(void **state)
 {
     (void)state;
@@ -449,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_fold_words_grow_as_k_log_k),
         cmocka_unit_test(test_fold_and_auto_everywhere),
         cmocka_unit_test(test_auto_keeps_the_fastest_it_prints),
+        cmocka_unit_test(test_auto_ranks_must_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

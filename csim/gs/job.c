@@ -9,7 +9,6 @@
 #include "waves/interrupt.h"
 
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +61,35 @@ void wm_gs_print_auto(FILE *out, const wm_gs_result *r)
     for (unsigned c = 0; c < WM_GS_CANDIDATES; c++)
         fprintf(out, "  %-14s %10" PRIu64 "\n", wm_gs_candidate_name(c), r->auto_cycles[c]);
     fprintf(out, "auto chose: %s\n", wm_gs_candidate_name(r->auto_choice));
+}
+
+bool wm_gs_auto_read(const uint32_t *mems, unsigned nranks, wm_gs_result *out, FILE *err)
+{
+    const wm_gs_image *img0 = (const wm_gs_image *)mems;
+    const wm_gs_auto *first = (const wm_gs_auto *)(mems + img0->auto_at);
+    for (unsigned r = 1; r < nranks; r++) {
+        const uint32_t *mem = mems + (size_t)r * WM_PE_DATA_WORDS;
+        const wm_gs_auto *a = (const wm_gs_auto *)(mem + ((const wm_gs_image *)mem)->auto_at);
+        if (a->choice != first->choice) {
+            fprintf(err, "gs auto: rank %u kept candidate %u (%s), rank 0 candidate %u (%s)\n", r, a->choice,
+                    wm_gs_candidate_name(a->choice), first->choice, wm_gs_candidate_name(first->choice));
+            return false;
+        }
+        for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) {
+            if (a->cycles[c] != first->cycles[c]) {
+                fprintf(err, "gs auto: rank %u timed %s at %u cycles, rank 0 at %u\n", r, wm_gs_candidate_name(c),
+                        a->cycles[c], first->cycles[c]);
+                return false;
+            }
+        }
+    }
+    if (first->choice >= WM_GS_CANDIDATES) {
+        fprintf(err, "gs auto: the ranks kept candidate %u, there are %d\n", first->choice, WM_GS_CANDIDATES);
+        return false;
+    }
+    out->auto_choice = first->choice;
+    for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) out->auto_cycles[c] = first->cycles[c];
+    return true;
 }
 
 bool wm_pairing_parse(const char *name, wm_pairing *rule)
@@ -238,23 +266,9 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     wm_gs_method method = j->cfg.method;
     wm_pairing pairing = j->cfg.pairing;
     if (method == WM_GS_AUTO) {
-        const wm_gs_auto *first = (const wm_gs_auto *)(mem_of(j, 0) + image_of(j, 0)->auto_at);
-        for (unsigned r = 1; r < j->nranks; r++) {
-            const wm_gs_auto *a = (const wm_gs_auto *)(mem_of(j, r) + image_of(j, r)->auto_at);
-            if (memcmp(a, first, offsetof(wm_gs_auto, plan_at))) {
-                fprintf(err, "gs auto: rank %u kept candidate %u (%s), rank 0 candidate %u (%s)\n", r, a->choice,
-                        wm_gs_candidate_name(a->choice), first->choice, wm_gs_candidate_name(first->choice));
-                return false;
-            }
-        }
-        if (first->choice >= WM_GS_CANDIDATES) {
-            fprintf(err, "gs auto: the ranks kept candidate %u, there are %d\n", first->choice, WM_GS_CANDIDATES);
-            return false;
-        }
-        out->auto_choice = first->choice;
-        for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) out->auto_cycles[c] = first->cycles[c];
-        method = wm_gs_candidate_method(first->choice);
-        pairing = (wm_pairing)wm_gs_candidate_pairing(first->choice);
+        if (!wm_gs_auto_read(j->mem, j->nranks, out, err)) return false;
+        method = wm_gs_candidate_method(out->auto_choice);
+        pairing = (wm_pairing)wm_gs_candidate_pairing(out->auto_choice);
     }
     if (method == WM_GS_PLAN) {
         for (unsigned r = 0; ok && r < j->nranks; r++) ok = wm_cr_plan_read(mem_of(j, r), &j->plans[r]);

@@ -83,6 +83,13 @@ typedef struct {
  *   auto chose: pairwise */
 void wm_gs_print_auto(FILE *out, const wm_gs_result *r);
 
+/* auto's choice and table, read back from the ranks' PE memories (nranks
+ * of WM_PE_DATA_WORDS words, one after another, each a gs image with its
+ * auto block) into out: every rank must hold the same. False, with a line
+ * naming the first rank that differs from rank 0 (or a choice past the
+ * candidates) to err. */
+WM_MUST_USE bool wm_gs_auto_read(const uint32_t *mems, unsigned nranks, wm_gs_result *out, FILE *err);
+
 typedef struct wm_gs_job wm_gs_job;
 
 /* A job over schedule s (which must outlive it and have w*h ranks). NULL,
