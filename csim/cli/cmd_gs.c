@@ -127,9 +127,12 @@ int wm_cmd_gs(int argc, char **argv)
         fprintf(stderr, "wavemesh gs: cannot make the %s schedule\n", wm_gs_kind_name(kind));
         return 1;
     }
-    /* The setup-phase router tags a stage's messages 2 * stage (+1), the
-     * plan's gs_op stage itself. */
-    wm_heatmap *m = heatmap ? wm_heatmap_create_staged(cfg.w, cfg.h, cfg.method == WM_GS_CRYSTAL ? 1 : 0) : NULL;
+    /* The setup-phase router and the folding router tag a stage's
+     * messages 2 * stage (+1; fold's down pass from stage S on), the
+     * plan's gs_op stage itself; auto's gs_op is the candidate's, known
+     * only after its setup, and is drawn as the plan's. */
+    const bool by_pairs = cfg.method == WM_GS_CRYSTAL || cfg.method == WM_GS_FOLD;
+    wm_heatmap *m = heatmap ? wm_heatmap_create_staged(cfg.w, cfg.h, by_pairs ? 1 : 0) : NULL;
     if (heatmap && !m) {
         fprintf(stderr, "wavemesh gs: out of memory for the heatmap\n");
         return 1;
