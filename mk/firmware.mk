@@ -35,6 +35,10 @@ $(FW_DIR)/obj/%.o: %.c mk/firmware.mk
 # timing code; that code only reads the timestamp around library calls
 # (compiled -O2 like every kernel), so it is compiled for size to fit.
 $(FW_DIR)/obj/sw/gs/calib.o $(FW_DIR)/obj/sw/gs/calib_glue.o: RV_CFLAGS += -Os
+# The folding router and the auto method's trials are compiled for size
+# too (-msave-restore: the registers saved by shared routines of libgcc),
+# so that the gs image with every method fits below the stack.
+$(FW_DIR)/obj/sw/gs/fold.o $(FW_DIR)/obj/sw/gs/autotune.o: RV_CFLAGS += -Os -msave-restore
 
 $(FW_DIR)/obj/crt0.o: sw/rv32/crt0.S
 	@mkdir -p $(@D)

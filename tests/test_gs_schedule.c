@@ -41,6 +41,34 @@ static void test_chain_shares_with_neighbours(void **state)
     wm_gs_schedule_destroy(s);
 }
 
+/* Stars of multiplicity 4 over 6 ranks: ranks 0..3 share 2 dofs, each a
+ * vertex held four times, ranks 4 and 5 two more; every rank has 2
+ * private dofs. The reference makes all four copies of a vertex the sum
+ * of the four, added in ascending rank order. */
+static void test_star_groups_share_vertices(void **state)
+{
+    (void)state;
+    wm_gs_schedule *s = wm_gs_generate_star(6, 4, 2);
+    assert_non_null(s);
+    assert_true(wm_gs_schedule_check(s, stderr));
+    for (unsigned r = 0; r < 6; r++) assert_int_equal(wm_gs_schedule_dofs(s, r), 4);
+    expect_peers(s, 0, 3, (unsigned[]){1, 2, 3}, (size_t[]){2, 2, 2});
+    expect_peers(s, 2, 3, (unsigned[]){0, 1, 3}, (size_t[]){2, 2, 2});
+    expect_peers(s, 5, 1, (unsigned[]){4}, (size_t[]){2});
+    float **u = wm_gs_values_alloc(s);
+    wm_gs_fill_initial(s, u);
+    const float want = ((u[0][2] + u[1][2]) + u[2][2]) + u[3][2];
+    assert_true(wm_gs_reference_sum(s, u));
+    for (unsigned r = 0; r < 4; r++) assert_memory_equal(&u[r][2], &want, sizeof want);
+    wm_gs_values_free(s, u);
+    wm_gs_schedule_destroy(s);
+    /* One star of every rank: multiplicity P. */
+    s = wm_gs_generate(WM_GS_STAR, 4, 2, WM_RANK_ROWMAJOR, 1, 1);
+    assert_non_null(s);
+    assert_int_equal(wm_gs_schedule_send_count(s, 7), 7);
+    wm_gs_schedule_destroy(s);
+}
+
 /* 2 x 2 elements of (1+2)^2 nodes: a face shares its dof and both corners,
  * the centre node is shared by all four ranks. */
 static void test_grid_faces_and_corners(void **state)
@@ -194,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain_shares_with_neighbours),
+        cmocka_unit_test(test_star_groups_share_vertices),
         cmocka_unit_test(test_grid_faces_and_corners),
         cmocka_unit_test(test_grid_snake_owner),
         cmocka_unit_test(test_random_is_valid_and_repeatable),

@@ -144,6 +144,12 @@ static void test_plan_survives_every_lie(void **state)
     sweep(WM_GS_RANDOM, 5, 1, 3, WM_GS_PLAN);
 }
 
+static void test_fold_survives_every_lie(void **state)
+{
+    (void)state;
+    sweep(WM_GS_RANDOM, 5, 1, 3, WM_GS_FOLD);
+}
+
 /* The third wavelet PE (1,0) pops is the word of the first count message
  * (header, routing word, count): a count too large for any PE's memory is
  * refused as such, before a buffer is sized by it. */
@@ -170,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_pairwise_survives_every_lie),
         cmocka_unit_test(test_crystal_survives_every_lie),
         cmocka_unit_test(test_plan_survives_every_lie),
+        cmocka_unit_test(test_fold_survives_every_lie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,14 +18,23 @@
 static const char about[] =
     "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
     "of a WxH mesh, numbered row-major or snake. Every copy of a shared dof ends as\n"
-    "the sum of all copies, added in ascending rank order. --dofs is the number of\n"
-    "dofs on one shared face (chain: per neighbour; grid: a face, plus its corners).\n"
+    "the sum of all copies, added in ascending rank order (fold: see below).\n"
+    "--dofs is the number of dofs on one shared face (chain: per neighbour; grid: a\n"
+    "face, plus its corners; star: the dofs every rank of a group of --multiplicity\n"
+    "K ranks shares, each a vertex of multiplicity K, besides as many private ones).\n"
     "  pairwise  one transfer per peer, directly\n"
     "  crystal   the setup-phase crystal router: records routed in ceil(log2 P)\n"
     "            bisection stages, sizes negotiated over the fabric each stage\n"
     "  plan      the crystal plan: the symbolic pass runs first (its cycles are\n"
     "            printed apart), then the gs_op replays it with known sizes\n"
-    "Prints the gs_op's cycles, messages, wavelets, wavelet-hops, active stages and\n"
+    "  fold      the folding crystal router: relays add the contributions to one\n"
+    "            dof on the way to its lowest holder, which sends the sum back;\n"
+    "            the sums are added in the bisection's order, not rank order\n"
+    "  auto      every other method under both pairing rules runs its gs_op in the\n"
+    "            set-up (printed apart), timed on the PEs; they keep the fastest\n"
+    "            and the gs_op runs it; the candidates' cycles are printed\n"
+    "Prints the gs_op's cycles, payload words (wavelets less each message's header\n"
+    "and routing word), messages, wavelets, wavelet-hops, active stages and\n"
     "a checksum, and whether the result equals the reference bit for bit (exit 1\n"
     "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
     "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
@@ -34,8 +43,8 @@ static const char about[] =
     "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
     "message counts in the stage its header's tag names (pairwise: one stage).\n";
 
-static const char *const schedules[] = {"chain", "grid", "random", NULL};
-static const char *const methods[] = {"pairwise", "crystal", "plan", NULL};
+static const char *const schedules[] = {"chain", "grid", "random", "star", NULL};
+static const char *const methods[] = {"pairwise", "crystal", "plan", "fold", "auto", NULL};
 static const char *const pairings[] = {"neko", "gslib", NULL};
 static const char *const orders[] = {"rowmajor", "snake", NULL};
 /* The rtl-mesh backend has no gs: its mesh is of one fixed size. */
@@ -46,7 +55,7 @@ int wm_cmd_gs(int argc, char **argv)
     wm_gs_config cfg = {0};
     wm_gs_kind kind = WM_GS_GRID;
     long long ranks[2] = {4, 4};
-    unsigned long long dofs = 4, seed = 1;
+    unsigned long long dofs = 4, seed = 1, multiplicity = 0;
     const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
                *pe = "native", *layout_out = NULL, *heatmap = NULL;
     /* The limit that applies: a rank's dofs, a word each, in the PE's data
@@ -62,6 +71,8 @@ int wm_cmd_gs(int argc, char **argv)
         WM_OPT_PAIR_ROW("--ranks", "WxH", 'x', ranks, 1, WM_MESH_MAX, "the rank grid, one rank a PE (default 4x4)"),
         WM_OPT_CHOICE_ROW("--schedule", &schedule, schedules, "which dofs the ranks share (default grid)"),
         WM_OPT_U64_ROW("--dofs", "N", &dofs, 1, WM_GS_DOFS_ROOM, dofs_help),
+        WM_OPT_U64_ROW("--multiplicity", "K", &multiplicity, 1, WM_MESH_MAX * WM_MESH_MAX,
+                       "star: ranks in each group sharing its --dofs dofs, K <= P (default P: every rank)"),
         WM_OPT_CHOICE_ROW("--method", &method, methods, "how the gs_op moves them (default plan)"),
         WM_OPT_CHOICE_ROW("--pairing", &pairing, pairings, "the crystal router's pairing rule (default neko)"),
         WM_OPT_CHOICE_ROW("--order", &order, orders, "how the ranks are numbered on the mesh (default rowmajor)"),
@@ -83,6 +94,15 @@ int wm_cmd_gs(int argc, char **argv)
         return 2;
     }
     cfg.pe = wm_pe_mode_of(pe);
+    if (multiplicity && kind != WM_GS_STAR) {
+        fprintf(stderr, "wavemesh gs: --multiplicity applies to --schedule star only\n");
+        return 2;
+    }
+    if (multiplicity > (unsigned long long)cfg.w * cfg.h) {
+        fprintf(stderr, "wavemesh gs: --multiplicity %llu: more than the %u ranks of --ranks %ux%u (1..%u)\n",
+                multiplicity, cfg.w * cfg.h, cfg.w, cfg.h, cfg.w * cfg.h);
+        return 2;
+    }
     if (layout_out) {
         char err[4200];
         wm_outfile *o = wm_outfile_begin(layout_out, true, err, sizeof err);
@@ -100,14 +120,19 @@ int wm_cmd_gs(int argc, char **argv)
         fprintf(stderr, "wavemesh gs: %s\n", limit);
         return 2;
     }
-    wm_gs_schedule *s = wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
+    wm_gs_schedule *s = kind == WM_GS_STAR && multiplicity
+                            ? wm_gs_generate_star(cfg.w * cfg.h, (unsigned)multiplicity, (unsigned)dofs)
+                            : wm_gs_generate(kind, cfg.w, cfg.h, cfg.order, (unsigned)dofs, seed);
     if (!s) {
         fprintf(stderr, "wavemesh gs: cannot make the %s schedule\n", wm_gs_kind_name(kind));
         return 1;
     }
-    /* The setup-phase router tags a stage's messages 2 * stage (+1), the
-     * plan's gs_op stage itself. */
-    wm_heatmap *m = heatmap ? wm_heatmap_create_staged(cfg.w, cfg.h, cfg.method == WM_GS_CRYSTAL ? 1 : 0) : NULL;
+    /* The setup-phase router and the folding router tag a stage's
+     * messages 2 * stage (+1; fold's down pass from stage S on), the
+     * plan's gs_op stage itself; auto's gs_op is the candidate's, known
+     * only after its setup, and is drawn as the plan's. */
+    const bool by_pairs = cfg.method == WM_GS_CRYSTAL || cfg.method == WM_GS_FOLD;
+    wm_heatmap *m = heatmap ? wm_heatmap_create_staged(cfg.w, cfg.h, by_pairs ? 1 : 0) : NULL;
     if (heatmap && !m) {
         fprintf(stderr, "wavemesh gs: out of memory for the heatmap\n");
         return 1;
@@ -118,14 +143,20 @@ int wm_cmd_gs(int argc, char **argv)
     int rc = 1;
     wm_gs_result r;
     if (j && wm_gs_job_run(j, &r, stderr)) {
+        char shape[64];
+        snprintf(shape, sizeof shape, "%s", wm_gs_kind_name(kind));
+        if (kind == WM_GS_STAR)
+            snprintf(shape, sizeof shape, "star (multiplicity %llu)", multiplicity ? multiplicity : cfg.w * cfg.h);
         printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s\n",
-               cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), wm_gs_kind_name(kind), dofs,
+               cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), shape, dofs,
                wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
                cfg.pe == WM_PE_CORE ? ", pe core" : "");
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
+        if (cfg.method == WM_GS_AUTO) wm_gs_print_auto(stdout, &r);
         printf("gs_op cycles: %" PRIu64 "\n", r.op_cycles);
         printf("messages: %" PRIu64 "\n", r.messages);
         printf("wavelets: %" PRIu64 "\n", r.wavelets);
+        printf("payload words: %" PRIu64 "\n", r.wavelets - 2 * r.messages);
         printf("wavelet-hops: %" PRIu64 "\n", r.wavelet_hops);
         printf("active stages: %u (most on one rank; %u used)\n", r.active_stages, r.stages_used);
         printf("checksum: %016" PRIx64 "\n", r.checksum);

@@ -14,6 +14,7 @@ bool wm_gs_kind_parse(const char *name, wm_gs_kind *kind)
     if (!strcmp(name, "chain")) *kind = WM_GS_CHAIN;
     else if (!strcmp(name, "grid")) *kind = WM_GS_GRID;
     else if (!strcmp(name, "random")) *kind = WM_GS_RANDOM;
+    else if (!strcmp(name, "star")) *kind = WM_GS_STAR;
     else return false;
     return true;
 }
@@ -24,6 +25,7 @@ const char *wm_gs_kind_name(wm_gs_kind kind)
     case WM_GS_CHAIN: return "chain";
     case WM_GS_GRID: return "grid";
     case WM_GS_RANDOM: return "random";
+    case WM_GS_STAR: return "star";
     }
     return "?";
 }
@@ -142,6 +144,23 @@ wm_gs_schedule *wm_gs_generate_random(unsigned nranks, unsigned dofs, uint64_t s
     return finish(ids, nranks, ok);
 }
 
+wm_gs_schedule *wm_gs_generate_star(unsigned nranks, unsigned multiplicity, unsigned dofs)
+{
+    id_list *ids = calloc(nranks ? nranks : 1, sizeof *ids);
+    if (!ids) return NULL;
+    bool ok = multiplicity >= 1;
+    /* The shared dofs of group g are g * dofs ...; the private ones come
+     * after all groups'. */
+    const unsigned groups = ok ? (nranks + multiplicity - 1) / multiplicity : 0;
+    const uint64_t private0 = (uint64_t)groups * dofs;
+    for (unsigned r = 0; ok && r < nranks; r++) {
+        const uint64_t group = r / multiplicity;
+        for (unsigned i = 0; i < dofs; i++) ok = ok && id_push(&ids[r], private0 + (uint64_t)r * dofs + i);
+        for (unsigned i = 0; i < dofs; i++) ok = ok && id_push(&ids[r], group * dofs + i);
+    }
+    return finish(ids, nranks, ok);
+}
+
 wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_order order, unsigned dofs,
                                uint64_t seed)
 {
@@ -149,6 +168,7 @@ wm_gs_schedule *wm_gs_generate(wm_gs_kind kind, unsigned w, unsigned h, wm_rank_
     case WM_GS_CHAIN: return wm_gs_generate_chain(w * h, dofs);
     case WM_GS_GRID: return wm_gs_generate_grid(w, h, order, dofs);
     case WM_GS_RANDOM: return wm_gs_generate_random(w * h, dofs, seed);
+    case WM_GS_STAR: return wm_gs_generate_star(w * h, w * h, dofs);
     }
     return NULL;
 }
@@ -162,6 +182,7 @@ uint64_t wm_gs_generate_rank_dofs(wm_gs_kind kind, unsigned w, unsigned h, unsig
     case WM_GS_CHAIN: return d * (nranks >= 3 ? 3 : nranks);
     case WM_GS_GRID: return (d + 2) * (d + 2);
     case WM_GS_RANDOM: return d + (nranks >= 3 ? 3 : nranks == 2 ? 2 : 0);
+    case WM_GS_STAR: return 2 * d;
     }
     return d;
 }

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { WM_GS_CHAIN = 0, WM_GS_GRID = 1, WM_GS_RANDOM = 2 } wm_gs_kind;
+typedef enum { WM_GS_CHAIN = 0, WM_GS_GRID = 1, WM_GS_RANDOM = 2, WM_GS_STAR = 3 } wm_gs_kind;
 
 WM_MUST_USE bool wm_gs_kind_parse(const char *name, wm_gs_kind *kind);
 const char *wm_gs_kind_name(wm_gs_kind kind);
@@ -34,14 +34,23 @@ WM_MUST_USE wm_gs_schedule *wm_gs_generate_grid(unsigned w, unsigned h, wm_rank_
  * pair of others (multiplicity 3). Deterministic for a seed. */
 WM_MUST_USE wm_gs_schedule *wm_gs_generate_random(unsigned nranks, unsigned dofs, uint64_t seed);
 
+/* Stars: the ranks cut into groups of multiplicity consecutive ranks (by
+ * rank number; the last group takes what is left), every rank of a group
+ * holding the same dofs shared dofs, each a vertex of that multiplicity,
+ * and dofs private dofs of its own. Where folding at relays matters: a
+ * vertex of multiplicity k costs pairwise k (k - 1) words. multiplicity
+ * is 1 .. nranks (wm_gs_generate uses nranks: one star of every rank). */
+WM_MUST_USE wm_gs_schedule *wm_gs_generate_star(unsigned nranks, unsigned multiplicity, unsigned dofs);
+
 /* The most dofs one rank of the schedule holds, known before it is made:
  * chain dofs (one rank), 2 * dofs (two) or 3 * dofs; grid (dofs + 2)^2;
- * random at least dofs (one rank), dofs + 2 (two) or dofs + 3. */
+ * random at least dofs (one rank), dofs + 2 (two) or dofs + 3; star
+ * 2 * dofs. */
 uint64_t wm_gs_generate_rank_dofs(wm_gs_kind kind, unsigned w, unsigned h, unsigned dofs);
 
 /* The most dofs a rank's image could ever hold: a word each, after the
  * image's header, in the PE's data memory (sw/gs/gs_image.h, sw/mp.h). */
-enum { WM_GS_DOFS_ROOM = 10240 - 27 };
+enum { WM_GS_DOFS_ROOM = 10240 - 30 };
 
 /* The largest dofs of the kind on w x h whose rank dofs fit WM_GS_DOFS_ROOM
  * (its image may need more: lists, the reduction). */

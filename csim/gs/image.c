@@ -7,18 +7,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The ranks rank sends to: its peers and its partner in every bisection
- * stage, ascending, without repeats. */
-static size_t destinations(const wm_gs_schedule *s, unsigned rank, wm_pairing pairing, unsigned *out)
+/* The partners of rank in every bisection stage under rule. */
+static size_t stage_partners(unsigned nranks, unsigned rank, wm_pairing rule, unsigned *out)
 {
     size_t n = 0;
-    for (size_t i = 0; i < wm_gs_schedule_send_count(s, rank); i++) out[n++] = wm_gs_schedule_send(s, rank, i).peer;
-    unsigned lo = 0, hi = wm_gs_schedule_ranks(s);
+    unsigned lo = 0, hi = nranks;
     wm_stage_step step;
-    while (wm_stage_step_of(pairing, lo, hi, rank, &step)) {
+    while (wm_stage_step_of(rule, lo, hi, rank, &step)) {
         if (step.dst >= 0) out[n++] = (unsigned)step.dst;
         lo = step.lo;
         hi = step.hi;
+    }
+    return n;
+}
+
+/* The most ranks destinations() may list before it drops the repeats. */
+static size_t destinations_most(const wm_gs_schedule *s, unsigned rank)
+{
+    return wm_gs_schedule_send_count(s, rank) + 4 * (size_t)wm_stage_count(wm_gs_schedule_ranks(s)) + 2;
+}
+
+/* The ranks rank sends to: its peers and its partner in every bisection
+ * stage, ascending, without repeats; for the auto method the partners of
+ * both rules and of the binomial tree its all-reduce runs on (sw/gs/
+ * autotune.c): the parent rank - lowbit(rank) and the children rank + m
+ * for every power of two m below lowbit(rank) (below P for rank 0). */
+static size_t destinations(const wm_gs_schedule *s, unsigned rank, wm_gs_method method, wm_pairing pairing,
+                           unsigned *out)
+{
+    const unsigned nranks = wm_gs_schedule_ranks(s);
+    size_t n = 0;
+    for (size_t i = 0; i < wm_gs_schedule_send_count(s, rank); i++) out[n++] = wm_gs_schedule_send(s, rank, i).peer;
+    if (method == WM_GS_AUTO) {
+        n += stage_partners(nranks, rank, WM_PAIRING_NEKO, out + n);
+        n += stage_partners(nranks, rank, WM_PAIRING_GSLIB, out + n);
+        const unsigned low = rank ? rank & -rank : 0;
+        if (rank) out[n++] = rank - low;
+        for (unsigned m = 1; m < nranks && (rank == 0 || m < low); m <<= 1)
+            if (rank + m < nranks) out[n++] = rank + m;
+    } else {
+        n += stage_partners(nranks, rank, pairing, out + n);
     }
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
@@ -30,6 +58,53 @@ static size_t destinations(const wm_gs_schedule *s, unsigned rank, wm_pairing pa
     for (size_t i = 0; i < n; i++)
         if (m == 0 || out[m - 1] != out[i]) out[m++] = out[i];
     return m;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The folding router's list of rank (gs_image.h): a pair {key, dof} per
+ * shared local dof, ascending key. A dof's owner is its lowest holder,
+ * the first peer (ascending) whose list carries it if below rank, and the
+ * owner's local index is the word at the same place of the owner's send
+ * list to rank: the two lists name the same global ids in the same
+ * order. *out is NULL when out of memory. */
+static uint32_t fold_list(const wm_gs_schedule *s, unsigned rank, uint32_t **out)
+{
+    const size_t ndofs = wm_gs_schedule_dofs(s, rank);
+    uint32_t *key = malloc((ndofs ? ndofs : 1) * sizeof *key);
+    bool *shared = calloc(ndofs ? ndofs : 1, sizeof *shared);
+    *out = malloc((2 * ndofs + 1) * sizeof **out);
+    if (!key || !shared || !*out) {
+        free(*out);
+        *out = NULL;
+    }
+    for (size_t d = 0; *out && d < ndofs; d++) key[d] = (uint32_t)rank << 16 | (uint32_t)d;
+    for (size_t i = 0; *out && i < wm_gs_schedule_recv_count(s, rank); i++) {
+        const wm_gs_peer_list from = wm_gs_schedule_recv(s, rank, i);
+        wm_gs_peer_list to = {0, 0, NULL};
+        for (size_t k = 0; k < wm_gs_schedule_send_count(s, from.peer); k++)
+            if (wm_gs_schedule_send(s, from.peer, k).peer == rank) to = wm_gs_schedule_send(s, from.peer, k);
+        for (size_t j = 0; j < from.count; j++) {
+            const uint32_t d = from.dofs[j];
+            if ((key[d] >> 16) > from.peer) key[d] = (uint32_t)from.peer << 16 | to.dofs[j];
+            shared[d] = true;
+        }
+    }
+    uint32_t n = 0;
+    for (size_t d = 0; *out && d < ndofs; d++) {
+        if (!shared[d]) continue;
+        (*out)[2 * n] = key[d];
+        (*out)[2 * n + 1] = (uint32_t)d;
+        n++;
+    }
+    if (*out) qsort(*out, n, 2 * sizeof **out, pair_cmp);
+    free(key);
+    free(shared);
+    return n;
 }
 
 /* Reserve n words at *at; false when they pass the end. */
@@ -70,10 +145,9 @@ bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method meth
     uint64_t at = WM_GS_IMAGE_WORDS;
     bool ok = reserve(&at, img.ndofs, &img.u_at);
 
-    const size_t most = wm_gs_schedule_send_count(s, rank) + wm_stage_count(img.nranks) + 1;
-    unsigned *dest = calloc(most, sizeof *dest);
+    unsigned *dest = calloc(destinations_most(s, rank), sizeof *dest);
     if (!dest) return false;
-    img.nplaces = places ? (uint32_t)destinations(s, rank, pairing, dest) : 0;
+    img.nplaces = places ? (uint32_t)destinations(s, rank, method, pairing, dest) : 0;
     ok = reserve(&at, 2 * (uint64_t)img.nplaces, &img.places_at) && ok;
     for (uint32_t i = 0; ok && i < img.nplaces; i++) {
         mem[img.places_at + 2 * i] = dest[i];
@@ -109,6 +183,15 @@ bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method meth
         memcpy(mem + img.red_term_at, red.term, red.nterms * sizeof *red.term);
     }
     wm_gs_reduction_free(&red);
+
+    uint32_t *fold = NULL;
+    const uint32_t nfold = fold_list(s, rank, &fold);
+    if (!fold) return false;
+    img.nfold = nfold;
+    ok = reserve(&at, 2 * (uint64_t)nfold, &img.fold_at) && ok;
+    if (ok) memcpy(mem + img.fold_at, fold, 2 * (size_t)nfold * sizeof *fold);
+    free(fold);
+    if (method == WM_GS_AUTO) ok = reserve(&at, WM_GS_AUTO_WORDS, &img.auto_at) && ok;
     *used = (uint32_t)(at < UINT32_MAX ? at : UINT32_MAX);
     if (!ok) {
         if (places)

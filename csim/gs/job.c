@@ -8,6 +8,7 @@
 #include "run/scheduler.h"
 #include "waves/interrupt.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ bool wm_gs_method_parse(const char *name, wm_gs_method *method)
     if (!strcmp(name, "pairwise")) *method = WM_GS_PAIRWISE;
     else if (!strcmp(name, "crystal")) *method = WM_GS_CRYSTAL;
     else if (!strcmp(name, "plan")) *method = WM_GS_PLAN;
+    else if (!strcmp(name, "fold")) *method = WM_GS_FOLD;
+    else if (!strcmp(name, "auto")) *method = WM_GS_AUTO;
     else return false;
     return true;
 }
@@ -39,8 +42,54 @@ const char *wm_gs_method_name(wm_gs_method method)
     case WM_GS_PAIRWISE: return "pairwise";
     case WM_GS_CRYSTAL: return "crystal";
     case WM_GS_PLAN: return "plan";
+    case WM_GS_FOLD: return "fold";
+    case WM_GS_AUTO: return "auto";
     }
     return "?";
+}
+
+const char *wm_gs_candidate_name(unsigned c)
+{
+    static const char *const names[WM_GS_CANDIDATES] = {"pairwise",  "crystal neko", "crystal gslib", "plan neko",
+                                                         "plan gslib", "fold neko",   "fold gslib"};
+    return c < WM_GS_CANDIDATES ? names[c] : "?";
+}
+
+void wm_gs_print_auto(FILE *out, const wm_gs_result *r)
+{
+    fprintf(out, "auto: candidate gs_op cycles in the set-up (the most on a rank)\n");
+    for (unsigned c = 0; c < WM_GS_CANDIDATES; c++)
+        fprintf(out, "  %-14s %10" PRIu64 "\n", wm_gs_candidate_name(c), r->auto_cycles[c]);
+    fprintf(out, "auto chose: %s\n", wm_gs_candidate_name(r->auto_choice));
+}
+
+bool wm_gs_auto_read(const uint32_t *mems, unsigned nranks, wm_gs_result *out, FILE *err)
+{
+    const wm_gs_image *img0 = (const wm_gs_image *)mems;
+    const wm_gs_auto *first = (const wm_gs_auto *)(mems + img0->auto_at);
+    for (unsigned r = 1; r < nranks; r++) {
+        const uint32_t *mem = mems + (size_t)r * WM_PE_DATA_WORDS;
+        const wm_gs_auto *a = (const wm_gs_auto *)(mem + ((const wm_gs_image *)mem)->auto_at);
+        if (a->choice != first->choice) {
+            fprintf(err, "gs auto: rank %u kept candidate %u (%s), rank 0 candidate %u (%s)\n", r, a->choice,
+                    wm_gs_candidate_name(a->choice), first->choice, wm_gs_candidate_name(first->choice));
+            return false;
+        }
+        for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) {
+            if (a->cycles[c] != first->cycles[c]) {
+                fprintf(err, "gs auto: rank %u timed %s at %u cycles, rank 0 at %u\n", r, wm_gs_candidate_name(c),
+                        a->cycles[c], first->cycles[c]);
+                return false;
+            }
+        }
+    }
+    if (first->choice >= WM_GS_CANDIDATES) {
+        fprintf(err, "gs auto: the ranks kept candidate %u, there are %d\n", first->choice, WM_GS_CANDIDATES);
+        return false;
+    }
+    out->auto_choice = first->choice;
+    for (unsigned c = 0; c < WM_GS_CANDIDATES; c++) out->auto_cycles[c] = first->cycles[c];
+    return true;
 }
 
 bool wm_pairing_parse(const char *name, wm_pairing *rule)
@@ -202,7 +251,8 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     wm_gs_fill_initial(j->s, j->u);
     for (unsigned r = 0; r < j->nranks; r++) wm_gs_image_set_values(mem_of(j, r), j->u[r]);
     bool ok = true;
-    if (j->cfg.method == WM_GS_PLAN) ok = run_phase(j, ops, f, WM_GS_PHASE_SETUP, &out->setup_cycles, err);
+    if (j->cfg.method == WM_GS_PLAN || j->cfg.method == WM_GS_AUTO)
+        ok = run_phase(j, ops, f, WM_GS_PHASE_SETUP, &out->setup_cycles, err);
     if (ok) {
         op_hooks hooks = {&out->wavelet_hops, j->cfg.op_hook, j->cfg.op_hook_ctx};
         if (count_hops) ops->set_link_hook(f, count_hop, &hooks);
@@ -211,7 +261,16 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     }
     if (!ok) return false;
 
-    if (j->cfg.method == WM_GS_PLAN) {
+    /* What ran the gs_op: the method, or the candidate auto kept, which
+     * every rank must name alike. */
+    wm_gs_method method = j->cfg.method;
+    wm_pairing pairing = j->cfg.pairing;
+    if (method == WM_GS_AUTO) {
+        if (!wm_gs_auto_read(j->mem, j->nranks, out, err)) return false;
+        method = wm_gs_candidate_method(out->auto_choice);
+        pairing = (wm_pairing)wm_gs_candidate_pairing(out->auto_choice);
+    }
+    if (method == WM_GS_PLAN) {
         for (unsigned r = 0; ok && r < j->nranks; r++) ok = wm_cr_plan_read(mem_of(j, r), &j->plans[r]);
         j->have_plans = ok;
         if (!ok) return false;
@@ -225,10 +284,12 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
         if (img->active_stages > out->active_stages) out->active_stages = img->active_stages;
         for (size_t k = 0; j->have_plans && k < j->plans[r].nstages; k++) used[j->plans[r].stages[k].stage % 64] = true;
     }
-    if (j->cfg.method == WM_GS_PLAN) {
+    if (method == WM_GS_PLAN) {
         for (unsigned k = 0; k < 64; k++) out->stages_used += used[k];
-    } else if (j->cfg.method == WM_GS_CRYSTAL) {
+    } else if (method == WM_GS_CRYSTAL) {
         out->stages_used = wm_stage_count(j->nranks);
+    } else if (method == WM_GS_FOLD) {
+        out->stages_used = 2 * wm_stage_count(j->nranks);
     } else {
         out->stages_used = out->active_stages;
     }
@@ -237,13 +298,13 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     float **ref = wm_gs_values_alloc(j->s);
     if (!ref) return false;
     wm_gs_fill_initial(j->s, ref);
-    ok = wm_gs_reference_sum(j->s, ref);
+    ok = method == WM_GS_FOLD ? wm_gs_reference_fold(j->s, pairing, ref) : wm_gs_reference_sum(j->s, ref);
     out->matches_reference = ok;
     for (unsigned r = 0; ok && r < j->nranks; r++) {
         const size_t n = wm_gs_schedule_dofs(j->s, r);
         for (size_t d = 0; d < n && out->matches_reference; d++) {
             if (memcmp(&ref[r][d], &j->u[r][d], sizeof(float))) {
-                fprintf(err, "gs %s: rank %u dof %zu is %a, the reference says %a\n", wm_gs_method_name(j->cfg.method),
+                fprintf(err, "gs %s: rank %u dof %zu is %a, the reference says %a\n", wm_gs_method_name(method),
                         r, d, (double)j->u[r][d], (double)ref[r][d]);
                 out->matches_reference = false;
             }

@@ -15,7 +15,14 @@
  *             size negotiated over the fabric
  *   plan      the crystal plan: symbolic pass in the setup run, then a
  *             fixed sequence of sends and receives of known size
- * All three reduce at the destination in ascending origin rank order. */
+ *   fold      the folding crystal router: contributions to one dof added
+ *             at the relays on the way to its lowest holder, the sum sent
+ *             back to the others
+ *   auto      every candidate (wm_gs_candidate_name) timed on the fabric
+ *             in the setup run, the fastest kept for the gs_op
+ * The first three reduce at the destination in ascending origin rank
+ * order and are checked against wm_gs_reference_sum; fold adds in the
+ * order of its bisection and is checked against wm_gs_reference_fold. */
 #ifndef WM_GS_JOB_H
 #define WM_GS_JOB_H
 
@@ -37,6 +44,8 @@ const char *wm_gs_method_name(wm_gs_method method);
 /* "neko" or "gslib". */
 WM_MUST_USE bool wm_pairing_parse(const char *name, wm_pairing *rule);
 const char *wm_pairing_name(wm_pairing rule);
+/* "pairwise", "crystal neko", ... "fold gslib": candidate c of auto. */
+const char *wm_gs_candidate_name(unsigned c);
 
 typedef struct {
     unsigned w, h;          /* the rank grid; P = w * h */
@@ -51,7 +60,7 @@ typedef struct {
 } wm_gs_config;
 
 typedef struct {
-    uint64_t setup_cycles;  /* the plan's symbolic pass (0 for the others) */
+    uint64_t setup_cycles;  /* the plan's symbolic pass, auto's trials (0 for the others) */
     uint64_t op_cycles;     /* one gs_op, first cycle to last kernel done */
     uint64_t messages;      /* sent during the gs_op */
     uint64_t wavelets;      /* pushed during the gs_op, headers included */
@@ -60,7 +69,26 @@ typedef struct {
     unsigned stages_used;   /* bisection stages active on some rank */
     uint64_t checksum;      /* wm_gs_checksum of the result */
     bool matches_reference; /* bit for bit */
+    /* auto: the candidate every rank kept and each candidate's gs_op
+     * cycles as the PEs measured them in the setup (the most on a rank) */
+    unsigned auto_choice;
+    uint64_t auto_cycles[WM_GS_CANDIDATES];
 } wm_gs_result;
+
+/* The auto method's table, as `wavemesh gs --method auto` prints it: a
+ * line per candidate with the cycles the PEs measured, then the one kept:
+ *   auto: candidate gs_op cycles in the set-up (the most on a rank)
+ *     pairwise          9504
+ *     ...
+ *   auto chose: pairwise */
+void wm_gs_print_auto(FILE *out, const wm_gs_result *r);
+
+/* auto's choice and table, read back from the ranks' PE memories (nranks
+ * of WM_PE_DATA_WORDS words, one after another, each a gs image with its
+ * auto block) into out: every rank must hold the same. False, with a line
+ * naming the first rank that differs from rank 0 (or a choice past the
+ * candidates) to err. */
+WM_MUST_USE bool wm_gs_auto_read(const uint32_t *mems, unsigned nranks, wm_gs_result *out, FILE *err);
 
 typedef struct wm_gs_job wm_gs_job;
 

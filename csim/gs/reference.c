@@ -57,6 +57,79 @@ bool wm_gs_reference_sum(const wm_gs_schedule *s, float *const *u)
     return true;
 }
 
+/* A partial sum of the folding router on its way: where it is, what
+ * came in with it (0 stayed, 1 from src, 2 from src2) and its value. */
+typedef struct {
+    unsigned at, came;
+    float value;
+} partial;
+
+static int partial_cmp(const void *a, const void *b)
+{
+    const partial *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return (x->came > y->came) - (x->came < y->came);
+}
+
+bool wm_gs_reference_fold(const wm_gs_schedule *s, wm_pairing rule, float *const *u)
+{
+    const unsigned n = wm_gs_schedule_ranks(s), nstages = wm_stage_count(n);
+    size_t total = 0;
+    for (unsigned r = 0; r < n; r++) total += wm_gs_schedule_dofs(s, r);
+    copy_ref *c = malloc((total ? total : 1) * sizeof *c);
+    /* Every rank's step in every stage; valid[] false once its range is
+     * down to itself. */
+    wm_stage_step *steps = malloc(((size_t)n * nstages + 1) * sizeof *steps);
+    bool *valid = calloc((size_t)n * nstages + 1, sizeof *valid);
+    partial *p = malloc((n + 1) * sizeof *p);
+    const bool ok = c && steps && valid && p;
+    for (unsigned r = 0; ok && r < n; r++) {
+        unsigned lo = 0, hi = n;
+        for (unsigned k = 0; k < nstages && wm_stage_step_of(rule, lo, hi, r, &steps[(size_t)r * nstages + k]); k++) {
+            valid[(size_t)r * nstages + k] = true;
+            lo = steps[(size_t)r * nstages + k].lo;
+            hi = steps[(size_t)r * nstages + k].hi;
+        }
+    }
+    size_t k = 0;
+    for (unsigned r = 0; ok && r < n; r++)
+        for (size_t d = 0; d < wm_gs_schedule_dofs(s, r); d++)
+            c[k++] = (copy_ref){wm_gs_schedule_global_id(s, r, d), r, d};
+    if (ok) qsort(c, total, sizeof *c, copy_cmp);
+    for (size_t a = 0; ok && a < total;) {
+        size_t b = a + 1;
+        while (b < total && c[b].gid == c[a].gid) b++;
+        const unsigned owner = c[a].rank; /* the lowest holder: copies ascend by rank */
+        size_t np = 0;
+        for (size_t i = a; i < b; i++) p[np++] = (partial){c[i].rank, 0, u[c[i].rank][c[i].dof]};
+        for (unsigned st = 0; st < nstages && np > 1; st++) {
+            for (size_t i = 0; i < np; i++) {
+                const size_t at = (size_t)p[i].at * nstages + st;
+                p[i].came = 0;
+                if (!valid[at] || (owner < steps[at].cut) == (p[i].at < steps[at].cut)) continue;
+                const unsigned from = p[i].at, to = (unsigned)steps[at].dst;
+                const wm_stage_step *there = &steps[(size_t)to * nstages + st];
+                p[i].at = to;
+                p[i].came = (int)from == there->src ? 1 : 2;
+            }
+            qsort(p, np, sizeof *p, partial_cmp);
+            size_t m = 0;
+            for (size_t i = 0; i < np; i++) {
+                if (m > 0 && p[m - 1].at == p[i].at) p[m - 1].value += p[i].value;
+                else p[m++] = p[i];
+            }
+            np = m;
+        }
+        for (size_t i = a; i < b; i++) u[c[i].rank][c[i].dof] = p[0].value;
+        a = b;
+    }
+    free(c);
+    free(steps);
+    free(valid);
+    free(p);
+    return ok;
+}
+
 uint64_t wm_gs_checksum(const wm_gs_schedule *s, float *const *u)
 {
     uint64_t h = 0xcbf29ce484222325u;

@@ -8,6 +8,7 @@
 #ifndef WM_GS_REFERENCE_H
 #define WM_GS_REFERENCE_H
 
+#include "crystal/pairing.h"
 #include "gs/schedule.h"
 
 #include <stdbool.h>
@@ -24,6 +25,16 @@ void wm_gs_fill_initial(const wm_gs_schedule *s, float *const *u);
 /* Replace u[r][d] by the sum over all copies of its global id. False if
  * out of memory. */
 bool wm_gs_reference_sum(const wm_gs_schedule *s, float *const *u);
+
+/* Replace u[r][d] by the sum the folding crystal router gives under rule
+ * (docs/crystal.md, "The folding router's order"): the copies of a global
+ * id start at their holders and travel the recursive bisection towards
+ * the lowest holder; where two or three meet at a rank in a stage they
+ * are added as kept + from src + from src2 (wm_stage_step_of's partners),
+ * and every copy ends as the sum the lowest holder is left with. Works
+ * from the global ids alone, like wm_gs_reference_sum. False if out of
+ * memory. */
+bool wm_gs_reference_fold(const wm_gs_schedule *s, wm_pairing rule, float *const *u);
 
 /* FNV-1a over the float bits of every rank's dofs, in rank order. */
 uint64_t wm_gs_checksum(const wm_gs_schedule *s, float *const *u);

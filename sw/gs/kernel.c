@@ -29,8 +29,5 @@ void wm_kernel_gs(wm_mp *mp)
         g.img->heap_ready = 1;
     }
     g.heap.mp = mp;
-    if (g.img->phase == WM_GS_PHASE_SETUP)
-        wm_gs_rank_setup(&g);
-    else
-        wm_gs_rank_op(&g);
+    wm_gs_run(&g);
 }

@@ -29,7 +29,7 @@ static void *take_or_fault(wm_gs_rank *g, uint32_t bytes)
 /* count elements of size bytes. Counts come off the wire or out of what
  * the wire built: one that cannot fit the PE's memory is refused by a
  * 64-bit product before the 32-bit one, which could wrap to a small size. */
-static void *take_array_or_fault(wm_gs_rank *g, uint32_t count, uint32_t size)
+void *wm_gs_take(wm_gs_rank *g, uint32_t count, uint32_t size)
 {
     /* A product, not a quotient: a division takes a core 34 cycles. */
     if ((uint64_t)count * size > WM_PE_DATA_BYTES)
@@ -43,8 +43,16 @@ static void port_init(wm_gs_rank *g, wm_xfer_port *port, bool allow_stash)
     wm_xfer_port_init(port, g->mp, &g->heap, g->rank, g->mem + g->img->places_at, g->img->nplaces, allow_stash);
 }
 
-static void finish(wm_gs_rank *g, wm_xfer_port *port, unsigned active_stages)
+wm_xfer_port *wm_gs_port_open(wm_gs_rank *g, wm_xfer_port *own, bool allow_stash)
 {
+    if (g->port) return g->port;
+    port_init(g, own, allow_stash);
+    return own;
+}
+
+void wm_gs_port_close(wm_gs_rank *g, wm_xfer_port *port, unsigned active_stages)
+{
+    if (port == g->port) return;
     const wm_xfer_stats st = wm_xfer_port_stats(port);
     g->img->messages = (uint32_t)st.messages;
     g->img->wavelets = (uint32_t)st.wavelets;
@@ -52,7 +60,7 @@ static void finish(wm_gs_rank *g, wm_xfer_port *port, unsigned active_stages)
     wm_xfer_port_finish(port);
 }
 
-static void apply_reduction(wm_gs_rank *g, const uint32_t *offsets, const uint32_t *buf)
+void wm_gs_apply_reduction(wm_gs_rank *g, const uint32_t *offsets, const uint32_t *buf)
 {
     /* Every dof's first term is a load; each further one a float32 add. */
     wm_mp_work(g->mp, WM_GS_COST_REDUCE + g->img->red_ndofs * WM_GS_COST_DOF +
@@ -86,10 +94,10 @@ static void pairwise_op(wm_gs_rank *g)
     wm_mp_work(g->mp, (3 * img->nsends + 3 * img->nrecvs) * WM_GS_COST_ENTRY + img->nsends * WM_GS_COST_PEER_PAIRWISE);
     for (uint32_t i = 0; i < img->nsends; i++) nsw += send_list[3 * i + 1];
     for (uint32_t i = 0; i < img->nrecvs; i++) nrw += recv_list[3 * i + 1];
-    uint32_t *sendbuf = take_array_or_fault(g, nsw, 4), *recvbuf = take_array_or_fault(g, nrw, 4);
-    wm_xfer *sends = take_array_or_fault(g, img->nsends, (uint32_t)sizeof *sends);
-    wm_xfer *recvs = take_array_or_fault(g, img->nrecvs, (uint32_t)sizeof *recvs);
-    uint32_t *offsets = take_array_or_fault(g, img->nrecvs, 4);
+    uint32_t *sendbuf = wm_gs_take(g, nsw, 4), *recvbuf = wm_gs_take(g, nrw, 4);
+    wm_xfer *sends = wm_gs_take(g, img->nsends, (uint32_t)sizeof *sends);
+    wm_xfer *recvs = wm_gs_take(g, img->nrecvs, (uint32_t)sizeof *recvs);
+    uint32_t *offsets = wm_gs_take(g, img->nrecvs, 4);
     uint32_t off = 0;
     for (uint32_t i = 0; i < img->nsends; i++) {
         const uint32_t count = send_list[3 * i + 1];
@@ -104,17 +112,16 @@ static void pairwise_op(wm_gs_rank *g)
         off += count;
     }
 
-    wm_xfer_port port;
-    port_init(g, &port, false);
+    wm_xfer_port own, *port = wm_gs_port_open(g, &own, false);
     for (uint32_t i = 0; i < img->nsends; i++) {
         const uint32_t count = send_list[3 * i + 1];
         const uint32_t *dofs = g->mem + send_list[3 * i + 2];
         wm_mp_work(g->mp, count * WM_GS_COST_COPY);
         wm_gs_gather(sends[i].words, u, dofs, count);
     }
-    wm_xfer_exchange(&port, sends, img->nsends, recvs, img->nrecvs, img->nrecvs);
-    apply_reduction(g, offsets, recvbuf);
-    finish(g, &port, img->nsends || img->nrecvs ? 1 : 0);
+    wm_xfer_exchange(port, sends, img->nsends, recvs, img->nrecvs, img->nrecvs);
+    wm_gs_apply_reduction(g, offsets, recvbuf);
+    wm_gs_port_close(g, port, img->nsends || img->nrecvs ? 1 : 0);
     wm_heap_give(&g->heap, offsets);
     wm_heap_give(&g->heap, recvs);
     wm_heap_give(&g->heap, sends);
@@ -124,16 +131,8 @@ static void pairwise_op(wm_gs_rank *g)
 
 /* ---------------------------------------------------------------- negotiation */
 
-/* One stage's exchange with a size negotiation: send the count of words
- * and then the words to dst (if any); take the counts from src and src2,
- * then their words, into buffers taken from the heap here. */
-typedef struct {
-    uint32_t *words[2];
-    uint32_t len[2];
-} stage_in;
-
-static void negotiated_stage(wm_gs_rank *g, wm_xfer_port *port, unsigned stage, const wm_stage_step *step,
-                             uint32_t *out, uint32_t nout, stage_in *in)
+void wm_gs_negotiated_stage(wm_gs_rank *g, wm_xfer_port *port, unsigned stage, const wm_stage_step *step,
+                            uint32_t *out, uint32_t nout, wm_gs_stage_in *in)
 {
     uint32_t count_out = nout, counts[2] = {0, 0};
     wm_xfer sends[2];
@@ -159,7 +158,7 @@ static void negotiated_stage(wm_gs_rank *g, wm_xfer_port *port, unsigned stage, 
             wm_mp_fault(g->mp, "gs rank %u: rank %d announced %u words in stage %u, more than a PE's data memory "
                                "holds (%u)",
                         g->rank, from[k], in->len[k], stage, (unsigned)WM_PE_DATA_WORDS);
-        in->words[k] = take_array_or_fault(g, in->len[k], 4);
+        in->words[k] = wm_gs_take(g, in->len[k], 4);
         if (in->len[k]) recvs[nr++] = (wm_xfer){(unsigned)from[k], tag_data(stage), in->words[k], in->len[k], 0};
     }
     wm_xfer_exchange(port, NULL, 0, recvs, nr, nr);
@@ -228,8 +227,7 @@ static void crystal_op(wm_gs_rank *g)
     wm_mp_work(g->mp, WM_GS_COST_GLUE_CRYSTAL);
     const wm_gs_image *img = g->img;
     const uint32_t *send_list = g->mem + img->sends_at, *u = g->mem + img->u_at;
-    wm_xfer_port port;
-    port_init(g, &port, true);
+    wm_xfer_port own, *port = wm_gs_port_open(g, &own, true);
     words list = {0}, kept = {0}, out = {0};
     for (uint32_t i = 0; i < img->nsends; i++) {
         const uint32_t count = send_list[3 * i + 1];
@@ -253,8 +251,8 @@ static void crystal_op(wm_gs_rank *g)
             words_add(g, to, list.w + at, REC_HEAD + len);
             at += REC_HEAD + len;
         }
-        stage_in in;
-        negotiated_stage(g, &port, stage, &step, out.w, out.n, &in);
+        wm_gs_stage_in in;
+        wm_gs_negotiated_stage(g, port, stage, &step, out.w, out.n, &in);
         check_records(g, stage, step.src, &step, in.words[0], in.len[0]);
         check_records(g, stage, step.src2, &step, in.words[1], in.len[1]);
         list.n = 0;
@@ -271,7 +269,7 @@ static void crystal_op(wm_gs_rank *g)
      * list's record sits, and reduce. */
     uint32_t nrec = 0;
     for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2]) nrec++;
-    wm_gs_delivered *del = take_array_or_fault(g, nrec, (uint32_t)sizeof *del);
+    wm_gs_delivered *del = wm_gs_take(g, nrec, (uint32_t)sizeof *del);
     uint32_t i = 0;
     for (uint32_t at = 0; at < list.n; at += REC_HEAD + list.w[at + 2], i++) {
         if (list.w[at] != g->rank)
@@ -279,10 +277,10 @@ static void crystal_op(wm_gs_rank *g)
         del[i] = (wm_gs_delivered){list.w[at + 1], at + REC_HEAD, list.w[at + 2]};
     }
     wm_mp_work(g->mp, 3 * nrec * WM_GS_COST_RECORD);
-    uint32_t *offsets = take_array_or_fault(g, img->nrecvs, 4);
+    uint32_t *offsets = wm_gs_take(g, img->nrecvs, 4);
     fault_delivery(g, wm_gs_offsets(img, g->mem, del, nrec, offsets));
-    apply_reduction(g, offsets, list.w);
-    finish(g, &port, stage);
+    wm_gs_apply_reduction(g, offsets, list.w);
+    wm_gs_port_close(g, port, stage);
     wm_heap_give(&g->heap, offsets);
     wm_heap_give(&g->heap, del);
     wm_heap_give(&g->heap, list.w);
@@ -324,8 +322,7 @@ static void check_meta(wm_gs_rank *g, unsigned stage, int from, const wm_stage_s
 static void plan_setup(wm_gs_rank *g)
 {
     wm_mp_work(g->mp, WM_GS_COST_GLUE_PLAN_SETUP);
-    wm_xfer_port port;
-    port_init(g, &port, true);
+    wm_xfer_port own, *port = wm_gs_port_open(g, &own, true);
     wm_cr_builder b;
     if (!wm_cr_builder_init(&b, &g->heap, g->img, g->mem)) take_or_fault(g, WM_PE_DATA_BYTES);
     wm_stage_step step;
@@ -336,15 +333,15 @@ static void plan_setup(wm_gs_rank *g)
     while (wm_cr_builder_stage(&b, &step, &out, &nout, &ok)) {
         wm_mp_work(g->mp, WM_GS_COST_STAGE_PLAN_SETUP);
         if (!ok) take_or_fault(g, WM_PE_DATA_BYTES);
-        uint32_t *meta = take_array_or_fault(g, nout, WM_CR_RECORD_WORDS * 4);
+        uint32_t *meta = wm_gs_take(g, nout, WM_CR_RECORD_WORDS * 4);
         wm_mp_work(g->mp, nout * WM_GS_COST_RECORD);
         for (uint32_t i = 0; i < nout; i++) {
             meta[3 * i] = out[i].dest;
             meta[3 * i + 1] = out[i].origin;
             meta[3 * i + 2] = out[i].len;
         }
-        stage_in in;
-        negotiated_stage(g, &port, stage, &step, meta, nout * WM_CR_RECORD_WORDS, &in);
+        wm_gs_stage_in in;
+        wm_gs_negotiated_stage(g, port, stage, &step, meta, nout * WM_CR_RECORD_WORDS, &in);
         check_meta(g, stage, step.src, &step, in.words[0], in.len[0]);
         check_meta(g, stage, step.src2, &step, in.words[1], in.len[1]);
         uint32_t nrec[2];
@@ -361,7 +358,7 @@ static void plan_setup(wm_gs_rank *g)
         wm_heap_give(&g->heap, meta);
         stage++;
     }
-    wm_xfer_port_finish(&port);
+    if (port != g->port) wm_xfer_port_finish(port);
     wm_cr_mplan *plan = 0;
     const wm_cr_result r = wm_cr_builder_finish(&b, &plan);
     switch (r.status) {
@@ -422,10 +419,10 @@ static void plan_op(wm_gs_rank *g)
     wm_mp_work(g->mp, WM_GS_COST_GLUE_PLAN_OP);
     const wm_cr_mplan *p = plan_or_fault(g);
     const wm_cr_mstage *stages = wm_heap_at(&g->heap, p->stages_at);
-    uint32_t *arena = take_array_or_fault(g, p->buffer_words, 4), *plan_send = take_array_or_fault(g, p->max_send, 4);
-    uint32_t **stage_buf = take_array_or_fault(g, p->nstages, (uint32_t)sizeof *stage_buf);
-    wm_xfer *posted = take_array_or_fault(g, 2 * p->nstages, (uint32_t)sizeof *posted);
-    uint32_t *posted_at = take_array_or_fault(g, p->nstages + 1, 4);
+    uint32_t *arena = wm_gs_take(g, p->buffer_words, 4), *plan_send = wm_gs_take(g, p->max_send, 4);
+    uint32_t **stage_buf = wm_gs_take(g, p->nstages, (uint32_t)sizeof *stage_buf);
+    wm_xfer *posted = wm_gs_take(g, 2 * p->nstages, (uint32_t)sizeof *posted);
+    uint32_t *posted_at = wm_gs_take(g, p->nstages + 1, 4);
     uint32_t off = 0, nposted = 0;
     for (uint32_t k = 0; k < p->nstages; k++) {
         const wm_cr_mstage *sg = &stages[k];
@@ -439,8 +436,7 @@ static void plan_op(wm_gs_rank *g)
     }
     posted_at[p->nstages] = nposted;
 
-    wm_xfer_port port;
-    port_init(g, &port, false);
+    wm_xfer_port own, *port = wm_gs_port_open(g, &own, false);
     const uint32_t *u = g->mem + g->img->u_at;
     const uint32_t *prev = 0;
     wm_mp_work(g->mp, p->nstages * WM_GS_COST_STAGE_PLAN_OP);
@@ -452,14 +448,14 @@ static void plan_op(wm_gs_rank *g)
         wm_gs_gather(plan_send, from, send_idx, sg->nsw);
         wm_xfer send = {(unsigned)(sg->dst >= 0 ? sg->dst : 0), (uint8_t)sg->stage, plan_send, sg->nsw, 0};
         const uint32_t first = posted_at[k];
-        wm_xfer_exchange(&port, &send, sg->dst >= 0 ? 1 : 0, posted + first, nposted - first, posted_at[k + 1] - first);
+        wm_xfer_exchange(port, &send, sg->dst >= 0 ? 1 : 0, posted + first, nposted - first, posted_at[k + 1] - first);
         uint32_t *cur = stage_buf[k];
         wm_mp_work(g->mp, sg->nkw * WM_GS_COST_COPY);
         wm_gs_gather(cur, from, keep_idx, sg->nkw);
         prev = cur;
     }
-    apply_reduction(g, g->mem + p->offsets_at, prev);
-    finish(g, &port, p->nstages);
+    wm_gs_apply_reduction(g, g->mem + p->offsets_at, prev);
+    wm_gs_port_close(g, port, p->nstages);
     wm_heap_give(&g->heap, posted_at);
     wm_heap_give(&g->heap, posted);
     wm_heap_give(&g->heap, stage_buf);
@@ -480,5 +476,7 @@ void wm_gs_rank_op(wm_gs_rank *g)
     case WM_GS_PAIRWISE: pairwise_op(g); break;
     case WM_GS_CRYSTAL: crystal_op(g); break;
     case WM_GS_PLAN: plan_op(g); break;
+    case WM_GS_FOLD: /* fold.c and autotune.c, dispatched by the kernel */
+    case WM_GS_AUTO: break;
     }
 }
