@@ -61,14 +61,14 @@ enum {
     WM_GS_COST_XFER_INIT        =  179, /* gs transfers: wm_xfer_port_init (the port struct cleared) */
     WM_GS_COST_XFER_RECV_LOOP   =    7, /* gs transfers: per turn of the exchange loop that only receives, besides the pop */
     WM_GS_COST_VEC_PUSH         =   21, /* gs crystal plan builder: per item pushed onto one of its lists */
-    WM_GS_COST_GLUE_PAIRWISE    =  492, /* gs pairwise gs_op: its own bookkeeping, besides the parts above */
-    WM_GS_COST_GLUE_CRYSTAL     =  383, /* gs crystal router gs_op: its own bookkeeping, besides the parts above */
-    WM_GS_COST_GLUE_PLAN_SETUP  =  617, /* gs crystal plan setup: its own bookkeeping, besides the parts above */
-    WM_GS_COST_GLUE_PLAN_OP     =  576, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_PAIRWISE    =  504, /* gs pairwise gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_CRYSTAL     =  395, /* gs crystal router gs_op: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_PLAN_SETUP  =  630, /* gs crystal plan setup: its own bookkeeping, besides the parts above */
+    WM_GS_COST_GLUE_PLAN_OP     =  590, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_PEER_PAIRWISE    =   15, /* gs pairwise gs_op: per peer sent to, besides the parts above */
-    WM_GS_COST_STAGE_CRYSTAL    =  374, /* gs crystal router gs_op: per bisection stage, besides the parts above */
+    WM_GS_COST_STAGE_CRYSTAL    =  372, /* gs crystal router gs_op: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_SETUP = 1898, /* gs crystal plan setup: per bisection stage, besides the parts above */
-    WM_GS_COST_STAGE_PLAN_OP    =  179  /* gs crystal plan gs_op: per active stage, besides the parts above */
+    WM_GS_COST_STAGE_PLAN_OP    =  175  /* gs crystal plan gs_op: per active stage, besides the parts above */
 };
 
 #endif
