@@ -202,6 +202,27 @@ static const hostile table[] = {
      "$W run $D/name.layout --trace $D/name.vcd", 1,
      "/name.layout:4: instance name a0000000000000000000... is 64 characters long; at most 63 (it names its tile in a "
      "dump)", HDIR "/name.vcd", 0},
+    /* one line reader (issue 35, mechanism 3, csim/core/lines.h): a
+     * comment longer than any buffer stays a comment, a NUL byte is
+     * refused at its line and column, a line of megabytes is one line, and
+     * a million rows are read (a duplicate name at the end is found) */
+    {"{ printf 'layout %s/sw/collectives/bench.layout\\n# ' \"$PWD\"; head -c 4093 /dev/zero | tr '\\0' x; "
+     "printf 'row injected SHAPE=1\\n'; } > $D/long.rows && $W rows $D/long.rows --backend sw", 1,
+     "/long.rows: no rows", NULL, 0},
+    {"printf 'layout %s/sw/collectives/bench.layout\\nrow tut\\000orial\\n' \"$PWD\" > $D/nul.rows && "
+     "$W rows $D/nul.rows --backend sw", 2, "wavemesh rows: " HDIR "/nul.rows:2:8: a NUL byte: not a text file", NULL, 0},
+    {"{ printf 'layout x\\n'; head -c 5000000 /dev/zero | tr '\\0' y; printf '\\nrow\\n'; } > $D/bigline.rows && "
+     "$W rows $D/bigline.rows 2>$D/bigline.err; s=$?; echo \"$(wc -l < $D/bigline.err) lines: $(tail -1 $D/bigline.err)\" >&2; exit $s",
+     2, "2 lines: " HDIR "/bigline.rows:3: expected `layout PATH`", NULL, 0},
+    {"{ echo 'layout x'; seq 0 999999 | sed 's/^/row r/'; echo 'row r0'; } > $D/million.rows && $W rows $D/million.rows",
+     2, HDIR "/million.rows:1000002: row r0 is already defined at line 2", NULL, 0},
+    {"printf 'mesh 1 1\\nregion all\\000\\nat a 0 0\\n' > $D/nul.layout && $W run $D/nul.layout", 1,
+     HDIR "/nul.layout:2:11: a NUL byte: not a text file", NULL, 0},
+    {"printf '$timescale 1ns $end\\n$scope module t $end\\n$var wire 1 ! a $end\\n$upscope $end\\n$enddefinitions "
+     "$end\\n#0\\n1!\\n#1\\n0\\000!\\n' > $D/nul.vcd && $W wavediff $D/nul.vcd $D/nul.vcd", 2,
+     "wavemesh wavediff: " HDIR "/nul.vcd:9:2: a NUL byte: not a text file", NULL, 0},
+    {"printf '<testsuite name=\"wavemesh regress\"\\000>\\n' > $D/nul.xml && $W regress --merge $D/nul.xml $D/nul.xml", 2,
+     "wavemesh regress: --merge: " HDIR "/nul.xml:1:35: a NUL byte: not a text file", NULL, 0},
     /* regress */
     {"$W regress --quick --perturb rr-reverse:40,40", 2,
      "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},
@@ -293,7 +314,7 @@ static int setup(void **state)
     (void)state;
     if (system("rm -rf " HDIR " && mkdir -p " HDIR) != 0) return -1;
     static const unsigned char garbage[] = {0x01, 0xfe, 0x1b, '[', '2', 'J', 0x07, '\n', 0x00, 0xff};
-    write_file("garbage.layout", garbage, sizeof garbage);
+    write_file("garbage.layout", garbage, 8); /* its first line: raw bytes, shown escaped (a NUL: nul.layout) */
     write_file("garbage.fst", garbage, sizeof garbage);
     const char *chain2 = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n";
     char text[512];
