@@ -73,6 +73,40 @@ static const hostile table[] = {
      "wavemesh run: --gdb localhost: expected HOST:PORT", NULL, 0},
     {"$W run sw/collectives/bench.layout --pe core --gdb-any-host --gdb 192.0.2.1:0", 1,
      "wavemesh run: --gdb 192.0.2.1:0: cannot listen on 192.0.2.1:0: Cannot assign requested address", NULL, 0},
+    /* issue 35: --gdb-any-host needs --gdb; a host that does not resolve
+     * is said so */
+    {"$W run sw/collectives/bench.layout --gdb-any-host", 2, "wavemesh run: --gdb-any-host without --gdb HOST:PORT",
+     NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --gdb-any-host", 2,
+     "wavemesh rows: --gdb-any-host without --gdb HOST:PORT", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb no-such-host.invalid:0", 2,
+     "wavemesh run: --gdb no-such-host.invalid:0: cannot resolve no-such-host.invalid", NULL, 0},
+    /* issue 35, names checked against each other (mechanism 2): no output
+     * over an input (a link to it too), no two outputs on one path; the
+     * layout is left as it was */
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --csv $D/L.layout; s=$?; "
+     "cmp -s $D/L.layout sw/collectives/bench.layout || echo 'the layout was overwritten' >&2; exit $s",
+     2, "wavemesh profile: --csv " HDIR "/L.layout: the same file as LAYOUT " HDIR "/L.layout", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --chrome $D/L.layout", 2,
+     "wavemesh profile: --chrome " HDIR "/L.layout: the same file as LAYOUT", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --folded $D/L.layout", 2,
+     "wavemesh profile: --folded " HDIR "/L.layout: the same file as LAYOUT", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && ln -sf L.layout $D/Llink && $W profile $D/L.layout --png $D/Llink",
+     2, "wavemesh profile: --png " HDIR "/Llink: the same file as LAYOUT " HDIR "/L.layout", NULL, 0},
+    {"$W profile sw/collectives/bench.layout --chrome $D/two.out --folded $D/two.out", 2,
+     "wavemesh profile: --folded " HDIR "/two.out: the same file as --chrome " HDIR "/two.out", HDIR "/two.out", 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W regress $D/L.layout --junit $D/L.layout; s=$?; "
+     "cmp -s $D/L.layout sw/collectives/bench.layout || echo 'the layout was overwritten' >&2; exit $s",
+     2, "wavemesh regress: --junit " HDIR "/L.layout: the same file as LAYOUT... " HDIR "/L.layout", NULL, 0},
+    {"$W regress --quick --only tutorial --junit $D/j.xml --log $D/j.xml", 2,
+     "wavemesh regress: --log " HDIR "/j.xml: the same file as --junit " HDIR "/j.xml", HDIR "/j.xml", 0},
+    {"cp sw/collectives/bench.layout $D/L.vcd && $W run $D/L.vcd --trace $D/L.vcd", 2,
+     "wavemesh run: --trace " HDIR "/L.vcd: the same file as LAYOUT " HDIR "/L.vcd", NULL, 0},
+    {"$W waves sw/collectives/bench.layout -o $D/s.gtkw --dump $D/s.gtkw", 2,
+     "wavemesh waves: -o " HDIR "/s.gtkw: the same file as --dump " HDIR "/s.gtkw", HDIR "/s.gtkw", 0},
+    /* `--` ends the options */
+    {"$W run --backend sw -- sw/collectives/bench.layout >/dev/null && $W run --backend sw -- -x", 1,
+     "-x: cannot open: No such file or directory", NULL, 0},
     /* run's options: the option and its range */
     {"$W run sw/collectives/bench.layout --set V0=100000000000000000000000", 2,
      "--set V0=100000000000000000000000: expected NAME=INTEGER, the integer in "

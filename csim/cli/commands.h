@@ -49,7 +49,7 @@ bool wm_trace_tiles_parse(const char *text, void *spec);
 bool wm_trace_window_parse(const char *text, void *spec);
 #define WM_OPT_TRACE_ROWS(spec)                                                                                  \
     {"--trace", "FILE", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_path_parse,                        \
-     .expected = "FILE.fst or FILE.vcd",                                                                         \
+     .expected = "FILE.fst or FILE.vcd", .path = WM_PATH_OUT,                                                    \
      .help = "dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save file FILE.gtkw is written next to " \
              "it (docs/waves.md). SIGINT (Ctrl-C) or SIGTERM stops a run at the next cycle and keeps its dump, "  \
              "readable up to that cycle, with its save file; the exit status is then 130 (143), after a line "    \
