@@ -323,6 +323,29 @@ static const hostile table[] = {
     {"rm -f $D/fifo.layout && mkfifo $D/fifo.layout && { $W run $D/fifo.layout --trace $D/ff.fst & p=$!; sleep 0.5; "
      "kill -TERM $p; wait $p; }",
      143, "wavemesh: interrupted by SIGTERM", HDIR "/ff.fst", 0},
+    /* issue 35, every way a write or a child fails is reported (mechanism
+     * 6): past the file-size limit (ulimit -f, SIGXFSZ at its default) the
+     * write fails with EFBIG, said with the path, no temporary left; a
+     * gnuplot that is not on PATH, or ends without reading its script (of
+     * a 1024-leaf tree: more than a pipe holds, so SIGPIPE would strike),
+     * is named, the tables printed all the same, its status said when it
+     * printed nothing */
+    {"ulimit -f 2 && $W tree --leaves 100 --placement htree -o $D/xfsz.layout", 1,
+     "wavemesh tree: writing " HDIR "/xfsz.layout failed: File too large", HDIR "/xfsz.layout", 0},
+    {"ulimit -f 1 && $W regress --quick --only tutorial --junit $D/xfsz.xml >/dev/null", 2,
+     "wavemesh regress: --junit: writing " HDIR "/xfsz.xml failed: File too large", HDIR "/xfsz.xml", 0},
+    {"$W tree --leaves 1024 --placement htree -o $D/t1k.layout && for i in 1 2 3; do PATH=/nonexistent $W profile "
+     "$D/t1k.layout --backend sw --png $D/np.png > $D/np.out; s=$?; [ $s = 1 ] || exit $s; "
+     "grep -q 'critical path' $D/np.out || exit 9; done; exit 1",
+     1, "wavemesh profile: " HDIR "/np.png: gnuplot is not installed, or not on PATH", HDIR "/np.png", 0},
+    {"$W tree --leaves 1024 --placement htree -o $D/t1k.layout && for i in 1 2 3; do PATH=/nonexistent $W heatmap "
+     "$D/t1k.layout --backend sw -o $D/np > $D/np.out; s=$?; [ $s = 1 ] || exit $s; "
+     "grep -q 'downsweep' $D/np.out || exit 9; done; exit 1",
+     1, "wavemesh heatmap: gnuplot is not installed, or not on PATH", HDIR "/np-upsweep.png", 0},
+    {"mkdir -p $D/bin && printf '#!/bin/sh\\nexit 3\\n' > $D/bin/gnuplot && chmod +x $D/bin/gnuplot && "
+     "PATH=$D/bin:$PATH $W heatmap sw/collectives/bench.layout -o $D/g3 >/dev/null", 1,
+     "wavemesh heatmap: gnuplot failed drawing " HDIR "/g3-upsweep.png: it exited with status 3 and printed nothing",
+     HDIR "/g3-upsweep.png", 0},
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},

@@ -88,16 +88,21 @@ int wm_cmd_heatmap(int argc, char **argv)
         status = 1;
     } else {
         wm_heatmap_finish(m);
+        /* every phase's line is printed; after a picture fails (gnuplot
+         * missing), no other is tried */
+        bool drawing = true;
         for (size_t p = 0; p < wm_heatmap_phases(m); p++) {
             char png[4096], title[600], err[300];
             snprintf(png, sizeof png, "%s-%s.png", prefix, wm_heatmap_phase_name(m, p));
             snprintf(title, sizeof title, "%s: %s, %s backend, --pe %s (wavelets per link)", path,
                      wm_heatmap_phase_name(m, p), ops->name, wm_pe_mode_name(mode));
             print_phase(m, p, w, h);
+            if (!drawing) continue;
             if (!wm_heatmap_plot(m, p, title, png, err, sizeof err)) {
                 fprintf(stderr, "wavemesh heatmap: %s\n", err);
                 status = 1;
-                break;
+                drawing = false;
+                continue;
             }
             printf("heatmap: %s\n", png);
         }
