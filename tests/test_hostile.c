@@ -346,6 +346,10 @@ static const hostile table[] = {
      "PATH=$D/bin:$PATH $W heatmap sw/collectives/bench.layout -o $D/g3 >/dev/null", 1,
      "wavemesh heatmap: gnuplot failed drawing " HDIR "/g3-upsweep.png: it exited with status 3 and printed nothing",
      HDIR "/g3-upsweep.png", 0},
+    /* out of memory building the rtl backend's models (ulimit -v): said
+     * as the sw backend says it, not an abort on std::bad_alloc */
+    {"ulimit -v 200000 && $W traffic --backend rtl --pe core --mesh 256x256 --cycles 10", 1,
+     "wavemesh: out of memory for a 256x256 rtl fabric with cores", NULL, 0},
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},
