@@ -17,7 +17,8 @@ static const char about[] =
     "the PE of INSTANCE, by default `root` when the layout has one) and the\n"
     "down-sweep (the rest); --split none, or no root: one phase, PREFIX-run.png.\n"
     "Drawn by gnuplot (`make deps` installs gnuplot-nox). Exits non-zero when\n"
-    "the run does not finish or a picture cannot be written.\n";
+    "the run does not finish or a picture cannot be written (every phase's\n"
+    "line is printed all the same).\n";
 
 static void print_phase(const wm_heatmap *m, size_t phase, unsigned w, unsigned h)
 {
