@@ -104,6 +104,11 @@ static const hostile table[] = {
      "wavemesh run: --trace " HDIR "/L.vcd: the same file as LAYOUT " HDIR "/L.vcd", NULL, 0},
     {"$W waves sw/collectives/bench.layout -o $D/s.gtkw --dump $D/s.gtkw", 2,
      "wavemesh waves: -o " HDIR "/s.gtkw: the same file as --dump " HDIR "/s.gtkw", HDIR "/s.gtkw", 0},
+    {"cp sw/collectives/bench.layout $D/L.gtkw && $W run $D/L.gtkw --trace $D/L.vcd", 2,
+     "wavemesh run: --trace " HDIR "/L.vcd (its file " HDIR "/L.gtkw): the same file as LAYOUT " HDIR "/L.gtkw", NULL,
+     0},
+    {"cp sw/collectives/bench.layout $D/L-upsweep.png && $W heatmap $D/L-upsweep.png -o $D/L", 2,
+     "wavemesh heatmap: -o " HDIR "/L (its file " HDIR "/L-upsweep.png): the same file as LAYOUT", NULL, 0},
     /* `--` ends the options */
     {"$W run --backend sw -- sw/collectives/bench.layout >/dev/null && $W run --backend sw -- -x", 1,
      "-x: cannot open: No such file or directory", NULL, 0},

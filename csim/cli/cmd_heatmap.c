@@ -20,6 +20,14 @@ static const char about[] =
     "the run does not finish or a picture cannot be written (every phase's\n"
     "line is printed all the same).\n";
 
+/* The pictures -o PREFIX names, one a phase (run/heatmap.h): compared with
+ * the layout before the run. */
+static bool pictures(const char *prefix, size_t k, char *name, size_t size)
+{
+    static const char *const phases[] = {"upsweep", "downsweep", "run"};
+    return k < sizeof phases / sizeof phases[0] && snprintf(name, size, "%s-%s.png", prefix, phases[k]) >= 0;
+}
+
 static void print_phase(const wm_heatmap *m, size_t phase, unsigned w, unsigned h)
 {
     static const char *const names[4] = {"north", "east", "south", "west"};
@@ -48,7 +56,8 @@ int wm_cmd_heatmap(int argc, char **argv)
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
     const wm_option options[] = {
         WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
-        {"-o", "PREFIX", WM_OPT_STRING, .to.str = &prefix, .required = true, .help = "the pictures' path prefix"},
+        {"-o", "PREFIX", WM_OPT_STRING, .to.str = &prefix, .required = true, .path = WM_PATH_OUT, .writes = pictures,
+         .help = "the pictures' path prefix"},
         WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where each kernel runs (default native)"),
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),

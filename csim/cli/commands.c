@@ -99,6 +99,14 @@ bool wm_trace_tiles_parse(const char *text, void *spec)
     return true;
 }
 
+bool wm_trace_writes(const char *value, size_t k, char *name, size_t size)
+{
+    const size_t n = strlen(value);
+    if (k == 0) return snprintf(name, size, "%s", value) >= 0;
+    if (k > 1 || n < 4) return false;
+    return snprintf(name, size, "%.*s.gtkw", (int)(n - 4), value) >= 0;
+}
+
 bool wm_trace_window_parse(const char *text, void *spec)
 {
     wm_trace_spec *t = spec;

@@ -16,7 +16,9 @@
  * Options that name files say so (path: WM_PATH_IN, WM_PATH_OUT). Before
  * the command runs, every output is compared with every input and every
  * other output, as files (device and inode) where they exist, by resolved
- * path where they do not yet; an output that is one of them is refused:
+ * path where they do not yet (an output that names several files, a
+ * prefix or a dump with its save file, says which: writes); an output that
+ * is one of them is refused:
  *
  *   wavemesh CMD: OPT VALUE: the same file as OPT2 VALUE2 (an output may be neither an input nor another output)
  *
@@ -83,6 +85,10 @@ typedef struct {
     bool *given;                   /* set when the option is on the command line, or NULL */
     bool required;
     wm_path_role path;             /* STRING, CUSTOM, POSITIONAL: the value is a file read or written */
+    /* An output whose value names other files than itself (a prefix, a side
+     * file): the k-th of them into name; false past the last. NULL: the
+     * value is the one file. */
+    bool (*writes)(const char *value, size_t k, char *name, size_t size);
     const char *help;
 } wm_option;
 
