@@ -37,12 +37,15 @@ $(FUZZ_DIR)/obj/fst/%.o: $(VINC)/gtkwave/%.c
 
 # The parsers under test are instrumented; what they call comes from the
 # build's own archives.
-$(FUZZ_DIR)/fuzz_layout: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_layout.o $(FUZZ_DIR)/obj/csim/run/layout.o $(MODEL_LIBS)
+# The one line reader (csim/core/lines.c) is every harness's too.
+FUZZ_LINES_O := $(FUZZ_DIR)/obj/csim/core/lines.o $(FUZZ_DIR)/obj/csim/core/xalloc.o
+$(FUZZ_DIR)/fuzz_layout: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_layout.o $(FUZZ_DIR)/obj/csim/run/layout.o $(FUZZ_LINES_O) \
+                         $(MODEL_LIBS)
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter $(FUZZ_DIR)/%,$^) $(MODEL_LIBS) $(LDLIBS)
 $(FUZZ_DIR)/fuzz_rows: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_rows.o $(FUZZ_DIR)/obj/csim/cli/cmd_rows.o \
-                       $(FUZZ_DIR)/obj/csim/run/layout.o $(MODEL_LIBS)
+                       $(FUZZ_DIR)/obj/csim/run/layout.o $(FUZZ_LINES_O) $(MODEL_LIBS)
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter $(FUZZ_DIR)/%,$^) $(MODEL_LIBS) $(LDLIBS)
-$(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/csim/waves/waves_read.o \
+$(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/csim/waves/waves_read.o $(FUZZ_LINES_O) \
                        $(FUZZ_DIR)/obj/fst/fstapi.o $(FUZZ_DIR)/obj/fst/lz4.o $(FUZZ_DIR)/obj/fst/fastlz.o
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lz -lpthread
 

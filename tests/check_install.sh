@@ -11,18 +11,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "check-install: $*"; exit 1; }
 
-make --no-print-directory install PREFIX="$tmp/prefix" >"$tmp/install.log" 2>&1 ||
-    { cat "$tmp/install.log"; fail "make install failed"; }
+# PREFIX holds a space: every path of the install is quoted, and nothing
+# lands in the checkout.
+ls -A >"$tmp/top.before"
+make --no-print-directory install PREFIX="$tmp/pre fix" >"$tmp/install.log" 2>&1 ||
+    { cat "$tmp/install.log"; fail "make install PREFIX='<folder>/pre fix' failed"; }
+ls -A | cmp -s - "$tmp/top.before" ||
+    fail "make install left these in the checkout: $(ls -A | comm -13 "$tmp/top.before" - | tr '\n' ' ')"
 for f in bin/wavemesh share/wavemesh/firmware/leaf.bin share/wavemesh/firmware/leaf.elf \
          share/wavemesh/sw/collectives/test.rows share/wavemesh/sw/collectives/bench.layout \
          share/wavemesh/waves/tutorial.gtkw share/doc/wavemesh/README.md share/doc/wavemesh/docs/waves.md; do
-    [ -e "$tmp/prefix/$f" ] || fail "make install did not install $f"
+    [ -e "$tmp/pre fix/$f" ] || fail "make install did not install $f"
 done
 if command -v mpicc >/dev/null 2>&1; then
-    [ -e "$tmp/prefix/lib/wavemesh/wavemesh-mpi.so" ] || fail "make install did not install the MPI plugin"
+    [ -e "$tmp/pre fix/lib/wavemesh/wavemesh-mpi.so" ] || fail "make install did not install the MPI plugin"
 fi
 # moved: the installed tree copied elsewhere, the original gone
-cp -a "$tmp/prefix" "$tmp/moved" && rm -rf "$tmp/prefix"
+cp -a "$tmp/pre fix" "$tmp/moved" && rm -rf "$tmp/pre fix"
 mkdir "$tmp/elsewhere"
 
 # The commands, run from $tmp/elsewhere; $1 the binary, $2 the share folder.

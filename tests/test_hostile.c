@@ -75,6 +75,45 @@ static const hostile table[] = {
      "wavemesh run: --gdb 192.0.2.1:0: cannot listen on 192.0.2.1:0: Cannot assign requested address", NULL, 0},
     {"$W rows sw/collectives/test.rows --pe core --gdb-writes-ok", 2,
      "wavemesh rows: --gdb-writes-ok without --gdb HOST:PORT: there is no GDB to write", NULL, 0},
+    /* issue 35: --gdb-any-host needs --gdb; a host that does not resolve
+     * is said so */
+    {"$W run sw/collectives/bench.layout --gdb-any-host", 2, "wavemesh run: --gdb-any-host without --gdb HOST:PORT",
+     NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --gdb-any-host", 2,
+     "wavemesh rows: --gdb-any-host without --gdb HOST:PORT", NULL, 0},
+    {"$W run sw/collectives/bench.layout --pe core --gdb no-such-host.invalid:0", 2,
+     "wavemesh run: --gdb no-such-host.invalid:0: cannot resolve no-such-host.invalid", NULL, 0},
+    /* issue 35, names checked against each other (mechanism 2): no output
+     * over an input (a link to it too), no two outputs on one path; the
+     * layout is left as it was */
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --csv $D/L.layout; s=$?; "
+     "cmp -s $D/L.layout sw/collectives/bench.layout || echo 'the layout was overwritten' >&2; exit $s",
+     2, "wavemesh profile: --csv " HDIR "/L.layout: the same file as LAYOUT " HDIR "/L.layout", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --chrome $D/L.layout", 2,
+     "wavemesh profile: --chrome " HDIR "/L.layout: the same file as LAYOUT", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W profile $D/L.layout --folded $D/L.layout", 2,
+     "wavemesh profile: --folded " HDIR "/L.layout: the same file as LAYOUT", NULL, 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && ln -sf L.layout $D/Llink && $W profile $D/L.layout --png $D/Llink",
+     2, "wavemesh profile: --png " HDIR "/Llink: the same file as LAYOUT " HDIR "/L.layout", NULL, 0},
+    {"$W profile sw/collectives/bench.layout --chrome $D/two.out --folded $D/two.out", 2,
+     "wavemesh profile: --folded " HDIR "/two.out: the same file as --chrome " HDIR "/two.out", HDIR "/two.out", 0},
+    {"cp sw/collectives/bench.layout $D/L.layout && $W regress $D/L.layout --junit $D/L.layout; s=$?; "
+     "cmp -s $D/L.layout sw/collectives/bench.layout || echo 'the layout was overwritten' >&2; exit $s",
+     2, "wavemesh regress: --junit " HDIR "/L.layout: the same file as LAYOUT... " HDIR "/L.layout", NULL, 0},
+    {"$W regress --quick --only tutorial --junit $D/j.xml --log $D/j.xml", 2,
+     "wavemesh regress: --log " HDIR "/j.xml: the same file as --junit " HDIR "/j.xml", HDIR "/j.xml", 0},
+    {"cp sw/collectives/bench.layout $D/L.vcd && $W run $D/L.vcd --trace $D/L.vcd", 2,
+     "wavemesh run: --trace " HDIR "/L.vcd: the same file as LAYOUT " HDIR "/L.vcd", NULL, 0},
+    {"$W waves sw/collectives/bench.layout -o $D/s.gtkw --dump $D/s.gtkw", 2,
+     "wavemesh waves: -o " HDIR "/s.gtkw: the same file as --dump " HDIR "/s.gtkw", HDIR "/s.gtkw", 0},
+    {"cp sw/collectives/bench.layout $D/L.gtkw && $W run $D/L.gtkw --trace $D/L.vcd", 2,
+     "wavemesh run: --trace " HDIR "/L.vcd (its file " HDIR "/L.gtkw): the same file as LAYOUT " HDIR "/L.gtkw", NULL,
+     0},
+    {"cp sw/collectives/bench.layout $D/L-upsweep.png && $W heatmap $D/L-upsweep.png -o $D/L", 2,
+     "wavemesh heatmap: -o " HDIR "/L (its file " HDIR "/L-upsweep.png): the same file as LAYOUT", NULL, 0},
+    /* `--` ends the options */
+    {"$W run --backend sw -- sw/collectives/bench.layout >/dev/null && $W run --backend sw -- -x", 1,
+     "-x: cannot open: No such file or directory", NULL, 0},
     /* run's options: the option and its range */
     {"$W run sw/collectives/bench.layout --set V0=100000000000000000000000", 2,
      "--set V0=100000000000000000000000: expected NAME=INTEGER, the integer in "
@@ -204,6 +243,27 @@ static const hostile table[] = {
      "$W run $D/name.layout --trace $D/name.vcd", 1,
      "/name.layout:4: instance name a0000000000000000000... is 64 characters long; at most 63 (it names its tile in a "
      "dump)", HDIR "/name.vcd", 0},
+    /* one line reader (issue 35, mechanism 3, csim/core/lines.h): a
+     * comment longer than any buffer stays a comment, a NUL byte is
+     * refused at its line and column, a line of megabytes is one line, and
+     * a million rows are read (a duplicate name at the end is found) */
+    {"{ printf 'layout %s/sw/collectives/bench.layout\\n# ' \"$PWD\"; head -c 4093 /dev/zero | tr '\\0' x; "
+     "printf 'row injected SHAPE=1\\n'; } > $D/long.rows && $W rows $D/long.rows --backend sw", 1,
+     "/long.rows: no rows", NULL, 0},
+    {"printf 'layout %s/sw/collectives/bench.layout\\nrow tut\\000orial\\n' \"$PWD\" > $D/nul.rows && "
+     "$W rows $D/nul.rows --backend sw", 2, "wavemesh rows: " HDIR "/nul.rows:2:8: a NUL byte: not a text file", NULL, 0},
+    {"{ printf 'layout x\\n'; head -c 5000000 /dev/zero | tr '\\0' y; printf '\\nrow\\n'; } > $D/bigline.rows && "
+     "$W rows $D/bigline.rows 2>$D/bigline.err; s=$?; echo \"$(wc -l < $D/bigline.err) lines: $(tail -1 $D/bigline.err)\" >&2; exit $s",
+     2, "2 lines: " HDIR "/bigline.rows:3: expected `layout PATH`", NULL, 0},
+    {"{ echo 'layout x'; seq 0 999999 | sed 's/^/row r/'; echo 'row r0'; } > $D/million.rows && $W rows $D/million.rows",
+     2, HDIR "/million.rows:1000002: row r0 is already defined at line 2", NULL, 0},
+    {"printf 'mesh 1 1\\nregion all\\000\\nat a 0 0\\n' > $D/nul.layout && $W run $D/nul.layout", 1,
+     HDIR "/nul.layout:2:11: a NUL byte: not a text file", NULL, 0},
+    {"printf '$timescale 1ns $end\\n$scope module t $end\\n$var wire 1 ! a $end\\n$upscope $end\\n$enddefinitions "
+     "$end\\n#0\\n1!\\n#1\\n0\\000!\\n' > $D/nul.vcd && $W wavediff $D/nul.vcd $D/nul.vcd", 2,
+     "wavemesh wavediff: " HDIR "/nul.vcd:9:2: a NUL byte: not a text file", NULL, 0},
+    {"printf '<testsuite name=\"wavemesh regress\"\\000>\\n' > $D/nul.xml && $W regress --merge $D/nul.xml $D/nul.xml", 2,
+     "wavemesh regress: --merge: " HDIR "/nul.xml:1:35: a NUL byte: not a text file", NULL, 0},
     /* regress */
     {"$W regress --quick --perturb rr-reverse:40,40", 2,
      "--perturb: tile (40,40) is off the mesh of every scenario selected", NULL, 0},
@@ -270,6 +330,33 @@ static const hostile table[] = {
     {"rm -f $D/fifo.layout && mkfifo $D/fifo.layout && { $W run $D/fifo.layout --trace $D/ff.fst & p=$!; sleep 0.5; "
      "kill -TERM $p; wait $p; }",
      143, "wavemesh: interrupted by SIGTERM", HDIR "/ff.fst", 0},
+    /* issue 35, every way a write or a child fails is reported (mechanism
+     * 6): past the file-size limit (ulimit -f, SIGXFSZ at its default) the
+     * write fails with EFBIG, said with the path, no temporary left; a
+     * gnuplot that is not on PATH, or ends without reading its script (of
+     * a 1024-leaf tree: more than a pipe holds, so SIGPIPE would strike),
+     * is named, the tables printed all the same, its status said when it
+     * printed nothing */
+    {"ulimit -f 2 && $W tree --leaves 100 --placement htree -o $D/xfsz.layout", 1,
+     "wavemesh tree: writing " HDIR "/xfsz.layout failed: File too large", HDIR "/xfsz.layout", 0},
+    {"ulimit -f 1 && $W regress --quick --only tutorial --junit $D/xfsz.xml >/dev/null", 2,
+     "wavemesh regress: --junit: writing " HDIR "/xfsz.xml failed: File too large", HDIR "/xfsz.xml", 0},
+    {"$W tree --leaves 1024 --placement htree -o $D/t1k.layout && for i in 1 2 3; do PATH=/nonexistent $W profile "
+     "$D/t1k.layout --backend sw --png $D/np.png > $D/np.out; s=$?; [ $s = 1 ] || exit $s; "
+     "grep -q 'critical path' $D/np.out || exit 9; done; exit 1",
+     1, "wavemesh profile: " HDIR "/np.png: gnuplot is not installed, or not on PATH", HDIR "/np.png", 0},
+    {"$W tree --leaves 1024 --placement htree -o $D/t1k.layout && for i in 1 2 3; do PATH=/nonexistent $W heatmap "
+     "$D/t1k.layout --backend sw -o $D/np > $D/np.out; s=$?; [ $s = 1 ] || exit $s; "
+     "grep -q 'downsweep' $D/np.out || exit 9; done; exit 1",
+     1, "wavemesh heatmap: gnuplot is not installed, or not on PATH", HDIR "/np-upsweep.png", 0},
+    {"mkdir -p $D/bin && printf '#!/bin/sh\\nexit 3\\n' > $D/bin/gnuplot && chmod +x $D/bin/gnuplot && "
+     "PATH=$D/bin:$PATH $W heatmap sw/collectives/bench.layout -o $D/g3 >/dev/null", 1,
+     "wavemesh heatmap: gnuplot failed drawing " HDIR "/g3-upsweep.png: it exited with status 3 and printed nothing",
+     HDIR "/g3-upsweep.png", 0},
+    /* out of memory building the rtl backend's models (ulimit -v): said
+     * as the sw backend says it, not an abort on std::bad_alloc */
+    {"ulimit -v 200000 && $W traffic --backend rtl --pe core --mesh 256x256 --cycles 10", 1,
+     "wavemesh: out of memory for a 256x256 rtl fabric with cores", NULL, 0},
     /* make */
     {"make --no-print-directory waves TEST=eight", 2,
      "TEST=eight is not a row of sw/collectives/bench.layout (TEST=tutorial, tworow or compact)", NULL, 0},
@@ -295,7 +382,7 @@ static int setup(void **state)
     (void)state;
     if (system("rm -rf " HDIR " && mkdir -p " HDIR) != 0) return -1;
     static const unsigned char garbage[] = {0x01, 0xfe, 0x1b, '[', '2', 'J', 0x07, '\n', 0x00, 0xff};
-    write_file("garbage.layout", garbage, sizeof garbage);
+    write_file("garbage.layout", garbage, 8); /* its first line: raw bytes, shown escaped (a NUL: nul.layout) */
     write_file("garbage.fst", garbage, sizeof garbage);
     const char *chain2 = "mesh 2 1\nregion all\nat a 0 0\nat b 1 0\n";
     char text[512];

@@ -23,7 +23,7 @@ int wm_cmd_calibrate(int argc, char **argv)
     const wm_option options[] = {
         WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words,
                           "the fabric model (default sw; both give the same figures)"),
-        WM_OPT_STRING_ROW("--write", "FILE", &write,
+        WM_OPT_OUTPUT_ROW("--write", "FILE", &write,
                           "write them as a header (sw/cost_model.h; `make calibrate` writes and rebuilds until the "
                           "table measures itself)"),
         WM_OPT_FLAG_ROW("--check", &check, "exit 1 if they differ from those built in (`make test`)"),

@@ -79,7 +79,7 @@ int wm_cmd_gs(int argc, char **argv)
         WM_OPT_CHOICE_ROW("--backend", &backend, backends, "the fabric model (default sw)"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where the gs kernel runs (default native)"),
         WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "the random schedule's seed (default 1)"),
-        WM_OPT_STRING_ROW("--write-layout", "FILE", &layout_out, "write the rank-grid layout to FILE and exit"),
+        WM_OPT_OUTPUT_ROW("--write-layout", "FILE", &layout_out, "write the rank-grid layout to FILE and exit"),
         WM_OPT_STRING_ROW("--heatmap", "PREFIX", &heatmap, "a picture per stage, PREFIX-stageN.png"),
     };
     const wm_opts opts = WM_OPTS("gs", options, about, NULL);

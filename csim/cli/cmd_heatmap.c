@@ -17,7 +17,16 @@ static const char about[] =
     "the PE of INSTANCE, by default `root` when the layout has one) and the\n"
     "down-sweep (the rest); --split none, or no root: one phase, PREFIX-run.png.\n"
     "Drawn by gnuplot (`make deps` installs gnuplot-nox). Exits non-zero when\n"
-    "the run does not finish or a picture cannot be written.\n";
+    "the run does not finish or a picture cannot be written (every phase's\n"
+    "line is printed all the same).\n";
+
+/* The pictures -o PREFIX names, one a phase (run/heatmap.h): compared with
+ * the layout before the run. */
+static bool pictures(const char *prefix, size_t k, char *name, size_t size)
+{
+    static const char *const phases[] = {"upsweep", "downsweep", "run"};
+    return k < sizeof phases / sizeof phases[0] && snprintf(name, size, "%s-%s.png", prefix, phases[k]) >= 0;
+}
 
 static void print_phase(const wm_heatmap *m, size_t phase, unsigned w, unsigned h)
 {
@@ -47,7 +56,8 @@ int wm_cmd_heatmap(int argc, char **argv)
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
     const wm_option options[] = {
         WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
-        {"-o", "PREFIX", WM_OPT_STRING, .to.str = &prefix, .required = true, .help = "the pictures' path prefix"},
+        {"-o", "PREFIX", WM_OPT_STRING, .to.str = &prefix, .required = true, .path = WM_PATH_OUT, .writes = pictures,
+         .help = "the pictures' path prefix"},
         WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where each kernel runs (default native)"),
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
@@ -88,16 +98,21 @@ int wm_cmd_heatmap(int argc, char **argv)
         status = 1;
     } else {
         wm_heatmap_finish(m);
+        /* every phase's line is printed; after a picture fails (gnuplot
+         * missing), no other is tried */
+        bool drawing = true;
         for (size_t p = 0; p < wm_heatmap_phases(m); p++) {
             char png[4096], title[600], err[300];
             snprintf(png, sizeof png, "%s-%s.png", prefix, wm_heatmap_phase_name(m, p));
             snprintf(title, sizeof title, "%s: %s, %s backend, --pe %s (wavelets per link)", path,
                      wm_heatmap_phase_name(m, p), ops->name, wm_pe_mode_name(mode));
             print_phase(m, p, w, h);
+            if (!drawing) continue;
             if (!wm_heatmap_plot(m, p, title, png, err, sizeof err)) {
                 fprintf(stderr, "wavemesh heatmap: %s\n", err);
                 status = 1;
-                break;
+                drawing = false;
+                continue;
             }
             printf("heatmap: %s\n", png);
         }

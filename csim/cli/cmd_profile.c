@@ -61,11 +61,11 @@ int wm_cmd_profile(int argc, char **argv)
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where each kernel runs (default native)"),
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
-        WM_OPT_STRING_ROW("--csv", "FILE", &csv, "write the tables as CSV to FILE as well"),
-        WM_OPT_STRING_ROW("--chrome", "FILE", &chrome,
+        WM_OPT_OUTPUT_ROW("--csv", "FILE", &csv, "write the tables as CSV to FILE as well"),
+        WM_OPT_OUTPUT_ROW("--chrome", "FILE", &chrome,
                           "write the timeline as Chrome trace-event JSON to FILE (Perfetto, chrome://tracing)"),
-        WM_OPT_STRING_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
-        WM_OPT_STRING_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
+        WM_OPT_OUTPUT_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
+        WM_OPT_OUTPUT_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
     };
     const wm_opts opts = WM_OPTS("profile", options, about, NULL);
     int status;

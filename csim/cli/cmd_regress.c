@@ -514,7 +514,8 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
     perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
     random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, false, NULL, NULL, NULL, NULL, NULL};
     const wm_option options[] = {
-        {"LAYOUT...", NULL, WM_OPT_POSITIONAL, .to.str = layouts, .max_count = MAX_LAYOUTS, .count = &nlayouts},
+        {"LAYOUT...", NULL, WM_OPT_POSITIONAL, .to.str = layouts, .max_count = MAX_LAYOUTS, .count = &nlayouts,
+         .path = WM_PATH_IN},
         WM_OPT_FLAG_ROW("--quick", &quick, "only the short scenarios (the ones `make test` runs)"),
         WM_OPT_STRING_ROW("--only", "TEXT", &only, "only the scenarios whose name contains TEXT"),
         {"--pe", NULL, WM_OPT_CHOICE, .to.word = &pe, .words = wm_pe_words, .given = &pe_given,
@@ -557,13 +558,13 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
                  "lost or not run"},
         WM_OPT_U64_ROW("--shrink-runs", "N", &ro.shrink_runs, 0, 100000,
                        "versions a failure's shrinking may try (default 200; 0: no shrinking)"),
-        WM_OPT_STRING_ROW("--log", "FILE", &ro.log,
+        WM_OPT_OUTPUT_ROW("--log", "FILE", &ro.log,
                           "every scenario's line to FILE; failures, progress and the summary on the terminal"),
         WM_OPT_FLAG_ROW("--progress", &ro.progress, "a progress line on stderr (scenarios done, failed, per minute)"),
         WM_OPT_STRING_ROW("--scenario", "TEXT", &ro.scenario,
                           "run one scenario from its text (as the lines print it), and shrink it if it fails"),
         WM_OPT_HEADING_ROW("Campaigns (the corpus, --random, LAYOUTs), on MPI and in CI (docs/verification.md):"),
-        WM_OPT_STRING_ROW("--junit", "FILE", &co.junit,
+        WM_OPT_OUTPUT_ROW("--junit", "FILE", &co.junit,
                           "the campaign as JUnit XML: a testcase per scenario, a failure with its first divergence "
                           "and the commands that reproduce it"),
         {"--shard", "K/N", WM_OPT_CUSTOM, .to.custom = &co, .parse = shard_parse,

@@ -9,6 +9,8 @@
  * ENDING` line (run/ending.h). The whole file is read and checked before
  * the first row runs, the names of its expect lines against the layouts. */
 #include "cli/commands.h"
+#include "core/lines.h"
+#include "core/xalloc.h"
 #include "run/exact.h"
 #include "run/runner.h"
 #include "run/layout.h"
@@ -23,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, LINE_MAX_CHARS = 4096, MAX_EXPECTS = 256, ROW_NAME_MAX = 128 };
+enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, MAX_EXPECTS = 256, ROW_NAME_MAX = 128 };
 
 static const char about[] =
     "Runs each row of FILE (a `layout PATH` line, then `row NAME PARAM=VALUE...`\n"
@@ -94,13 +96,12 @@ typedef struct {
 
 /* One row of the file, read before anything runs. */
 typedef struct {
-    char layout_path[2048];
+    const char *layout_path; /* the path of the `layout` line before it, owned by its rows_file */
     unsigned line;
-    char *text;           /* the row line's tokens, owned */
-    char *tok[MAX_SETTINGS + 2];
-    size_t ntok;          /* "row", NAME, settings... */
-    row_expect *expects;
-    size_t nexpects;
+    char **tok;           /* "row", NAME, settings...: the pointers and their text in one block, owned */
+    size_t ntok;
+    row_expect *expects;  /* nexpects of them, room for cap_expects */
+    size_t nexpects, cap_expects;
     unsigned ending_line; /* an `expect ENDING` line's, 0: none (the layout's own, if any, holds) */
     wm_ending ending;
 } row_spec;
@@ -320,18 +321,84 @@ static unsigned check_expect_names(const row_spec *rs, const char *path)
     return errors;
 }
 
-/* Reads and checks the whole rows file f (path, in folder dir) into *out,
- * *nout rows; returns the number of malformed lines, each reported with
- * path:line. */
-static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec **out, size_t *nout)
+/* A rows file read: its rows, and the paths of its `layout` lines, which
+ * the rows point at. */
+typedef struct {
+    row_spec *rows;
+    size_t nrows, cap;
+    char **layouts;
+    size_t nlayouts;
+    size_t *by_name; /* an open-addressing set of row indices + 1 (0: free) by name, nslots a power of two */
+    size_t nslots;
+    bool unopened; /* the file could not be opened: exit 1, as for a layout */
+} rows_file;
+
+static size_t name_hash(const char *s)
 {
-    char layout_path[2048] = "";
-    row_spec *rows = NULL;
-    size_t nrows = 0, cap = 0;
-    unsigned errors = 0, lineno = 0;
-    char line[LINE_MAX_CHARS];
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
+    size_t h = 14695981039346656037u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* The row of rf named name, or NULL; with add, row i takes the name when
+ * none has it. Linear in the name: each row's check costs the same however
+ * many came before it. */
+static const row_spec *row_named(rows_file *rf, const char *name, size_t add_index, bool add)
+{
+    if (add && 2 * (rf->nrows + 1) > rf->nslots) {
+        const size_t nslots = rf->nslots ? 2 * rf->nslots : 64;
+        size_t *slots = wm_xcalloc(nslots, sizeof *slots);
+        for (size_t k = 0; k < rf->nslots; k++)
+            if (rf->by_name[k]) {
+                size_t j = name_hash(rf->rows[rf->by_name[k] - 1].tok[1]) & (nslots - 1);
+                while (slots[j]) j = (j + 1) & (nslots - 1);
+                slots[j] = rf->by_name[k];
+            }
+        free(rf->by_name);
+        rf->by_name = slots;
+        rf->nslots = nslots;
+    }
+    if (!rf->nslots) return NULL;
+    size_t j = name_hash(name) & (rf->nslots - 1);
+    for (; rf->by_name[j]; j = (j + 1) & (rf->nslots - 1))
+        if (!strcmp(rf->rows[rf->by_name[j] - 1].tok[1], name)) return &rf->rows[rf->by_name[j] - 1];
+    if (add) rf->by_name[j] = add_index + 1;
+    return NULL;
+}
+
+static void rows_file_free(rows_file *rf)
+{
+    for (size_t i = 0; i < rf->nrows; i++) {
+        free(rf->rows[i].tok);
+        free(rf->rows[i].expects);
+    }
+    for (size_t i = 0; i < rf->nlayouts; i++) free(rf->layouts[i]);
+    free(rf->rows);
+    free(rf->layouts);
+    free(rf->by_name);
+    memset(rf, 0, sizeof *rf);
+}
+
+/* Reads and checks the whole rows file path (in folder dir) into *rf;
+ * returns the number of malformed lines, each reported with path:line (a
+ * file that cannot be read, or holds a NUL byte, counts as one). */
+static unsigned read_rows(const char *path, const char *dir, rows_file *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    const char *layout_path = NULL;
+    unsigned errors = 0;
+    char why[1024];
+    wm_lines in;
+    if (!wm_lines_open(&in, path, why, sizeof why)) {
+        fprintf(stderr, "wavemesh rows: %s\n", why);
+        rf->unopened = true;
+        return 1;
+    }
+    char *line;
+    size_t line_len;
+    int got;
+    while ((got = wm_lines_next(&in, &line, &line_len, why, sizeof why)) > 0) {
+        const unsigned lineno = in.line;
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *tok[MAX_SETTINGS + 2], *save = NULL;
@@ -349,12 +416,14 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
             fprintf(stderr, "%s:%u: more than %d settings on one line\n", path, lineno, MAX_SETTINGS);
             errors++;
         } else if (!strcmp(tok[0], "layout") && n == 2) {
-            if (tok[1][0] == '/')
-                snprintf(layout_path, sizeof layout_path, "%s", tok[1]);
-            else
-                snprintf(layout_path, sizeof layout_path, "%s/%s", dir, tok[1]);
+            char *joined = wm_xmalloc(strlen(dir) + strlen(tok[1]) + 2);
+            if (tok[1][0] == '/') strcpy(joined, tok[1]);
+            else sprintf(joined, "%s/%s", dir, tok[1]);
+            rf->layouts = wm_xrealloc(rf->layouts, (rf->nlayouts + 1) * sizeof *rf->layouts);
+            rf->layouts[rf->nlayouts++] = joined;
+            layout_path = joined;
         } else if (!strcmp(tok[0], "row") && n >= 2) {
-            if (!layout_path[0]) {
+            if (!layout_path) {
                 fprintf(stderr, "%s:%u: a row before any `layout PATH` line\n", path, lineno);
                 errors++;
                 continue;
@@ -362,7 +431,7 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
             /* The name is part of the row's dump file names, and a row's
              * dumps must not be another's: checked here, once. */
             if (!row_name_ok(tok[1])) {
-                char shown[4 * LINE_MAX_CHARS + 1];
+                char shown[4 * ROW_NAME_MAX + 8];
                 show(tok[1], shown, sizeof shown);
                 fprintf(stderr,
                         "%s:%u: '%s' is not a row name (at most %d letters, digits, '_', '-' or '.', the first a "
@@ -370,13 +439,11 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                         path, lineno, shown, ROW_NAME_MAX);
                 errors++;
             }
-            for (size_t k = 0; k < nrows; k++)
-                if (!strcmp(rows[k].tok[1], tok[1])) {
-                    fprintf(stderr, "%s:%u: row %s is already defined at line %u\n", path, lineno, tok[1],
-                            rows[k].line);
-                    errors++;
-                    break;
-                }
+            const row_spec *twin = row_named(rf, tok[1], rf->nrows, true);
+            if (twin) {
+                fprintf(stderr, "%s:%u: row %s is already defined at line %u\n", path, lineno, tok[1], twin->line);
+                errors++;
+            }
             for (size_t k = 2; k < n; k++) {
                 char copy[128];
                 wm_setting st;
@@ -386,33 +453,30 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                     errors++;
                 }
             }
-            if (nrows == cap) {
-                cap = cap ? 2 * cap : 16;
-                row_spec *grown = realloc(rows, cap * sizeof *rows);
-                if (!grown) exit(1);
-                rows = grown;
+            if (rf->nrows == rf->cap) {
+                rf->cap = rf->cap ? 2 * rf->cap : 16;
+                rf->rows = wm_xrealloc(rf->rows, rf->cap * sizeof *rf->rows);
             }
-            row_spec *rs = &rows[nrows++];
+            row_spec *rs = &rf->rows[rf->nrows++];
             memset(rs, 0, sizeof *rs);
-            snprintf(rs->layout_path, sizeof rs->layout_path, "%s", layout_path);
+            rs->layout_path = layout_path;
             rs->line = lineno;
             size_t len = 0;
             for (size_t k = 0; k < n; k++) len += strlen(tok[k]) + 1;
-            rs->text = malloc(len);
-            if (!rs->text) exit(1);
-            char *p = rs->text;
+            rs->tok = wm_xmalloc(n * sizeof *rs->tok + len);
+            char *p = (char *)(rs->tok + n);
             for (size_t k = 0; k < n; k++) {
                 rs->tok[k] = p;
                 p += sprintf(p, "%s", tok[k]) + 1;
             }
             rs->ntok = n;
         } else if (!strcmp(tok[0], "expect") && n >= 2) {
-            if (!nrows) {
+            if (!rf->nrows) {
                 fprintf(stderr, "%s:%u: an `expect` line before any `row` line\n", path, lineno);
                 errors++;
                 continue;
             }
-            row_spec *rs = &rows[nrows - 1];
+            row_spec *rs = &rf->rows[rf->nrows - 1];
             wm_ending ending;
             if (n == 2 && !strchr(tok[1], '=') && wm_ending_parse(tok[1], &ending)) {
                 if (rs->ending_line) {
@@ -438,7 +502,10 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
                     errors++;
                     break;
                 }
-                if (!rs->expects && !(rs->expects = malloc(MAX_EXPECTS * sizeof *rs->expects))) exit(1);
+                if (rs->nexpects == rs->cap_expects) {
+                    rs->cap_expects = rs->cap_expects ? 2 * rs->cap_expects : 4;
+                    rs->expects = wm_xrealloc(rs->expects, rs->cap_expects * sizeof *rs->expects);
+                }
                 e.line = lineno;
                 rs->expects[rs->nexpects++] = e;
             }
@@ -449,11 +516,14 @@ static unsigned read_rows(FILE *f, const char *path, const char *dir, row_spec *
             errors++;
         }
     }
+    wm_lines_close(&in);
+    if (got < 0) {
+        fprintf(stderr, "wavemesh rows: %s\n", why);
+        errors++;
+    }
     /* Then what only the layouts can say: the names the expect lines use. */
     if (!errors)
-        for (size_t i = 0; i < nrows; i++) errors += check_expect_names(&rows[i], path);
-    *out = rows;
-    *nout = nrows;
+        for (size_t i = 0; i < rf->nrows; i++) errors += check_expect_names(&rf->rows[i], path);
     return errors;
 }
 
@@ -485,21 +555,16 @@ int wm_cmd_rows(int argc, char **argv)
     if (!wm_gdb_options_check("rows", &c.gdb, core_given)) return 2;
     if (!nbackends) backends[nbackends++] = "rtl";
     if (!nmodes) modes[nmodes++] = "native";
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "wavemesh rows: cannot open %s: %s\n", path, strerror(errno));
-        return 1;
-    }
     char suite[128], dir[1024];
     suite_of(path, suite, sizeof suite, dir, sizeof dir);
     c.suite = suite;
     c.rows_path = path;
     /* Read and check the whole file first: a malformed line anywhere stops
      * the command before any row runs. */
-    row_spec *rows = NULL;
-    size_t nrows = 0;
-    const unsigned errors = read_rows(f, path, dir, &rows, &nrows);
-    fclose(f);
+    rows_file rf;
+    const unsigned errors = read_rows(path, dir, &rf);
+    row_spec *const rows = rf.rows;
+    const size_t nrows = rf.nrows;
     unsigned failed = 0, ran = 0;
     if (!errors && !nrows) fprintf(stderr, "%s: no rows\n", path);
     for (size_t i = 0; !errors && i < nrows && !wm_interrupt_signal(); i++) {
@@ -517,12 +582,9 @@ int wm_cmd_rows(int argc, char **argv)
         /* After a signal, the row that was running says where it stopped;
          * the rest are not started. */
     }
-    for (size_t i = 0; i < nrows; i++) {
-        free(rows[i].text);
-        free(rows[i].expects);
-    }
-    free(rows);
-    if (errors) return 2;
+    const bool unopened = rf.unopened;
+    rows_file_free(&rf);
+    if (errors) return unopened ? 1 : 2;
     if (!ran) return 1;
     return failed ? 1 : 0;
 }

@@ -49,7 +49,8 @@ int wm_cmd_tree(int argc, char **argv)
         WM_OPT_STRING_ROW("--values", "a,b,...", &values_text,
                           "the leaves' values, P integers, each in -2147483648..2147483647"),
         WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "draw the leaves' values from S (default 1)"),
-        {"-o", "FILE", WM_OPT_STRING, .to.str = &out_path, .required = true, .help = "the layout file to write"},
+        {"-o", "FILE", WM_OPT_STRING, .to.str = &out_path, .required = true, .path = WM_PATH_OUT,
+         .help = "the layout file to write"},
     };
     const wm_opts opts = WM_OPTS("tree", options, about, NULL);
     int status;

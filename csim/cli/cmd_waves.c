@@ -76,8 +76,9 @@ int wm_cmd_waves(int argc, char **argv)
     bool overview = false, compact = false;
     const wm_option options[] = {
         WM_OPT_POSITIONAL_ROW("LAYOUT", &layout_path, true),
-        {"-o", "FILE.gtkw", WM_OPT_STRING, .to.str = &out, .required = true, .help = "the save file to write"},
-        WM_OPT_STRING_ROW("--dump", "DUMP", &dump, "the dump the save file opens"),
+        {"-o", "FILE.gtkw", WM_OPT_STRING, .to.str = &out, .required = true, .path = WM_PATH_OUT,
+         .help = "the save file to write"},
+        WM_OPT_INPUT_ROW("--dump", "DUMP", &dump, "the dump the save file opens"),
         WM_OPT_FLAG_ROW("--overview", &overview, "a few signals an instance"),
         WM_OPT_FLAG_ROW("--compact", &compact, "one line a signal, no group lines"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "the PE mode of the dumped runs (default native)"),

@@ -5,9 +5,11 @@
 #include "debug/rsp.h"
 #include "run/runner.h"
 
+#include <netdb.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 int wm_cmd_selftest(int argc, char **argv);
 int wm_cmd_run(int argc, char **argv);
@@ -97,6 +99,14 @@ bool wm_trace_tiles_parse(const char *text, void *spec)
     return true;
 }
 
+bool wm_trace_writes(const char *value, size_t k, char *name, size_t size)
+{
+    const size_t n = strlen(value);
+    if (k == 0) return snprintf(name, size, "%s", value) >= 0;
+    if (k > 1 || n < 4) return false;
+    return snprintf(name, size, "%.*s.gtkw", (int)(n - 4), value) >= 0;
+}
+
 bool wm_trace_window_parse(const char *text, void *spec)
 {
     wm_trace_spec *t = spec;
@@ -154,12 +164,26 @@ bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_gi
         fprintf(stderr, "wavemesh %s: --gdb-writes-ok without --gdb HOST:PORT: there is no GDB to write\n", cmd);
         return false;
     }
+    if (!spec->given && spec->any_host) {
+        fprintf(stderr, "wavemesh %s: --gdb-any-host without --gdb HOST:PORT\n", cmd);
+        return false;
+    }
     if (!spec->given) return true;
     if (!core_given) {
         fprintf(stderr, "wavemesh %s: --gdb %s: needs --pe core (GDB debugs the firmware on the cores)\n", cmd,
                 spec->text);
         return false;
     }
+    /* a host that does not resolve is said so, not called "not loopback" */
+    const struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    const int gai = getaddrinfo(spec->host, NULL, &hints, &res);
+    if (gai) {
+        fprintf(stderr, "wavemesh %s: --gdb %s: cannot resolve %s: %s\n", cmd, spec->text, spec->host,
+                gai_strerror(gai));
+        return false;
+    }
+    freeaddrinfo(res);
     if (!spec->any_host && !wm_rsp_host_is_loopback(spec->host)) {
         fprintf(stderr,
                 "wavemesh %s: --gdb %s: expected a loopback address (127.0.0.1, ::1, localhost): the protocol has "

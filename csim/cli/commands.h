@@ -47,9 +47,11 @@ wm_pe_mode wm_pe_mode_of(const char *word);
 bool wm_trace_path_parse(const char *text, void *spec);
 bool wm_trace_tiles_parse(const char *text, void *spec);
 bool wm_trace_window_parse(const char *text, void *spec);
+/* The files --trace FILE writes: FILE and its save file, FILE.gtkw. */
+bool wm_trace_writes(const char *value, size_t k, char *name, size_t size);
 #define WM_OPT_TRACE_ROWS(spec)                                                                                  \
     {"--trace", "FILE", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_path_parse,                        \
-     .expected = "FILE.fst or FILE.vcd",                                                                         \
+     .expected = "FILE.fst or FILE.vcd", .path = WM_PATH_OUT, .writes = wm_trace_writes,                         \
      .help = "dump waves for GTKWave: FILE.fst (FST), FILE.vcd (VCD); a save file FILE.gtkw is written next to " \
              "it (docs/waves.md). SIGINT (Ctrl-C) or SIGTERM stops a run at the next cycle and keeps its dump, "  \
              "readable up to that cycle, with its save file; the exit status is then 130 (143), after a line "    \

@@ -1,11 +1,15 @@
 /* options.c: the one option parser (see options.h). */
 #include "cli/options.h"
 
+#include "core/xalloc.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { HELP_WIDTH = 79, NAME_COLUMN_MAX = 26, MAX_OPTIONS = 64 };
 
@@ -123,6 +127,103 @@ static const wm_option *positional(const wm_opts *o, size_t taken)
     return NULL;
 }
 
+/* ------------------------------------------------ outputs over inputs */
+
+/* A path option's value as given. */
+typedef struct {
+    const wm_option *opt;
+    const char *text;
+} given_path;
+
+/* A file the command line names, as compared with the others: the value
+ * itself, or one of the files an output's value names (wm_option.writes). */
+typedef struct {
+    const given_path *given;
+    char file[PATH_MAX];
+    bool exists, regular;
+    dev_t dev;
+    ino_t ino;
+    char resolved[2 * PATH_MAX + 2]; /* where it does not exist: its folder resolved, then its name */
+} named_file;
+
+static void identify(named_file *f)
+{
+    struct stat st;
+    f->exists = stat(f->file, &st) == 0;
+    if (f->exists) {
+        f->regular = S_ISREG(st.st_mode);
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+        return;
+    }
+    const char *slash = strrchr(f->file, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == f->file) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - f->file), f->file);
+    if (realpath(dir, real)) snprintf(f->resolved, sizeof f->resolved, "%s/%s", real, slash ? slash + 1 : f->file);
+    else snprintf(f->resolved, sizeof f->resolved, "%s", f->file);
+}
+
+static bool same_file(const named_file *a, const named_file *b)
+{
+    if (a->exists != b->exists) return false;
+    if (a->exists) return a->dev == b->dev && a->ino == b->ino;
+    return !strcmp(a->resolved, b->resolved);
+}
+
+/* "OPT VALUE", and the file when the value only names it. */
+static void show_file(const named_file *f, char *buf, size_t size)
+{
+    if (!strcmp(f->file, f->given->text)) snprintf(buf, size, "%s %s", f->given->opt->name, f->given->text);
+    else snprintf(buf, size, "%s %s (its file %s)", f->given->opt->name, f->given->text, f->file);
+}
+
+enum { MAX_WRITES = 8 }; /* files one output's value may name */
+
+/* No file an output of given[0..n) writes is an input or another output's;
+ * false after the message. Devices and FIFOs, written in place, may be
+ * shared. */
+static bool outputs_apart(const char *command, const given_path *given, size_t n)
+{
+    named_file *files = wm_xcalloc(n * MAX_WRITES, sizeof *files);
+    size_t nfiles = 0;
+    for (size_t i = 0; i < n; i++) {
+        const wm_option *opt = given[i].opt;
+        for (size_t k = 0; k < (opt->writes ? (size_t)MAX_WRITES : 1); k++) {
+            named_file *f = &files[nfiles];
+            if (opt->writes ? !opt->writes(given[i].text, k, f->file, sizeof f->file)
+                            : snprintf(f->file, sizeof f->file, "%s", given[i].text) < 0)
+                break;
+            f->given = &given[i];
+            identify(f);
+            nfiles++;
+        }
+    }
+    bool apart = true;
+    for (size_t i = 0; apart && i < nfiles; i++) {
+        const named_file *out = &files[i];
+        if (out->given->opt->path != WM_PATH_OUT || (out->exists && !out->regular)) continue;
+        for (size_t j = 0; apart && j < nfiles; j++) {
+            const named_file *other = &files[j];
+            /* each pair of outputs once, the later one named first; one
+             * value's own files are apart by construction */
+            if (other->given == out->given || (other->given->opt->path == WM_PATH_OUT && j > i) ||
+                !same_file(out, other))
+                continue;
+            char a[2 * PATH_MAX + 64], b[2 * PATH_MAX + 64];
+            show_file(out, a, sizeof a);
+            show_file(other, b, sizeof b);
+            fprintf(stderr,
+                    "wavemesh %s: %s: the same file as %s (an output may be neither an input nor another output)\n",
+                    command, a, b);
+            apart = false;
+        }
+    }
+    free(files);
+    return apart;
+}
+
 bool wm_opts_parse(const wm_opts *o, int argc, char **argv, int *status)
 {
     bool seen[MAX_OPTIONS] = {false};
@@ -130,18 +231,26 @@ bool wm_opts_parse(const wm_opts *o, int argc, char **argv, int *status)
     char expected[400];
     *status = 2;
     if (o->noptions > MAX_OPTIONS) return false;
+    given_path *files = wm_xcalloc((size_t)argc, sizeof *files);
+    size_t nfiles = 0;
+    bool ok = false, options_end = false;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
-        if (!strcmp(a, "--help")) {
+        if (!options_end && !strcmp(a, "--")) {
+            options_end = true;
+            continue;
+        }
+        if (!options_end && !strcmp(a, "--help")) {
             wm_opts_help(o, stdout);
             *status = 0;
-            return false;
+            goto done;
         }
-        const wm_option *opt = a[0] == '-' ? find(o, a) : positional(o, positionals);
+        const bool named = !options_end && a[0] == '-';
+        const wm_option *opt = named ? find(o, a) : positional(o, positionals);
         if (!opt) {
             fprintf(stderr, "wavemesh %s: %s '%s' (see --help)\n", o->command,
-                    a[0] == '-' ? "unknown option" : "unexpected argument", a);
-            return false;
+                    named ? "unknown option" : "unexpected argument", a);
+            goto done;
         }
         seen[opt - o->options] = true;
         if (opt->given) *opt->given = true;
@@ -152,32 +261,44 @@ bool wm_opts_parse(const wm_opts *o, int argc, char **argv, int *status)
         if (opt->kind == WM_OPT_POSITIONAL) {
             take(opt, a, opt->count ? (*opt->count)++ : 0);
             positionals++;
+            if (opt->path) files[nfiles++] = (given_path){.opt = opt, .text = a};
             continue;
         }
         describe(opt, expected, sizeof expected);
         if (i + 1 == argc) {
             fprintf(stderr, "wavemesh %s: %s: expected %s\n", o->command, opt->name, expected);
-            return false;
+            goto done;
         }
         char *value = argv[++i];
         if (opt->count && *opt->count == opt->max_count) {
             fprintf(stderr, "wavemesh %s: %s %s: too many %s options (at most %zu)\n", o->command, opt->name, value,
                     opt->name, opt->max_count);
-            return false;
+            goto done;
         }
         if (!take(opt, value, opt->count ? *opt->count : 0)) {
             fprintf(stderr, "wavemesh %s: %s %s: expected %s\n", o->command, opt->name, value, expected);
-            return false;
+            goto done;
         }
         if (opt->count) ++*opt->count;
+        if (opt->path) {
+            /* an option given twice keeps its last value: its file too */
+            size_t k = 0;
+            while (k < nfiles && (opt->count || files[k].opt != opt)) k++;
+            files[k] = (given_path){.opt = opt, .text = value};
+            if (k == nfiles) nfiles++;
+        }
     }
     for (size_t k = 0; k < o->noptions; k++)
         if (o->options[k].required && !seen[k]) {
             fprintf(stderr, "wavemesh %s: %s is required (see --help)\n", o->command, o->options[k].name);
-            return false;
+            goto done;
         }
+    if (!outputs_apart(o->command, files, nfiles)) goto done;
     *status = 0;
-    return true;
+    ok = true;
+done:
+    free(files);
+    return ok;
 }
 
 /* ------------------------------------------------------------ --help */

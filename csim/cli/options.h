@@ -13,6 +13,21 @@
  *   wavemesh CMD: unexpected argument 'ARG' (see --help)
  *   wavemesh CMD: OPT is required (see --help)  (or: LAYOUT is required)
  *
+ * Options that name files say so (path: WM_PATH_IN, WM_PATH_OUT). Before
+ * the command runs, every output is compared with every input and every
+ * other output, as files (device and inode) where they exist, by resolved
+ * path where they do not yet (an output that names several files, a
+ * prefix or a dump with its save file, says which: writes); an output that
+ * is one of them is refused:
+ *
+ *   wavemesh CMD: OPT VALUE: the same file as OPT2 VALUE2 (an output may be neither an input nor another output)
+ *
+ * Outputs that exist and are not regular files (/dev/null, /dev/stdout, a
+ * FIFO) are written in place and may be shared.
+ *
+ * `--` ends the options: every argument after it is a positional, even
+ * one that begins with '-'.
+ *
  * An option given twice keeps its last value, unless it is repeatable
  * (max_count, count): then the k-th value goes to element k of its
  * destination array. Numbers are decimal or 0x hexadecimal, never octal,
@@ -40,6 +55,9 @@ typedef enum {
     WM_OPT_HEADING,    /* no option: a line of the help's option list (help) */
 } wm_opt_kind;
 
+/* What a value names: a file the command reads, or writes. */
+typedef enum { WM_PATH_NONE, WM_PATH_IN, WM_PATH_OUT } wm_path_role;
+
 typedef struct {
     const char *name; /* "--max-cycles", "-o"; a positional's metavariable, "LAYOUT" */
     const char *meta; /* the value's metavariable, "N", "WxH"; a choice's is its words */
@@ -66,6 +84,11 @@ typedef struct {
     size_t *count;                 /* ... counted here */
     bool *given;                   /* set when the option is on the command line, or NULL */
     bool required;
+    wm_path_role path;             /* STRING, CUSTOM, POSITIONAL: the value is a file read or written */
+    /* An output whose value names other files than itself (a prefix, a side
+     * file): the k-th of them into name; false past the last. NULL: the
+     * value is the one file. */
+    bool (*writes)(const char *value, size_t k, char *name, size_t size);
     const char *help;
 } wm_option;
 
@@ -82,11 +105,17 @@ typedef struct {
 #define WM_OPT_CHOICE_ROW(name_, to_, words_, help_) \
     {(name_), NULL, WM_OPT_CHOICE, .to.word = (to_), .words = (words_), .help = (help_)}
 #define WM_OPT_STRING_ROW(name_, meta_, to_, help_) {(name_), (meta_), WM_OPT_STRING, .to.str = (to_), .help = (help_)}
+/* A file the command writes, and one it reads. */
+#define WM_OPT_OUTPUT_ROW(name_, meta_, to_, help_) \
+    {(name_), (meta_), WM_OPT_STRING, .to.str = (to_), .path = WM_PATH_OUT, .help = (help_)}
+#define WM_OPT_INPUT_ROW(name_, meta_, to_, help_) \
+    {(name_), (meta_), WM_OPT_STRING, .to.str = (to_), .path = WM_PATH_IN, .help = (help_)}
 #define WM_OPT_SETTINGS_ROW(settings_, max_, count_, help_)                                                    \
     {"--set", "NAME=VALUE", WM_OPT_SETTING, .to.setting = (settings_), .max_count = (max_), .count = (count_), \
      .help = (help_)}
+/* A positional argument: a file the command reads. */
 #define WM_OPT_POSITIONAL_ROW(meta_, to_, required_) \
-    {(meta_), NULL, WM_OPT_POSITIONAL, .to.str = (to_), .required = (required_)}
+    {(meta_), NULL, WM_OPT_POSITIONAL, .to.str = (to_), .required = (required_), .path = WM_PATH_IN}
 #define WM_OPT_HEADING_ROW(text) {NULL, NULL, WM_OPT_HEADING, .help = (text)}
 
 /* A command's options and the prose of its --help. */

@@ -52,7 +52,13 @@ wm_core_rtl *wm_core_rtl_create(void)
 {
     wm_core_rtl *c = new (std::nothrow) wm_core_rtl();
     if (!c) return nullptr;
-    c->top = new (std::nothrow) Vwm_core_top(&c->ctx, "core");
+    // The model's constructor allocates with the throwing new: running out
+    // of memory is a null result here, at the C boundary, not an abort.
+    try {
+        c->top = new Vwm_core_top(&c->ctx, "core");
+    } catch (const std::bad_alloc &) {
+        c->top = nullptr;
+    }
     if (!c->top) {
         delete c;
         return nullptr;

@@ -47,6 +47,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <new>
 #include <type_traits>
 #include <string>
 #include <vector>
@@ -407,7 +408,9 @@ Tile make_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
 #endif
 }
 
-wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, const wm_fabric_config *cfg)
+void rtl_destroy(wm_fabric *f);
+
+wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, const wm_fabric_config *cfg)
 {
     if (w < 1 || h < 1 || w > WM_MESH_MAX || h > WM_MESH_MAX) {
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
@@ -420,7 +423,15 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, co
     }
 #endif
     RtlFabric *r = new (std::nothrow) RtlFabric();
-    if (!r) return nullptr;
+    if (!r) throw std::bad_alloc();
+    // the half-built fabric goes with the exception (create)
+    struct Guard {
+        RtlFabric *r;
+        ~Guard()
+        {
+            if (r) rtl_destroy(reinterpret_cast<wm_fabric *>(r));
+        }
+    } guard{r};
     r->w = w;
     r->h = h;
     r->cycle = 0;
@@ -468,7 +479,22 @@ wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, co
     // tied to 0 for ever.
     for (Tile &t : r->tiles) clock(t);
     for (Tile &t : r->tiles) *t.rst_ni = 1;
+    guard.r = nullptr;
     return reinterpret_cast<wm_fabric *>(r);
+}
+
+// Running out of memory while the models are built (a large mesh under
+// ulimit -v) is reported as the sw backend reports it, with a null fabric
+// the caller turns into its exit status: std::bad_alloc stops here, at the
+// C boundary, instead of aborting the process.
+wm_fabric *create(unsigned w, unsigned h, const wm_rtl_trace *tr, bool cores, const wm_fabric_config *cfg)
+{
+    try {
+        return create_models(w, h, tr, cores, cfg);
+    } catch (const std::bad_alloc &) {
+        fprintf(stderr, "wavemesh: out of memory for a %ux%u rtl fabric%s\n", w, h, cores ? " with cores" : "");
+        return nullptr;
+    }
 }
 
 wm_fabric *rtl_create(unsigned w, unsigned h) { return create(w, h, nullptr, false, nullptr); }

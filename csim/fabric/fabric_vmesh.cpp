@@ -305,9 +305,20 @@ template <class M> wm_fabric *make_mesh(unsigned w, unsigned h, unsigned mw, uns
                 with_cores ? " with cores" : "", w, h);
         return nullptr;
     }
+    // Running out of memory while the model is built is reported as the
+    // sw backend reports it: std::bad_alloc stops here, at the C boundary.
     MeshOf<M> *r = new (std::nothrow) MeshOf<M>();
-    if (!r) return nullptr;
-    if (!r->make(w, h, with_cores)) {
+    bool made = false;
+    try {
+        made = r && r->make(w, h, with_cores);
+    } catch (const std::bad_alloc &) {
+        fprintf(stderr, "wavemesh: out of memory for the %ux%u rtl-mesh fabric%s\n", w, h,
+                with_cores ? " with cores" : "");
+        delete r;
+        return nullptr;
+    }
+    if (!made) {
+        if (!r) fprintf(stderr, "wavemesh: out of memory for the %ux%u rtl-mesh fabric\n", w, h);
         delete r;
         return nullptr;
     }

@@ -11,20 +11,18 @@
  * from under the sender's bar to under the receiver's, so the line reads
  * from cycle 0 to the run's last event without a break.
  *
- * gnuplot gets the script on a pipe, as the heatmaps do (run/heatmap.c),
- * with the data inline; it writes a temporary name beside path, renamed
- * onto path once gnuplot has succeeded, so a failure leaves no file. */
+ * gnuplot gets the script, with the data inline, from wm_gnuplot_draw
+ * (waves/gnuplot.h), as the heatmaps do: a failure leaves no file and says
+ * what happened. */
 #include "profile/timeline.h"
 #include "profile/check.h"
-#include "waves/outfile.h"
+#include "waves/gnuplot.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
@@ -299,29 +297,10 @@ static void write_script(const wm_profile *p, const char *png, FILE *g)
     fputs("set output\n", g);
 }
 
+static void script_of(const void *p, const char *png, FILE *g) { write_script(p, png, g); }
+
 bool wm_profile_write_png(const wm_profile *p, const char *path, char *err, size_t err_size)
 {
     if (!check_profile(p, err, err_size)) return false;
-    /* gnuplot writes the temporary, renamed (or copied into a device) when
-     * complete (waves/outfile.h); a missing folder or a directory is said
-     * in our words before gnuplot starts. */
-    wm_outfile *o = wm_outfile_begin(path, false, err, err_size);
-    if (!o) return false;
-    FILE *g = popen("gnuplot 2>&1", "w");
-    if (!g) {
-        snprintf(err, err_size, "cannot start gnuplot: %s", strerror(errno));
-        wm_outfile_discard(o);
-        return false;
-    }
-    write_script(p, wm_outfile_temp(o), g);
-    const int status = pclose(g);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        wm_outfile_discard(o);
-        if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-            snprintf(err, err_size, "gnuplot is not installed (`make deps` installs gnuplot-nox)");
-        else
-            snprintf(err, err_size, "gnuplot failed drawing %s (its message is above)", path);
-        return false;
-    }
-    return wm_outfile_commit(o, err, err_size);
+    return wm_gnuplot_draw(path, script_of, p, err, err_size);
 }

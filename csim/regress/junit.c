@@ -1,6 +1,7 @@
 /* junit.c: JUnit XML out and back (junit.h). */
 #include "regress/junit.h"
 
+#include "core/lines.h"
 #include "core/xalloc.h"
 #include "waves/outfile.h"
 
@@ -203,23 +204,9 @@ static const char *lines_verdict(const char *text)
 bool wm_junit_read(const char *path, wm_junit *j, char *err, size_t err_size)
 {
     memset(j, 0, sizeof *j);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        return false;
-    }
-    char *doc = NULL;
-    size_t size = 0, cap = 0;
-    for (;;) {
-        if (cap - size < 65537) doc = wm_xrealloc(doc, cap = cap ? 2 * cap : 1 << 20);
-        const size_t got = fread(doc + size, 1, 65536, f);
-        size += got;
-        if (!got) break;
-    }
-    const bool bad = ferror(f) != 0;
-    fclose(f);
-    doc[size] = '\0';
-    if (bad || !strstr(doc, "<testsuite name=\"wavemesh regress\"")) {
+    char *doc = wm_text_load(path, NULL, err, err_size);
+    if (!doc) return false;
+    if (!strstr(doc, "<testsuite name=\"wavemesh regress\"")) {
         snprintf(err, err_size, "%s: not the JUnit file of a wavemesh regress campaign", path);
         free(doc);
         return false;

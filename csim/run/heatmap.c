@@ -1,14 +1,12 @@
 /* heatmap.c: link use per direction, phase by phase (see heatmap.h). */
 #include "run/heatmap.h"
 
-#include "waves/outfile.h"
+#include "waves/gnuplot.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 enum { MAX_PHASES = 256 };
@@ -204,28 +202,21 @@ static void write_script(const wm_heatmap *m, size_t phase, const char *title, c
     fputs("unset multiplot\nset output\n", g);
 }
 
+/* One phase's picture, for wm_gnuplot_draw. */
+typedef struct {
+    const wm_heatmap *m;
+    size_t phase;
+    const char *title;
+} phase_plot;
+
+static void script_of(const void *ctx, const char *png, FILE *g)
+{
+    const phase_plot *pp = ctx;
+    write_script(pp->m, pp->phase, pp->title, png, g);
+}
+
 bool wm_heatmap_plot(const wm_heatmap *m, size_t phase, const char *title, const char *png, char *err, size_t errn)
 {
-    /* gnuplot writes the temporary, renamed (or copied into a device) when
-     * complete (waves/outfile.h); a missing folder is found before it
-     * starts, so its PNG never goes to standard output */
-    wm_outfile *o = wm_outfile_begin(png, false, err, errn);
-    if (!o) return false;
-    FILE *g = popen("gnuplot 2>&1", "w");
-    if (!g) {
-        snprintf(err, errn, "cannot start gnuplot: %s", strerror(errno));
-        wm_outfile_discard(o);
-        return false;
-    }
-    write_script(m, phase, title, wm_outfile_temp(o), g);
-    const int status = pclose(g);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        wm_outfile_discard(o);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-            snprintf(err, errn, "gnuplot is not installed (`make deps` installs gnuplot-nox)");
-        else
-            snprintf(err, errn, "gnuplot failed drawing %s (its message is above)", png);
-        return false;
-    }
-    return wm_outfile_commit(o, err, errn);
+    const phase_plot pp = {m, phase, title};
+    return wm_gnuplot_draw(png, script_of, &pp, err, errn);
 }

@@ -6,6 +6,7 @@
  * file and line, and parsing goes on so that one run shows all of them. */
 #include "run/layout.h"
 
+#include "core/lines.h"
 #include "core/xalloc.h"
 #include "waves/waves.h"
 
@@ -732,46 +733,14 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
 
 wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        f = NULL;
-        errno = EISDIR;
-    }
-    if (!f) {
-        fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
+    char why[1024];
+    char *text = wm_text_load(path, NULL, why, sizeof why);
+    if (!text) {
+        fprintf(err, "%s\n", why);
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-    }
-    const bool read_failed = ferror(f);
-    fclose(f);
-    if (!buf) {
-        fprintf(err, "%s: out of memory\n", path);
-        return NULL;
-    }
-    if (read_failed) {
-        fprintf(err, "%s: cannot read: %s\n", path, strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    wm_layout *l = wm_layout_parse(buf, path, settings, nsettings, err);
-    free(buf);
+    wm_layout *l = wm_layout_parse(text, path, settings, nsettings, err);
+    free(text);
     return l;
 }
 

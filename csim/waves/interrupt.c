@@ -110,6 +110,10 @@ void wm_interrupt_install(void)
     sa.sa_handler = on_fatal;
     sigaction(SIGPIPE, &sa, NULL);
     sigaction(SIGQUIT, &sa, NULL);
+    /* A write past the file-size limit (ulimit -f) fails with EFBIG,
+     * which every writer reports with its path, its temporary removed,
+     * instead of ending the process silently. */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 void wm_interrupt_fail(const char *why)

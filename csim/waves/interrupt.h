@@ -24,7 +24,8 @@
  * nothing: the clean-up finishes, then the process exits 128 + the first
  * signal. SIGPIPE and SIGQUIT (Ctrl-\: the way out of a run stuck where
  * nothing looks at the flag) end the process as by default, after the
- * temporaries are removed. */
+ * temporaries are removed. SIGXFSZ is ignored: a write past the file-size
+ * limit fails with EFBIG, reported by its writer like a full disk. */
 #ifndef WM_INTERRUPT_H
 #define WM_INTERRUPT_H
 

@@ -1,6 +1,8 @@
 /* waves_read.c: FST (through GTKWave's fstapi) and VCD dumps into memory. */
 #include "waves/waves_read.h"
 
+#include "core/lines.h"
+
 #include "fstapi.h"
 
 #include <errno.h>
@@ -435,46 +437,54 @@ static bool add_code(code_table *t, const char *code, size_t list, unsigned bits
     return t->slot[j].code != NULL;
 }
 
-/* The file as whitespace-separated tokens, with line numbers: a value
- * change is read within its line, so a line cut short is never completed
- * by the next one. */
+/* The file as whitespace-separated tokens, with line numbers, read by the
+ * one line reader (core/lines.h): a value change is read within its line,
+ * so a line cut short is never completed by the next one. */
 typedef struct {
-    FILE *f;
-    unsigned line; /* of the last token */
-    int last;      /* the last byte read, EOF before any */
+    wm_lines r;
+    char *p;         /* the rest of the current line; NULL before the first and at the end */
+    unsigned line;   /* of the current line */
+    bool failed;     /* the reader refused the file: why */
+    char why[1200];
 } vcd_in;
 
-/* The next token into tok (size bytes); false at the end of the file, or
- * when the token does not fit (*too_long). */
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* The next token into tok (size bytes); false at the end of the file, when
+ * the reader fails (in->failed), or when the token does not fit
+ * (*too_long). */
 static bool next_token(vcd_in *in, char *tok, size_t size, bool *too_long)
 {
-    int c;
-    while ((c = getc(in->f)) != EOF && (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v')) {
-        if (c == '\n') in->line++;
-        in->last = c;
+    for (;;) {
+        while (in->p && is_blank(*in->p)) in->p++;
+        if (in->p && *in->p) break;
+        char *line;
+        size_t len;
+        const int got = in->failed ? 0 : wm_lines_next(&in->r, &line, &len, in->why, sizeof in->why);
+        if (got <= 0) {
+            in->p = NULL;
+            in->failed |= got < 0;
+            return false;
+        }
+        in->p = line;
+        in->line = in->r.line;
     }
-    if (c == EOF) return false;
     size_t n = 0;
     *too_long = false;
-    for (; c != EOF && !(c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'); c = getc(in->f)) {
-        in->last = c;
-        if (n + 1 < size) tok[n++] = (char)c;
+    for (; *in->p && !is_blank(*in->p); in->p++) {
+        if (n + 1 < size) tok[n++] = *in->p;
         else *too_long = true;
     }
     tok[n] = '\0';
-    if (c != EOF) {
-        ungetc(c, in->f);
-    }
     return !*too_long;
 }
 
-/* The rest of the current line holds no token (its newline, or the end). */
+/* The rest of the current line holds no token. */
 static bool line_ends(vcd_in *in)
 {
-    int c;
-    while ((c = getc(in->f)) == ' ' || c == '\t' || c == '\r') in->last = c;
-    if (c != EOF) ungetc(c, in->f);
-    return c == '\n' || c == EOF;
+    if (!in->p) return true;
+    while (*in->p == ' ' || *in->p == '\t' || *in->p == '\r') in->p++;
+    return !*in->p;
 }
 
 static bool all_digits(const char *s)
@@ -487,12 +497,12 @@ static bool all_digits(const char *s)
 
 static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    vcd_in in;
+    memset(&in, 0, sizeof in);
+    if (!wm_lines_open(&in.r, path, in.why, sizeof in.why)) {
         snprintf(err, err_size, "cannot read %s", path);
         return false;
     }
-    vcd_in in = {f, 1, EOF};
     code_table codes = {NULL, 0, 0};
     char scope[1024] = "";
     size_t depth_len[64] = {0}; /* an $upscope before any $scope ends at the top */
@@ -631,17 +641,17 @@ static bool load_vcd(wm_dump *d, const char *path, char *err, size_t err_size)
     }
     /* A dump ends with a newline: a last line without one was cut off (a
      * value or a time cut there would read as another). */
-    if (ok && any && in.last != '\n') {
+    if (ok && any && !in.failed && !in.r.newline) {
         snprintf(why, sizeof why, "line %u, the last, is cut off: no newline at its end", in.line);
-        ok = false;
-    }
-    if (ok && ferror(f)) {
-        snprintf(why, sizeof why, "%s", strerror(errno));
         ok = false;
     }
     for (size_t i = 0; i < codes.cap; i++) free(codes.slot[i].code);
     free(codes.slot);
-    fclose(f);
+    wm_lines_close(&in.r);
+    if (in.failed) {
+        snprintf(err, err_size, "%s", in.why);
+        return false;
+    }
     if (!ok || !any || defs)
         snprintf(err, err_size, "%s is not a readable VCD file%s%s%s", path, why[0] ? " (" : "", why,
                  why[0] ? ")" : "");
