@@ -39,7 +39,8 @@
 #   stdbool.h, stddef.h);
 # - a table row "| `WM_NAME` | N |" that sw/cost_model.h does not define so;
 # - a relative link, in DOCS or README.md, to a file that does not exist;
-# - a verification.md of more than 300 lines.
+# - a verification.md of more than 300 lines, or one that does not name
+#   every step of the Makefile's TEST_STEPS as `make STEP`.
 set -u
 DOCS=${1:-docs}
 WAVEMESH=${WAVEMESH:-build/wavemesh}
@@ -255,6 +256,23 @@ if (-f "$docs/verification.md") {
     my $lines = 0; $lines++ while <$vh>; close $vh;
     report("$docs/verification.md:$lines", "$lines lines, more than the 300 a reference of the checks may have")
         if $lines > 300;
+}
+
+# The table of the checks names every step of make test (TEST_STEPS of
+# the Makefile), each as `make STEP`, so the list cannot drift from the suite.
+if (-f "$docs/verification.md" && -f "Makefile") {
+    open my $mh, "<", "Makefile" or die "Makefile: $!";
+    my $mk = do { local $/; <$mh> }; close $mh;
+    my ($list) = $mk =~ /^TEST_STEPS\s*:=\s*((?:.*\\\n)*.*)$/m;
+    $list //= "";
+    $list =~ s/\\\n/ /g;
+    open my $vh, "<", "$docs/verification.md" or die "$docs/verification.md: $!";
+    my $ver = do { local $/; <$vh> }; close $vh;
+    report("Makefile", "no TEST_STEPS list") unless $list =~ /\S/;
+    for my $step (split " ", $list) {
+        report("$docs/verification.md", "the make test step $step is not in the table (as `make $step`)")
+            unless index($ver, "`make $step`") >= 0;
+    }
 }
 
 print STDERR "check_docs: every figure checked is what the tools print, every command shown runs, every C snippet compiles; no commit hash, no load average, no broken link\n"

@@ -4,7 +4,8 @@
 # plants a stale figure (one number of the first checked block of core.md
 # and of cost-model.md changed), a cost constant that sw/cost_model.h does
 # not have, a commit hash, a load average, a broken link and a
-# verification.md past 300 lines, a C snippet that does not compile
+# verification.md past 300 lines, a step of make test missing from its
+# table, a C snippet that does not compile
 # (the six-field initialiser of a five-field struct), a wrong output line
 # in kernels.md's first checked block, a shown command that fails, a block
 # of commands with no mark and an exemption that exempts nothing, and
@@ -56,6 +57,8 @@ expect+=("$d/kernels.md:$((n - 5)): not run: \`make nothing\` exempts no command
 expect+=("$d/kernels.md:$((n - 1)): \`build/wavemesh run sw/collectives/no-such.layout\` exits with status 1, not 0")
 printf '%s\n' '```' 'build/wavemesh cpi' '```' >>"$d/kernels.md"
 expect+=("$d/kernels.md:$(($(wc -l <"$d/kernels.md") - 1)): a block of commands with no")
+sed -i 's/`make check-install`/`make check-instal`/' "$d/verification.md"
+expect+=("$d/verification.md: the make test step check-install is not in the table")
 while [ "$(wc -l <"$d/verification.md")" -le 300 ]; do echo "One more line of history." >>"$d/verification.md"; done
 expect+=("$d/verification.md:[0-9]*: [0-9]* lines, more than the 300")
 
@@ -75,4 +78,4 @@ if [ $status -ne 0 ]; then
     cat "$tmp/planted.err" >&2
     exit 1
 fi
-echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link, a verification.md past 300 lines, a C snippet that does not compile, a wrong output line, a failing command, a block of commands with no mark and an exemption of nothing are each reported"
+echo "check_docs_fires: a stale figure in core.md and in cost-model.md, a wrong cost constant, a commit hash, a load average, a broken link, a verification.md past 300 lines, a step of make test missing from its table, a C snippet that does not compile, a wrong output line, a failing command, a block of commands with no mark and an exemption of nothing are each reported"
