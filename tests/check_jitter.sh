@@ -1,5 +1,6 @@
 #!/bin/sh
-# check_jitter.sh WAVEMESH [RUNS]: the seed's rows pass RUNS schedules
+# check_jitter.sh WAVEMESH [RUNS]: the seed's rows and kernels.md's
+# all-reduce pass RUNS schedules
 # (default 20) natively on both backends; exercise 1's race on
 # sw/collectives/race.rows passes unjittered and is caught under jitter,
 # with the command that reproduces it.
@@ -7,8 +8,10 @@ set -u
 wm=$1
 runs=${2:-20}
 fail=0
-out=$("$wm" rows sw/collectives/test.rows --backend sw --backend rtl --jitter-runs "$runs") ||
-    { echo "check-jitter: the seed's rows fail under $runs schedules:"; echo "$out" | grep -v PASS; fail=1; }
+for rows in sw/collectives/test.rows sw/collectives/allreduce.rows; do
+    out=$("$wm" rows $rows --backend sw --backend rtl --jitter-runs "$runs") ||
+        { echo "check-jitter: $rows fail under $runs schedules:"; echo "$out" | grep -v PASS; fail=1; }
+done
 "$wm" rows sw/collectives/race.rows --backend sw --backend rtl > /dev/null ||
     { echo "check-jitter: race.rows fails unjittered: its placement no longer hides the race"; fail=1; }
 if out=$("$wm" rows sw/collectives/race.rows --backend sw --jitter-runs "$runs"); then
