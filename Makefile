@@ -76,7 +76,7 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # here.
 TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz \
               all test-rules test-params-quick mutate-check-classes \
-              lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb run-tests
+              lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb check-jitter run-tests
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
 	@fail=0; for step in $(TEST_STEPS); do \
 	    $(MAKE) --no-print-directory $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \

@@ -45,3 +45,10 @@ check-docs: $(WAVEMESH) ## docs/ figures match the tool, no hash or load average
 # naming it in TEST_STEPS puts it in make test.
 check-%: tests/check_%.sh ## tests/check_NAME.sh on the source tree (a script that takes the tree's root)
 	@sh $< .
+
+# Jitter (docs/kernels.md): the seed's rows under 20 schedules, exercise 1's
+# hidden race caught with its reproducing command; -full: 100 schedules.
+check-jitter: $(WAVEMESH) ## the seed's rows pass 20 jittered schedules; exercise 1's race on race.rows is caught with its seed
+	@sh tests/check_jitter.sh $(WAVEMESH) 20
+check-jitter-full: $(WAVEMESH) ## the same under 100 schedules
+	@sh tests/check_jitter.sh $(WAVEMESH) 100

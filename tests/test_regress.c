@@ -150,13 +150,13 @@ static void test_a_users_layout_in_lockstep(void **state)
     (void)state;
     for (int pe = 0; pe < 2; pe++) {
         const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, pe ? WM_PE_CORE : WM_PE_NATIVE,
-                                      1000000};
+                                      1000000, 0};
         wm_regress_report rep;
         assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
         if (!rep.passed) fail_msg("%s", rep.line);
         assert_int_equal(rep.events, 64);
     }
-    const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, WM_PE_NATIVE, 1000000};
+    const wm_layout_regress lr = {"sw/collectives/allreduce.layout", NULL, 0, WM_PE_NATIVE, 1000000, 0};
     wm_regress_report rep;
     const wm_fabric_config cfg = {.perturbation = {WM_SW_RR_REVERSE, 1, 1, 0}};
     const wm_fabric_ops sw = perturbed_sw(&cfg);
@@ -165,7 +165,7 @@ static void test_a_users_layout_in_lockstep(void **state)
     assert_true(rep.diverged);
     assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 63 "
                                   "tile (1,1) port L: expected 00000006, got 00000004");
-    const wm_layout_regress missing = {"sw/collectives/no-such.layout", NULL, 0, WM_PE_NATIVE, 1000};
+    const wm_layout_regress missing = {"sw/collectives/no-such.layout", NULL, 0, WM_PE_NATIVE, 1000, 0};
     assert_false(wm_layout_regress_run(&missing, &wm_fabric_rtl, &wm_fabric_sw, &rep));
 }
 

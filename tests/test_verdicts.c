@@ -74,7 +74,7 @@ static void test_a_deadlock_both_backends_agree_on_fails_regress(void **state)
     (void)state;
     for (int pe = 0; pe < 2; pe++) {
         const wm_layout_regress lr = {"tests/layouts/deadlock.layout", NULL, 0, pe ? WM_PE_CORE : WM_PE_NATIVE,
-                                      100000};
+                                      100000, 0};
         wm_regress_report rep;
         assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
         assert_false(rep.passed);
@@ -100,7 +100,7 @@ static void test_expect_deadlock_in_a_layout_passes_regress(void **state)
     (void)state;
     for (int pe = 0; pe < 2; pe++) {
         const wm_layout_regress lr = {"tests/layouts/deadlock-expected.layout", NULL, 0,
-                                      pe ? WM_PE_CORE : WM_PE_NATIVE, 100000};
+                                      pe ? WM_PE_CORE : WM_PE_NATIVE, 100000, 0};
         wm_regress_report rep;
         assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
         if (!rep.passed) fail_msg("%s\n%s", rep.line, rep.detail);
@@ -112,7 +112,7 @@ static void test_expect_deadlock_in_a_layout_passes_regress(void **state)
 static void test_an_unread_message_fails_regress(void **state)
 {
     (void)state;
-    const wm_layout_regress lr = {"tests/layouts/unread.layout", NULL, 0, WM_PE_NATIVE, 100000};
+    const wm_layout_regress lr = {"tests/layouts/unread.layout", NULL, 0, WM_PE_NATIVE, 100000, 0};
     wm_regress_report rep;
     assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
     assert_false(rep.passed);

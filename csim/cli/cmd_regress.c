@@ -131,6 +131,7 @@ typedef struct {
     const wm_setting *settings;
     size_t nsettings;
     unsigned long long max_cycles;
+    unsigned long long jitter;          /* the native runs' schedule seed, 0: none */
     size_t count;                       /* of the whole campaign */
     campaign_options *co;
     const wm_fabric_ops *expected, *got;
@@ -164,7 +165,7 @@ static bool plain_run(void *ctx, uint64_t item, FILE *out, bool *interrupted, ui
         wm_regress_run(p->corpus[i], p->expected, p->got, &rep);
     } else {
         const wm_layout_regress lr = {p->layouts[i / p->nmodes], p->settings, p->nsettings,
-                                      p->modes[i % p->nmodes] ? WM_PE_CORE : WM_PE_NATIVE, p->max_cycles};
+                                      p->modes[i % p->nmodes] ? WM_PE_CORE : WM_PE_NATIVE, p->max_cycles, p->jitter};
         if (!wm_layout_regress_run(&lr, p->expected, p->got, &rep)) {
             char name[300];
             plain_name(ctx, item, name, sizeof name);
@@ -466,8 +467,8 @@ out:
 /* A perturbed tile must lie on the mesh of a scenario that runs, or the
  * check it exercises would pass without having seen the fault. */
 static int regress_campaign(const char *const *layouts, size_t nlayouts, const wm_setting *settings, size_t nsettings,
-                            int cores_only, unsigned long long max_cycles, bool quick, bool list, const char *only,
-                            const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
+                            int cores_only, unsigned long long max_cycles, unsigned long long jitter, bool quick,
+                            bool list, const char *only, const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
                             const wm_fabric_ops *expected, const wm_fabric_ops *got);
 
 static bool perturbation_lands(const wm_sw_perturbation *p, bool quick, const char *only, int cores_only)
@@ -509,6 +510,7 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
     wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
+    unsigned long long jitter = 0;
     bool quick = false, list = false, pe_given = false;
     const char *only = NULL, *expected_name = "rtl", *got_name = "sw", *pe = "native";
     perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
@@ -532,6 +534,9 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
         WM_OPT_CHOICE_ROW("--got", &got_name, wm_backend_words, "the backend under test (default sw)"),
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "with LAYOUT: override a parameter of it"),
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
+        WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
+                       "with LAYOUT: its native runs under the schedule of SEED (docs/kernels.md), the same on both "
+                       "backends"),
         WM_OPT_HEADING_ROW("Constrained-random lockstep (docs/verification.md):"),
         {"--random", "N", WM_OPT_U64, .to.u = &ro.random, .umin = 1, .umax = UINT64_MAX / 2,
          .given = &ro.have_random,
@@ -643,7 +648,7 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
             return 2;
         }
     }
-    status = regress_campaign(layouts, nlayouts, settings, nsettings, cores_only, max_cycles, quick, list, only,
+    status = regress_campaign(layouts, nlayouts, settings, nsettings, cores_only, max_cycles, jitter, quick, list, only,
                               &perturbation, &ro, &co, expected, got);
     wm_campaign_mpi_close(&co.mpi);
     return status;
@@ -651,8 +656,8 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
 
 /* The campaign the options select: LAYOUTs, --random/--scenario or the corpus. */
 static int regress_campaign(const char *const *layouts, size_t nlayouts, const wm_setting *settings, size_t nsettings,
-                            int cores_only, unsigned long long max_cycles, bool quick, bool list, const char *only,
-                            const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
+                            int cores_only, unsigned long long max_cycles, unsigned long long jitter, bool quick,
+                            bool list, const char *only, const wm_sw_perturbation *pp, random_options *rop, campaign_options *cop,
                             const wm_fabric_ops *expected, const wm_fabric_ops *got)
 {
     const char *layout = nlayouts ? layouts[0] : NULL;
@@ -664,6 +669,10 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
         fprintf(stderr, "wavemesh regress: --set needs a LAYOUT (see --help)\n");
         return 2;
     }
+    if (!layout && jitter) {
+        fprintf(stderr, "wavemesh regress: --jitter needs a LAYOUT (see --help)\n");
+        return 2;
+    }
     if (layout) {
         if (quick || list || only || ro.have_random || ro.scenario || ro.indices) {
             fprintf(stderr, "wavemesh regress: --quick, --only, --list, --random, --indices and --scenario select "
@@ -671,7 +680,7 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
             return 2;
         }
         plain_campaign p = {.layouts = (const char **)layouts, .nmodes = 0, .settings = settings,
-                            .nsettings = nsettings, .max_cycles = max_cycles, .co = co,
+                            .nsettings = nsettings, .max_cycles = max_cycles, .jitter = jitter, .co = co,
                             .expected = expected, .got = got};
         for (int core = 0; core < 2; core++)
             if (cores_only < 0 || core == cores_only) p.modes[p.nmodes++] = core;

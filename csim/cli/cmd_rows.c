@@ -84,6 +84,8 @@ typedef struct {
     wm_trace_spec trace; /* path NULL: no dumps */
     wm_pe_mode mode;
     wm_gdb_spec gdb; /* given: each row on the cores waits for GDB */
+    unsigned long long jitter;      /* --jitter: the first schedule's seed, 0: none */
+    unsigned long long jitter_runs; /* --jitter-runs: schedules per row, seeds jitter, jitter + 1, ... */
 } row_ctx;
 
 /* One `expect` value: instance.name = value. */
@@ -168,8 +170,11 @@ static bool has_scan_leaves(const wm_layout *l)
 typedef enum { ROW_PASS, ROW_FAIL, ROW_MODIFIED } row_verdict;
 static const char *const verdict_word[] = {"PASS", "FAIL", "MODIFIED"};
 
-/* One row on one backend. */
-static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops)
+/* One run of a row on one backend under schedule jitter (0: none); its
+ * exports, as `instance.symbol = value` lines, into exports (exports_size
+ * bytes). */
+static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops, uint64_t jitter,
+                           char *exports, size_t exports_size)
 {
     const char *name = rs->tok[1];
     char **settings_text = (char **)rs->tok + 2;
@@ -203,6 +208,7 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     } else if (layout) {
         r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }
+    if (r && jitter) wm_sched_set_jitter(wm_runner_sched(r), jitter);
     wm_gdb_spec no_gdb = {0};
     wm_run_result res;
     char modified[1024] = "";
@@ -231,6 +237,11 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
         if (modified[0])
             fprintf(to, "  GDB wrote to %s%s\n", modified,
                     c->gdb.writes_ok ? "" : " (--gdb-writes-ok judges the row as it ran)");
+        FILE *ex = fmemopen(exports, exports_size - 1, "w");
+        if (ex) {
+            wm_runner_print_results(r, ex);
+            fclose(ex);
+        }
     }
     const row_verdict v = modified[0] && !c->gdb.writes_ok ? ROW_MODIFIED : pass ? ROW_PASS : ROW_FAIL;
     if (report) fclose(report);
@@ -238,7 +249,9 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     const int minutes = (int)(secs / 60);
     printf("%s : %d:%05.2f %s %s [", c->suite, minutes, secs - 60.0 * minutes, verdict_word[v], name);
     for (size_t i = 0; i < n; i++) printf(" %s", settings_text[i]);
-    printf(" BACKEND=%s%s ]\n", ops->name, c->mode == WM_PE_CORE ? " PE=core" : "");
+    printf(" BACKEND=%s%s", ops->name, c->mode == WM_PE_CORE ? " PE=core" : "");
+    if (jitter) printf(" JITTER=%" PRIu64, jitter);
+    printf(" ]\n");
     if (v != ROW_PASS || modified[0]) fputs(detail, stdout);
     if (r && c->cycles) {
         /* the leaves' table where there are leaves, else each kernel's end */
@@ -249,6 +262,55 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
     return v;
+}
+
+/* Drop the lines of a leaf's timestamps (t0, t1: cycles, which a schedule
+ * moves by design) from exports, so what is left is the values. */
+static void drop_timestamps(char *exports)
+{
+    char *out = exports;
+    for (char *line = exports; *line;) {
+        char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        if (!strstr(line, ".t0 = ") && !strstr(line, ".t1 = ")) {
+            memmove(out, line, len);
+            out += len;
+        }
+        line += len;
+    }
+    *out = 0;
+}
+
+/* A row under each schedule --jitter and --jitter-runs ask for (one run
+ * without them): it fails when a run fails or its exports differ from the
+ * first schedule's, with the command that reproduces the differing one. */
+static row_verdict run_row_schedules(const row_ctx *c, const row_spec *rs, const wm_fabric_ops *ops)
+{
+    static char first[16384], exports[16384];
+    const unsigned long long runs = c->jitter_runs ? c->jitter_runs : 1;
+    row_verdict pass = ROW_PASS;
+    for (unsigned long long k = 0; k < runs && !wm_interrupt_signal(); k++) {
+        const uint64_t seed = c->jitter || c->jitter_runs ? (c->jitter ? c->jitter : 1) + k : 0;
+        exports[0] = 0;
+        const row_verdict v = run_row(c, rs, ops, seed, k ? exports : first, sizeof exports);
+        if (v != ROW_PASS) {
+            if (seed)
+                printf("  reproduce: wavemesh rows %s --backend %s --pe %s --jitter %" PRIu64 "\n", c->rows_path, ops->name,
+                       c->mode == WM_PE_CORE ? "core" : "native", seed);
+            pass = v;
+            break;
+        }
+        drop_timestamps(k ? exports : first);
+        if (k && strcmp(first, exports)) {
+            printf("  the exports under JITTER=%" PRIu64 " differ from those under JITTER=%" PRIu64
+                   "; reproduce: wavemesh rows %s --backend %s --pe %s --jitter %" PRIu64 "\n",
+                   seed, (uint64_t)(seed - k), c->rows_path, ops->name, c->mode == WM_PE_CORE ? "core" : "native", seed);
+            pass = ROW_FAIL;
+        }
+        fflush(stdout);
+        if (pass != ROW_PASS) break;
+    }
+    return pass;
 }
 
 /* text with each byte that is not printable as \xNN, for a message. */
@@ -544,6 +606,11 @@ int wm_cmd_rows(int argc, char **argv)
                         "add a cycles table under each line: the leaves' (t1 - t0), else each kernel's end"),
         WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
         WM_OPT_TRACE_ROWS(&c.trace),
+        WM_OPT_U64_ROW("--jitter", "SEED", &c.jitter, 1, UINT64_MAX,
+                       "perturb the timing (--pe native): delay each kernel's start, stall its pushes and pops"),
+        WM_OPT_U64_ROW("--jitter-runs", "N", &c.jitter_runs, 1, 100000,
+                       "run each row under N schedules, seeds SEED, SEED+1, ... (SEED 1 by default); a row fails "
+                       "whose exports differ between them"),
         WM_OPT_GDB_ROWS(&c.gdb),
     };
     const wm_opts opts = WM_OPTS("rows", options, about, NULL);
@@ -555,6 +622,10 @@ int wm_cmd_rows(int argc, char **argv)
     if (!wm_gdb_options_check("rows", &c.gdb, core_given)) return 2;
     if (!nbackends) backends[nbackends++] = "rtl";
     if (!nmodes) modes[nmodes++] = "native";
+    if ((c.jitter || c.jitter_runs) && core_given) {
+        fprintf(stderr, "wavemesh rows: --jitter and --jitter-runs need --pe native\n");
+        return 2;
+    }
     char suite[128], dir[1024];
     suite_of(path, suite, sizeof suite, dir, sizeof dir);
     c.suite = suite;
@@ -572,7 +643,7 @@ int wm_cmd_rows(int argc, char **argv)
             c.mode = wm_pe_mode_of(modes[m]);
             for (size_t b = 0; b < nbackends && !wm_interrupt_signal(); b++) {
                 ran++;
-                if (run_row(&c, &rows[i], wm_fabric_backend(backends[b])) != ROW_PASS) failed++;
+                if (run_row_schedules(&c, &rows[i], wm_fabric_backend(backends[b])) != ROW_PASS) failed++;
                 /* A failed RTL assertion, or GDB's kill, ends its row
                  * (which says so) and no other. */
                 wm_interrupt_clear_assertion();

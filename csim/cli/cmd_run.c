@@ -40,6 +40,7 @@ int wm_cmd_run(int argc, char **argv)
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
     wm_trace_spec trace = wm_trace_spec_default();
     wm_gdb_spec gdb = {0};
+    unsigned long long jitter = 0;
     const wm_option options[] = {
         WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
         WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
@@ -47,6 +48,8 @@ int wm_cmd_run(int argc, char **argv)
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "override a parameter of the layout"),
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
         WM_OPT_TRACE_ROWS(&trace),
+        WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
+                       "perturb the timing: delay each kernel's start, stall its pushes and pops (--pe native)"),
         WM_OPT_GDB_ROWS(&gdb),
     };
     const wm_opts opts = WM_OPTS("run", options, about, more);
@@ -54,6 +57,10 @@ int wm_cmd_run(int argc, char **argv)
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     if (!wm_trace_options_check("run", &trace)) return 2;
     if (!wm_gdb_options_check("run", &gdb, !strcmp(pe, "core"))) return 2;
+    if (jitter && strcmp(pe, "native")) {
+        fprintf(stderr, "wavemesh run: --jitter needs --pe native\n");
+        return 2;
+    }
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     const wm_pe_mode mode = wm_pe_mode_of(pe);
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
@@ -63,6 +70,7 @@ int wm_cmd_run(int argc, char **argv)
         wm_layout_destroy(layout);
         return 1;
     }
+    if (jitter) wm_sched_set_jitter(wm_runner_sched(r), jitter);
     wm_run_result res;
     char modified[1024];
     if (!wm_run_gdb("run", &gdb, r, max_cycles, &res, modified, sizeof modified)) {

@@ -18,6 +18,7 @@ static bool run_layout(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(l, x, y)) ops->set_enable(f, x, y, false);
     wm_sched *s = wm_sched_create_mode(ops, f, l, lr->mode);
+    if (s && lr->jitter && lr->mode == WM_PE_NATIVE) wm_sched_set_jitter(s, lr->jitter);
     wm_profiler *prof = s ? wm_regress_profile_begin(s, ops, f) : NULL;
     if (!prof) {
         wm_sched_destroy(s);

@@ -9,6 +9,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Under --jitter, the stall drawn for the port access about to be made. */
+static void port_jitter(wm_mp *mp)
+{
+    const unsigned stall = wm_sched_jitter_port(mp);
+    if (stall) wm_sched_charge(mp, stall);
+}
+
 uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_header");
@@ -27,9 +34,11 @@ void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
     const char *outer = wm_sched_enter(mp, "wm_mp_send");
     const unsigned len = wm_header_len(header);
     wm_sched_charge(mp, WM_COST_SEND_CALL);
+    port_jitter(mp);
     wm_sched_push(mp, header);
     for (unsigned i = 0; i < len; i++) {
         wm_sched_charge(mp, WM_COST_SEND_WAVELET);
+        port_jitter(mp);
         wm_sched_push(mp, data[i]);
     }
     wm_sched_enter(mp, outer);
@@ -39,9 +48,11 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_recv");
     wm_sched_charge(mp, WM_COST_RECV_CALL);
+    port_jitter(mp);
     const uint32_t header = wm_sched_pop_header(mp);
     const unsigned len = wm_header_len(header);
     for (unsigned i = 0; i < len; i++) {
+        port_jitter(mp);
         const uint32_t w = wm_sched_pop(mp);
         wm_sched_charge(mp, WM_COST_RECV_WAVELET);
         if (i < max) data[i] = w;
@@ -96,6 +107,7 @@ void wm_mp_push(wm_mp *mp, uint32_t wavelet)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_push");
     wm_sched_charge(mp, WM_COST_PUSH);
+    port_jitter(mp);
     wm_sched_push(mp, wavelet);
     wm_sched_enter(mp, outer);
 }
@@ -104,6 +116,7 @@ uint32_t wm_mp_pop(wm_mp *mp)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_pop");
     wm_sched_charge(mp, WM_COST_POP);
+    port_jitter(mp);
     const uint32_t result = wm_sched_pop(mp);
     wm_sched_enter(mp, outer);
     return result;
@@ -113,6 +126,7 @@ uint32_t wm_mp_pop_header(wm_mp *mp)
 {
     const char *outer = wm_sched_enter(mp, "wm_mp_pop_header");
     wm_sched_charge(mp, WM_COST_POP);
+    port_jitter(mp);
     const uint32_t result = wm_sched_pop_header(mp);
     wm_sched_enter(mp, outer);
     return result;

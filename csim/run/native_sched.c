@@ -320,6 +320,31 @@ const char *wm_sched_enter(wm_mp *mp, const char *func)
     return before;
 }
 
+/* splitmix64: a full-period generator with a state of one word. */
+static uint64_t jitter_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+void wm_sched_set_jitter(wm_sched *s, uint64_t seed)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        wm_mp *mp = &s->pes[i];
+        uint64_t mix = seed ^ (0x632be59bd9b4e019u * (i + 1));
+        mp->jitter_state = jitter_next(&mix) | 1;
+        mp->ready += jitter_next(&mp->jitter_state) % (WM_JITTER_START + 1);
+    }
+}
+
+unsigned wm_sched_jitter_port(wm_mp *mp)
+{
+    if (!mp->jitter_state) return 0;
+    return (unsigned)(jitter_next(&mp->jitter_state) % (WM_JITTER_PORT + 1));
+}
+
 void wm_sched_charge(wm_mp *mp, unsigned cycles)
 {
     const uint64_t from = mp->ready;

@@ -178,6 +178,14 @@ uint64_t wm_sched_tsc(wm_mp *mp);
  * can interleave sending and receiving instead of blocking on either. */
 void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
 void wm_sched_charge(wm_mp *mp, unsigned cycles);
+/* Jitter (--jitter SEED, docs/kernels.md): before the first cycle, delay
+ * each native kernel's start by 0..WM_JITTER_START cycles and stall each of
+ * its pushes and pops by 0..WM_JITTER_PORT cycles, drawn from a PRNG per PE
+ * seeded by seed and the PE's index, so one seed is one schedule. */
+enum { WM_JITTER_START = 64, WM_JITTER_PORT = 8 };
+void wm_sched_set_jitter(wm_sched *s, uint64_t seed);
+/* The stall of mp's next push or pop: 0 without jitter. */
+unsigned wm_sched_jitter_port(wm_mp *mp);
 uint32_t *wm_sched_mem(wm_mp *mp);
 int64_t wm_sched_param(wm_mp *mp, unsigned index);
 void wm_sched_export(wm_mp *mp, unsigned index, int64_t value);

@@ -59,6 +59,7 @@ struct wm_mp {
     uint64_t tsc_read;
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
     unsigned headers_received;
+    uint64_t jitter_state; /* wm_sched_set_jitter: this PE's PRNG, 0 without jitter */
     /* ... and for the stall report: the framing of what the kernel
      * pushed, as its router reads it (a header, then len data wavelets),
      * newest at bit 0 of tx_headers (1: a header), so the head of the TX
