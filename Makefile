@@ -74,7 +74,7 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # What `make test` runs, in this order, each step a make of its own after the
 # one before has passed: adding a check to `make test` is adding its name
 # here.
-TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz \
+TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz-quick \
               all test-rules test-params-quick mutate-check-classes \
               lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb check-jitter run-tests
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)

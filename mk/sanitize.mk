@@ -33,7 +33,7 @@ UBSAN_ENV   := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(a
 sanitize-undefined: check-tools ## UBSan on what we compile, the suite run on it; a planted overflow must be reported
 	@$(MAKE) --no-print-directory all
 	@$(UBSAN_MAKE) all
-	@$(UBSAN_ENV) $(UBSAN_MAKE) run-tests
+	@$(UBSAN_ENV) $(UBSAN_MAKE) run-tests-unit
 	@$(CC) -fsanitize=undefined $(CSTD) $(WARN) -O0 -g tests/sanitize/ub_fault.c -o $(UBSAN_BUILD)/ub_fault
 	@if $(UBSAN_ENV) $(UBSAN_BUILD)/ub_fault > $(UBSAN_BUILD)/ub_fault.log 2>&1 || \
 	    ! grep -q 'runtime error: signed integer overflow' $(UBSAN_BUILD)/ub_fault.log; then \
