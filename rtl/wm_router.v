@@ -3,8 +3,10 @@
 // Ports are numbered N=0, E=1, S=2, W=3, L=4 (the ramp to and from the PE;
 // rtl/wm_ports.vh names them PORT_N..PORT_L), which is the order of every
 // per-port vector inside; the links keep the tile's names at the ports.
-// A message is a header wavelet {col[31:24], row[23:16], len[15:8],
-// tag[7:0]} followed by len data wavelets. The router routes a header east
+// A message is a header wavelet {col, row, len, tag} followed by len data
+// wavelets; col and row are COORD_W bits each at the top of the word, len
+// the LEN_W bits under them and tag the rest (COORD_W 8: {col[31:24],
+// row[23:16], len[15:8], tag[7:0]}, docs/fabric.md). The router routes a header east
 // or west until its column matches, then north (towards row 0) or south,
 // then to the ramp. An output is owned by the input whose header it granted
 // until that message's last data wavelet has passed (wormhole), and a free
@@ -69,14 +71,15 @@
 
 module wm_router #(
     parameter IN_DEPTH = 4,
-    parameter RX_DEPTH = 8
+    parameter RX_DEPTH = 8,
+    parameter COORD_W  = 8
 ) (
     input  wire         clk_i,
     input  wire         rst_ni,
-    input  wire  [7:0]  x_i,
-    input  wire  [7:0]  y_i,
-    input  wire  [7:0]  last_x_i,
-    input  wire  [7:0]  last_y_i,
+    input  wire  [COORD_W-1:0] x_i,
+    input  wire  [COORD_W-1:0] y_i,
+    input  wire  [COORD_W-1:0] last_x_i,
+    input  wire  [COORD_W-1:0] last_y_i,
     input  wire         enable_i,
     // the links, named as wm_tile names them: per direction the input
     // (valid, data, the credit returned for its buffer), the neighbour's
@@ -119,7 +122,7 @@ module wm_router #(
     input  wire          ramp_valid_i,
     input  wire  [31:0]  ramp_data_i,
     input  wire          ramp_load_i,
-    input  wire  [15:0]  ramp_next_i,   // its col and row
+    input  wire  [2*COORD_W-1:0] ramp_next_i,   // its col and row
     output wire          ramp_pop_o,
     // status
     output wire  [4*$clog2(IN_DEPTH)+3:0] in_count_o,  // occupancy of the link buffers N..W
@@ -131,6 +134,10 @@ module wm_router #(
 );
 `include "rtl/wm_ports.vh"
     localparam integer OFF_MESH = PORTS;   // a route's bit for a destination off the mesh
+    // The header's fields: the length's LEN_W bits lie under the row's.
+    localparam integer LEN_W  = (32 - 2 * COORD_W) / 2;
+    localparam integer LEN_LO = 32 - 2 * COORD_W - LEN_W;
+    localparam [LEN_W-1:0] LEN_ONE = 1;
     localparam IC  = $clog2(IN_DEPTH) + 1;
     localparam CW  = $clog2(RX_DEPTH > IN_DEPTH ? RX_DEPTH : IN_DEPTH) + 1;
     localparam integer IND = IN_DEPTH;
@@ -141,7 +148,7 @@ module wm_router #(
 
     // Coordinates and mesh size are configuration: latched into flops so
     // that nothing combinational depends on them as inputs.
-    reg [7:0] x_q, y_q, last_x_q, last_y_q;
+    reg [COORD_W-1:0] x_q, y_q, last_x_q, last_y_q;
     always @(posedge clk_i) begin
         x_q      <= x_i;
         y_q      <= y_i;
@@ -174,8 +181,8 @@ module wm_router #(
     // Steps 2 and 3 of docs/fabric.md for one wavelet, as a one-hot route:
     // bit p for output p, bit OFF_MESH for a destination off the mesh. Only
     // a header's route is ever used; data wavelets get one all the same.
-    function [5:0] route_of(input [7:0] col, input [7:0] row, input [7:0] x, input [7:0] y,
-                            input [7:0] last_x, input [7:0] last_y);
+    function [5:0] route_of(input [COORD_W-1:0] col, input [COORD_W-1:0] row, input [COORD_W-1:0] x,
+                            input [COORD_W-1:0] y, input [COORD_W-1:0] last_x, input [COORD_W-1:0] last_y);
         begin
             route_of = 6'd0;
             if (col > last_x || row > last_y) route_of[OFF_MESH] = 1'b1;
@@ -194,7 +201,7 @@ module wm_router #(
     wire [4:0]   hv;
     wire [31:0]  head [0:4];
     wire [4:0]   load;
-    wire [15:0]  next [0:4];   // col and row of each input's next head
+    wire [2*COORD_W-1:0] next [0:4];   // col and row of each input's next head
     reg  [4:0]   pop;
 
     genvar gp;
@@ -217,8 +224,8 @@ module wm_router #(
                 .next_o  (next_word)
             );
             assign hv[gp]              = !empty;
-            assign next[gp]            = next_word[31:16];
-            wire   unused_next         = &{1'b0, next_word[15:0]};
+            assign next[gp]            = next_word[31 -: 2*COORD_W];
+            wire   unused_next         = &{1'b0, next_word[31-2*COORD_W:0]};
         end
     endgenerate
     assign hv[PORT_L]     = ramp_valid_i;
@@ -247,7 +254,7 @@ module wm_router #(
         f = off_q;
         for (i = 0; i < 5; i = i + 1) begin
             if (load[i]) begin
-                r    = route_of(next[i][15:8], next[i][7:0], x_q, y_q, last_x_q, last_y_q);
+                r    = route_of(next[i][COORD_W +: COORD_W], next[i][0 +: COORD_W], x_q, y_q, last_x_q, last_y_q);
                 w    = (w & ~(COL << i)) | (column(r[4:0]) << i);
                 f[i] = r[OFF_MESH];
             end
@@ -268,14 +275,14 @@ module wm_router #(
     // Per output o: owned (own_q), by which input (own_sel_q[5o +: 5],
     // one-hot, 0 when free).
     // Per input i: holding an output or discarding (busy_q), discarding
-    // (drop_q), data wavelets still to pass or to discard (rem_q[8i +: 8]:
+    // (drop_q), data wavelets still to pass or to discard (rem_q[LEN_W*i +: LEN_W]:
     // an input holds one message at a time, so one count an input serves
     // both, as the sw model's rem[] does).
     reg  [4:0]    own_q, own_d;
     reg  [24:0]   own_sel_q, own_sel_d;
     reg  [4:0]    busy_q, busy_d;
     reg  [4:0]    drop_q, drop_d;
-    reg  [39:0]   rem_q;
+    reg  [5*LEN_W-1:0] rem_q;
     reg  [5*CW-1:0] credit_q;
     reg  [4:0]    out_valid_q;
     reg  [159:0]  out_data_q;
@@ -306,10 +313,12 @@ module wm_router #(
                               credit_q[0 +: CW] != {CW{1'b0}}};
     wire [4:0] take   = en & ~own_q & ok;   // output o is free and may send: its arbiter grants
     // input i's count is at its message's last wavelet; its head has data behind it
-    wire [4:0] last   = {rem_q[39:32] == 8'd1, rem_q[31:24] == 8'd1, rem_q[23:16] == 8'd1,
-                         rem_q[15:8] == 8'd1, rem_q[7:0] == 8'd1};
-    wire [4:0] len_nz = {head[4][15:8] != 8'd0, head[3][15:8] != 8'd0, head[2][15:8] != 8'd0,
-                         head[1][15:8] != 8'd0, head[0][15:8] != 8'd0};
+    wire [4:0] last   = {rem_q[4*LEN_W +: LEN_W] == LEN_ONE, rem_q[3*LEN_W +: LEN_W] == LEN_ONE,
+                         rem_q[2*LEN_W +: LEN_W] == LEN_ONE, rem_q[LEN_W +: LEN_W] == LEN_ONE,
+                         rem_q[0 +: LEN_W] == LEN_ONE};
+    wire [4:0] len_nz = {head[4][LEN_LO +: LEN_W] != {LEN_W{1'b0}}, head[3][LEN_LO +: LEN_W] != {LEN_W{1'b0}},
+                         head[2][LEN_LO +: LEN_W] != {LEN_W{1'b0}}, head[1][LEN_LO +: LEN_W] != {LEN_W{1'b0}},
+                         head[0][LEN_LO +: LEN_W] != {LEN_W{1'b0}}};
     wire [24:0] hv5   = {5{hv}};
     wire [24:0] last5 = {5{last}};
     // output o moves the next wavelet of its message, and it is the last
@@ -408,8 +417,8 @@ module wm_router #(
         integer o, i;
         for (i = 0; i < 5; i = i + 1) begin
             // a header loads its input's count, a data wavelet takes one off
-            if (won[i] || off_pop[i])             rem_q[8*i +: 8] <= head[i][15:8];
-            else if (cont_pop[i] || drop_pop[i]) rem_q[8*i +: 8] <= rem_q[8*i +: 8] - 8'd1;
+            if (won[i] || off_pop[i])             rem_q[LEN_W*i +: LEN_W] <= head[i][LEN_LO +: LEN_W];
+            else if (cont_pop[i] || drop_pop[i]) rem_q[LEN_W*i +: LEN_W] <= rem_q[LEN_W*i +: LEN_W] - LEN_ONE;
         end
         for (o = 0; o < 5; o = o + 1)
             if (moved[o])

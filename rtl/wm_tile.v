@@ -15,14 +15,15 @@
 module wm_tile #(
     parameter IN_DEPTH = 4,
     parameter TX_DEPTH = 8,
-    parameter RX_DEPTH = 8
+    parameter RX_DEPTH = 8,
+    parameter COORD_W  = 8     // wm_router's: the header's col and row
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,
-    input  wire [7:0]  x_i,
-    input  wire [7:0]  y_i,
-    input  wire [7:0]  last_x_i,      // mesh width - 1
-    input  wire [7:0]  last_y_i,      // mesh height - 1
+    input  wire [COORD_W-1:0] x_i,
+    input  wire [COORD_W-1:0] y_i,
+    input  wire [COORD_W-1:0] last_x_i,      // mesh width - 1
+    input  wire [COORD_W-1:0] last_y_i,      // mesh height - 1
     input  wire        enable_i,      // the message-passing region
     input  wire [63:0] tsc_init_i,    // the PE's tsc after reset: 0, or a test's start (wm_pe)
     output wire        en_o,          // registered enable, seen by the neighbours
@@ -79,7 +80,7 @@ module wm_tile #(
     wire [31:0]  ramp_in_data;
     wire         ramp_in_load;
     wire [31:0]  ramp_in_next;          // the router routes on its col and row
-    wire         unused_next = &{1'b0, ramp_in_next[15:0]};
+    wire         unused_next = &{1'b0, ramp_in_next[31-2*COORD_W:0]};
     wire         err_offmesh, err_tx_full, err_rx_empty;
     wire [14:0]  owner;
     reg          en_q;
@@ -88,7 +89,7 @@ module wm_tile #(
     // is enabled from the first cycle after reset.
     always @(posedge clk_i) en_q <= enable_i;
 
-    wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) u_router (
+    wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH), .COORD_W(COORD_W)) u_router (
         .clk_i          (clk_i),
         .rst_ni         (rst_ni),
         .x_i            (x_i),
@@ -130,7 +131,7 @@ module wm_tile #(
         .ramp_valid_i   (ramp_in_valid),
         .ramp_data_i    (ramp_in_data),
         .ramp_load_i    (ramp_in_load),
-        .ramp_next_i    (ramp_in_next[31:16]),
+        .ramp_next_i    (ramp_in_next[31 -: 2*COORD_W]),
         .ramp_pop_o     (ramp_in_pop),
         .in_count_o     (in_count_o),
         .in_head_o      (in_head_o[32*LINKS-1:0]),

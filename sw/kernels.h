@@ -25,7 +25,7 @@ typedef struct {
 
 /* The usual ranges of a parameter, as MIN, MAX: what the kernel takes
  * without cutting it. A coordinate or a tag goes whole to wm_mp_header,
- * which refuses one off the mesh or over 255 as a fault naming the PE. */
+ * which refuses one off the mesh or over WM_TAG_MAX as a fault naming the PE. */
 /* A value: a 32-bit two's-complement word, as the wavelets carry it and
  * the results are exported (docs/kernels.md, "Values are words"). */
 #define WM_PARAM_WORD INT32_MIN, INT32_MAX

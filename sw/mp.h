@@ -43,9 +43,9 @@ typedef struct wm_mp wm_mp;
 #define WM_MP_API
 #endif
 
-/* A header for a message of len data wavelets to PE (col, row); tag, 0..255,
+/* A header for a message of len data wavelets to PE (col, row); tag, 0..WM_TAG_MAX,
  * is free for the firmware (the router ignores it). Coordinates off any
- * mesh, a length over WM_LEN_MAX or a tag over 255 are a firmware fault.
+ * mesh, a length over WM_LEN_MAX or a tag over WM_TAG_MAX are a firmware fault.
  * Coordinates are 32-bit, the core's width (a parameter of range
  * WM_PARAM_COORD fits). Charges WM_COST_HEADER. */
 WM_MP_API uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag);

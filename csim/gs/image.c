@@ -151,7 +151,7 @@ bool wm_gs_image_build(const wm_gs_schedule *s, unsigned rank, wm_gs_method meth
     ok = reserve(&at, 2 * (uint64_t)img.nplaces, &img.places_at) && ok;
     for (uint32_t i = 0; ok && i < img.nplaces; i++) {
         mem[img.places_at + 2 * i] = dest[i];
-        mem[img.places_at + 2 * i + 1] = places[dest[i]].x | (uint32_t)places[dest[i]].y << 8;
+        mem[img.places_at + 2 * i + 1] = places[dest[i]].x | (uint32_t)places[dest[i]].y << WM_COORD_BITS;
     }
     free(dest);
 

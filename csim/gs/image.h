@@ -21,7 +21,7 @@
 
 /* Where a rank's PE is. */
 typedef struct {
-    uint8_t x, y;
+    uint16_t x, y;
 } wm_gs_place;
 
 /* Write rank's image into mem (WM_PE_DATA_WORDS words, zeroed first);

@@ -150,7 +150,7 @@ wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FI
         const wm_instance *in = wm_layout_instance(j->layout, i);
         unsigned r;
         if (sscanf(in->name, "r%u", &r) != 1 || r >= n) continue;
-        places[r] = (wm_gs_place){(uint8_t)in->x, (uint8_t)in->y};
+        places[r] = (wm_gs_place){(uint16_t)in->x, (uint16_t)in->y};
         j->pe[r] = i;
     }
     for (unsigned r = 0; ok && r < n; r++) {

@@ -99,8 +99,8 @@ static void generate_traffic(rng *r, const wm_random_limits *lim, wm_random_scen
     if (below(r, 4) == 0) {
         s->ndisabled = 1 + below(r, 3);
         for (unsigned k = 0; k < s->ndisabled; k++) {
-            s->disabled[k][0] = (uint8_t)below(r, s->w);
-            s->disabled[k][1] = (uint8_t)below(r, s->h);
+            s->disabled[k][0] = (uint16_t)below(r, s->w);
+            s->disabled[k][1] = (uint16_t)below(r, s->h);
         }
         s->off_at = below(r, 2) ? 0 : below(r, (unsigned)(c->warmup + c->sample));
         s->on_at = below(r, 2) ? 0 : s->off_at + 1 + below(r, 500);
@@ -221,11 +221,11 @@ static bool parse_off(const char *v, wm_random_scenario *s, char *err, size_t er
         int used = 0;
         const char *dot = strchr(p, '.');
         if (s->ndisabled == WM_RANDOM_MAX_DISABLED || !isdigit((unsigned char)*p) || !dot ||
-            !isdigit((unsigned char)dot[1]) || sscanf(p, "%u.%u%n", &x, &y, &used) != 2 || x > 255 ||
-            y > 255)
+            !isdigit((unsigned char)dot[1]) || sscanf(p, "%u.%u%n", &x, &y, &used) != 2 || x >= WM_MESH_MAX ||
+            y >= WM_MESH_MAX)
             goto bad;
-        s->disabled[s->ndisabled][0] = (uint8_t)x;
-        s->disabled[s->ndisabled][1] = (uint8_t)y;
+        s->disabled[s->ndisabled][0] = (uint16_t)x;
+        s->disabled[s->ndisabled][1] = (uint16_t)y;
         s->ndisabled++;
         p += used;
         if (*p == '+') p++;
@@ -316,7 +316,7 @@ bool wm_random_parse(const char *text, wm_random_scenario *out, char *err, size_
         } else if (!strcmp(k, "offmesh")) {
             if (!fraction(k, v, &s.traffic.offmesh_fraction, err, err_size)) return false;
         } else if (!strcmp(k, "len")) {
-            /* native: wavelets with the header, 1..256; core: data wavelets, 0..255 (checked below) */
+            /* native: wavelets with the header, 1..WM_LEN_MAX + 1; core: data wavelets, 0..WM_LEN_MAX (checked below) */
             if (!number(k, v, 0, WM_LEN_MAX + 1, &u, err, err_size)) return false;
             s.traffic.len = s.stream.len = (unsigned)u;
         } else if (!strcmp(k, "pop")) {

@@ -40,7 +40,7 @@ typedef struct {
      * warm-up, sample, drain, pop interval, off-mesh share, message limit) */
     wm_traffic_config traffic;
     unsigned ndisabled;  /* routers switched off ... */
-    uint8_t disabled[WM_RANDOM_MAX_DISABLED][2];
+    uint16_t disabled[WM_RANDOM_MAX_DISABLED][2];
     uint64_t off_at;     /* ... from this cycle ... */
     uint64_t on_at;      /* ... until this one; 0: for good */
     /* cores: the stream kernel on every PE (run/stream.h; w, h and stamp

@@ -23,7 +23,7 @@ uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigne
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_sched_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
     if (len > WM_LEN_MAX) wm_sched_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
-    if (tag > 255) wm_sched_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
+    if (tag > WM_TAG_MAX) wm_sched_fault(mp, "header with tag %u (the header's tag field holds 0..%d)", tag, WM_TAG_MAX);
     const uint32_t result = wm_header((unsigned)col, (unsigned)row, len, tag);
     wm_sched_enter(mp, outer);
     return result;

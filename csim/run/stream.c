@@ -14,8 +14,8 @@ wm_layout *wm_stream_layout(const wm_stream_spec *sp, wm_stream_expect **expect_
         snprintf(err, errn, "the transpose pattern needs a square mesh, not %ux%u", w, h);
         return NULL;
     }
-    if (sp->len > 255) {
-        snprintf(err, errn, "messages of %u data wavelets: at most 255", sp->len);
+    if (sp->len > WM_LEN_MAX) {
+        snprintf(err, errn, "messages of %u data wavelets: at most %d", sp->len, WM_LEN_MAX);
         return NULL;
     }
     wm_stream_expect *ex = calloc(n, sizeof *ex);

@@ -21,7 +21,7 @@ typedef struct {
     unsigned w, h;
     wm_stream_pattern pattern;
     unsigned dx, dy;        /* WM_STREAM_SHIFT */
-    unsigned count, len;    /* messages a PE sends, data wavelets each (0..255) */
+    unsigned count, len;    /* messages a PE sends, data wavelets each (0..WM_LEN_MAX) */
     unsigned gap;           /* cycles between message starts, 0: back to back */
     uint32_t seed;          /* PE (x, y)'s generator starts at seed + 1000 y + x */
     bool stamp;             /* the first data wavelet carries the send time */

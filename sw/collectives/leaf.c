@@ -8,7 +8,7 @@ enum { VAL, SIDE, UPX, UPY };
 const wm_kernel_param wm_leaf_params[] = {
     [VAL] = {"VAL", true, 0, WM_PARAM_WORD}, /* this leaf's value */
     /* 0: left child of its parent, 1: right child. Sent as the header's
-     * tag and left without a range on purpose: a value over 255 is then
+     * tag and left without a range on purpose: a value over WM_TAG_MAX is then
      * the header's own fault at run time, which the tests provoke. */
     [SIDE] = {"SIDE", true, 0, WM_PARAM_U32},
     [UPX] = {"UPX", true, 0, WM_RANGE(0, WM_MESH_MAX - 1)},  /* the parent's coordinates */

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 enum {
-    WM_XFER_CHUNK = 254     /* payload words per message: 255 minus the routing word */
+    WM_XFER_CHUNK = WM_LEN_MAX - 1 /* payload words per message: the header's most, minus the routing word */
 };
 
 typedef struct {
@@ -66,7 +66,7 @@ typedef struct {
     wm_mp *mp;
     wm_heap *heap;
     unsigned rank;
-    const uint32_t *places;  /* nplaces pairs {rank, col | row << 8}, ascending */
+    const uint32_t *places;  /* nplaces pairs {rank, col | row << WM_COORD_BITS}, ascending */
     uint32_t nplaces;
     int allow_stash;
     wm_xfer_stats stats;

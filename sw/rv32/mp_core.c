@@ -17,7 +17,7 @@ void wm_rv32_header_fault(wm_mp *mp, int32_t col, int32_t row, unsigned len, uns
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_mp_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
     if (len > WM_LEN_MAX) wm_mp_fault(mp, "header with %u data wavelets (at most %d)", len, WM_LEN_MAX);
-    wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..255)", tag);
+    wm_mp_fault(mp, "header with tag %u (the header's tag field holds 0..%d)", tag, WM_TAG_MAX);
 }
 
 uint32_t wm_rv32_recv_rest(wm_mp *mp, uint32_t header, uint32_t *data, unsigned max)

@@ -11,11 +11,14 @@
 
 #include "rv32/mp_core.h"
 
-/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = 255, the
- * tag's 8 bits), so one unsigned compare of the fields' OR checks them all
- * (a negative coordinate is a large unsigned one); a constant length and
- * tag fold away, and the kernel computes in 32 bits. */
-_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255, "one compare checks every field of a header");
+/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = WM_TAG_MAX =
+ * 255, 8-bit coordinates), so one unsigned compare of the fields' OR
+ * checks them all (a negative coordinate is a large unsigned one); a
+ * constant length and tag fold away, and the kernel computes in 32 bits.
+ * Wider coordinates (wavelet.h) need a second compare for the length and
+ * the tag. */
+_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255 && WM_TAG_MAX == 255,
+               "one compare checks every field of a header");
 
 static inline uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
@@ -24,7 +27,7 @@ static inline uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigne
     /* tag's mask is what the compare already proved: it lets the compiler
      * see the length field, so that wm_mp_send of a constant length is
      * straight-line stores (a variable tag costs one instruction). */
-    return c << 24 | r << 16 | len << 8 | (tag & 0xffu);
+    return c << (32 - WM_COORD_BITS) | r << (32 - 2 * WM_COORD_BITS) | len << WM_TAG_BITS | (tag & WM_TAG_MAX);
 }
 
 static inline void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
