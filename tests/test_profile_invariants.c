@@ -184,6 +184,17 @@ static void test_the_first_pe_to_end_last(void **state)
     add_msg(&b, c, a, 2, 8);
     static const char *const want[] = {"c:c:0:2", "m:a:2:8", "c:a:8:10"};
     assert_path(&b, want, 3);
+    /* the tie is counted, and the printed path says how it was broken */
+    assert_int_equal(b.p.path_end_ties, 1);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    wm_profile_print_path(&b.p, mem);
+    fclose(mem);
+    assert_non_null(strstr(text, "critical path: a tie: 1 other PE ends at cycle 10 with a (0,0); the path is walked "
+                                 "back from a, the first in layout order\n"));
+    free(text);
     free(b.p.path);
 }
 

@@ -41,12 +41,13 @@ void wm_profile_critical_path(wm_profile *p)
     p->path = NULL;
     p->npath = 0;
     if (!p->npes) return;
-    size_t pe = 0;
-    for (size_t i = 0; i < p->npes; i++)
+    size_t pe = 0, ending = 0;
+    for (size_t i = p->npes; i-- > 0;)
         if (p->pes[i].end == p->last_event) {
             pe = i;
-            break;
+            ending++;
         }
+    p->path_end_ties = ending ? ending - 1 : 0;
     uint64_t t = p->last_event;
     seg_list back = {0};
     for (;;) {

@@ -2,7 +2,8 @@
  * length.
  *
  * The path is walked back from the run's last event (the end of the last
- * kernel to finish; the first such PE in layout order) to cycle 0. At a
+ * kernel to finish; the first such PE in layout order, a tie counted in
+ * path_end_ties) to cycle 0. At a
  * time t on PE p, it looks for p's latest wait on an empty RX queue that
  * ended by cycle t and whose message was popped whole by t: the wait ends
  * at a pop, and the pop belongs to a message m (the messages popped at one

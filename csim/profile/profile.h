@@ -72,6 +72,9 @@ typedef struct {
     size_t nmsgs;
     wm_prof_segment *path; /* from cycle 0 to last_event, in time order */
     size_t npath;
+    /* a tie the walk broke: how many other PEs end at last_event too (the
+     * walk starts at the first in layout order, and the output says so) */
+    size_t path_end_ties;
     uint64_t last_event;   /* the run's last event: its last export or its last kernel's end */
     /* how the run ended, the word of run/ending.h ("returned", "fault",
      * "cycle-limit", ...; NULL: not said), and in which cycle: a run that

@@ -168,6 +168,14 @@ void wm_profile_print_path(const wm_profile *p, FILE *out)
                     m->hops == 1 ? "" : "s", m->len + 1u, m->len ? "s" : "");
         }
     }
+    if (p->path_end_ties && p->npath) {
+        const wm_prof_pe *q = &p->pes[p->path[p->npath - 1].pe];
+        fprintf(out,
+                "critical path: a tie: %zu other PE%s end%s at cycle %" PRIu64 " with %s (%u,%u); the path is walked "
+                "back from %s, the first in layout order\n",
+                p->path_end_ties, p->path_end_ties == 1 ? "" : "s", p->path_end_ties == 1 ? "s" : "", p->last_event,
+                q->instance, q->x, q->y, q->instance);
+    }
     fprintf(out, "critical path: %" PRIu64 " cycles in %zu segment%s; the run's last event at cycle %" PRIu64 "\n",
             wm_profile_path_cycles(p), p->npath, p->npath == 1 ? "" : "s", p->last_event);
 }
