@@ -44,7 +44,7 @@ run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --q
 # few hundred small scenarios; `make regress-long` ten thousand over every
 # shape up to 32x32, one process per scenario, JOBS at a time, each line in
 # $(BUILD)/regress-long.log, failures and the summary on the terminal.
-RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-core-side 4 --jobs 2
+RANDOM_TEST_ARGS := regress --random 400 --seed 1 --max-side 16 --max-line-side 320 --max-core-side 4 --jobs 2
 RANDOM_LONG_N    ?= 10000
 RANDOM_SEED      ?= 1
 JOBS             ?= 2

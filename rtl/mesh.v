@@ -75,8 +75,8 @@ module wm_mesh #(
     localparam N = W * H;
     localparam integer LX = W - 1;
     localparam integer LY = H - 1;
-    localparam [7:0] LAST_X = LX[7:0];
-    localparam [7:0] LAST_Y = LY[7:0];
+    localparam [9:0] LAST_X = LX[9:0];
+    localparam [9:0] LAST_Y = LY[9:0];
     localparam ICW = 4 * $clog2(IN_DEPTH) + 4;   // a tile's in_count_o
     localparam TCW = $clog2(TX_DEPTH) + 1;
     localparam RCW = $clog2(RX_DEPTH) + 1;
@@ -109,8 +109,8 @@ module wm_mesh #(
                 localparam HAS_E = (gx < W - 1);
                 localparam integer XI = gx;
                 localparam integer YI = gy;
-                localparam [7:0] X = XI[7:0];
-                localparam [7:0] Y = YI[7:0];
+                localparam [9:0] X = XI[9:0];
+                localparam [9:0] Y = YI[9:0];
 
                 // This tile's link inputs: what each neighbour drives towards it.
                 wire        north_valid  = HAS_N ? s_valid[TN] : 1'b0;

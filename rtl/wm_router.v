@@ -5,8 +5,8 @@
 // per-port vector inside; the links keep the tile's names at the ports.
 // A message is a header wavelet {col, row, len, tag} followed by len data
 // wavelets; col and row are COORD_W bits each at the top of the word, len
-// the LEN_W bits under them and tag the rest (COORD_W 8: {col[31:24],
-// row[23:16], len[15:8], tag[7:0]}, docs/fabric.md). The router routes a header east
+// the LEN_W bits under them and tag the rest (COORD_W 10: {col[31:22],
+// row[21:12], len[11:6], tag[5:0]}, docs/fabric.md). The router routes a header east
 // or west until its column matches, then north (towards row 0) or south,
 // then to the ramp. An output is owned by the input whose header it granted
 // until that message's last data wavelet has passed (wormhole), and a free
@@ -72,7 +72,7 @@
 module wm_router #(
     parameter IN_DEPTH = 4,
     parameter RX_DEPTH = 8,
-    parameter COORD_W  = 8
+    parameter COORD_W  = 10
 ) (
     input  wire         clk_i,
     input  wire         rst_ni,

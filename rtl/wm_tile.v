@@ -16,7 +16,7 @@ module wm_tile #(
     parameter IN_DEPTH = 4,
     parameter TX_DEPTH = 8,
     parameter RX_DEPTH = 8,
-    parameter COORD_W  = 8     // wm_router's: the header's col and row
+    parameter COORD_W  = 10    // wm_router's: the header's col and row
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,

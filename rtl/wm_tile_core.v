@@ -33,10 +33,10 @@ module wm_tile_core #(
     input  wire        clk_i,
     input  wire        rst_ni,
     input  wire        core_run_i,    // 0: the core is held in reset
-    input  wire [7:0]  x_i,
-    input  wire [7:0]  y_i,
-    input  wire [7:0]  last_x_i,      // mesh width - 1
-    input  wire [7:0]  last_y_i,      // mesh height - 1
+    input  wire [9:0]  x_i,           // 10 bits: wm_tile's COORD_W, the core's COORD fields
+    input  wire [9:0]  y_i,
+    input  wire [9:0]  last_x_i,      // mesh width - 1
+    input  wire [9:0]  last_y_i,      // mesh height - 1
     input  wire        enable_i,      // the message-passing region
     input  wire [63:0] tsc_init_i,    // the PE's tsc after reset: 0, or a test's start (wm_pe)
     output wire        en_o,          // registered enable, seen by the neighbours
@@ -131,7 +131,7 @@ module wm_tile_core #(
     // them: the core's COORD read then comes from flops, and none of the
     // core's logic hangs off a tile input (a simulator re-evaluates all
     // logic fed by an input at every evaluation).
-    reg [7:0] col_q, row_q;
+    reg [9:0] col_q, row_q;
     always @(posedge clk_i) begin
         col_q <= x_i;
         row_q <= y_i;

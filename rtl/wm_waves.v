@@ -20,7 +20,7 @@
 // of one data wavelet is two cycles on a link, too short for a viewer to
 // print a value when zoomed out; its header held this way spans the gap to
 // the next message, wide enough to read. It follows each output's framing
-// (a header, then len data wavelets, len from bits 15:8), the one piece of
+// (a header, then len data wavelets, len from bits 11:6), the one piece of
 // state here; 0 until the first header.
 `default_nettype none
 /*verilator tracing_off*/
@@ -57,7 +57,7 @@ module wm_waves #(
             if (out_valid_i[o]) begin
                 if (rem_q[8*o +: 8] == 8'd0) begin
                     msg_d[32*o +: 32] = out_data_i[32*o +: 32];
-                    rem_d[8*o +: 8]   = out_data_i[32*o + 8 +: 8];
+                    rem_d[8*o +: 8]   = {2'b0, out_data_i[32*o + 6 +: 6]};   // len: wm_router's COORD_W 10
                 end else begin
                     rem_d[8*o +: 8]   = rem_q[8*o +: 8] - 8'd1;
                 end

@@ -18,7 +18,7 @@ enum {
     WM_COST_TSC                 =    3, /* wm_mp_tsc, besides its access */
     WM_COST_PARAM               =    2, /* wm_mp_param: one load off the PE block's constant address */
     WM_COST_EXPORT              =    8, /* wm_mp_export: a 64-bit store and the exported bit */
-    WM_COST_HEADER              =    8, /* wm_mp_header: one compare of the fields' OR, packing */
+    WM_COST_HEADER              =    7, /* wm_mp_header: a compare of the coordinates' OR and one of the length's and tag's, packing */
     WM_COST_SEND_CALL           =    0, /* wm_mp_send: what a send costs besides its wavelets */
     WM_COST_SEND_WAVELET        =    2, /* per data wavelet sent, besides its push */
     WM_COST_RECV_CALL           =    7, /* wm_mp_recv: what a receive costs besides its wavelets (the header's length checked) */
@@ -27,7 +27,7 @@ enum {
     WM_COST_PUSH                =    0, /* wm_mp_push, besides its push */
     WM_COST_POP                 =    1, /* wm_mp_pop and wm_mp_pop_header, besides the pop */
     WM_COST_ADD                 =    1, /* one integer add in a kernel: one ALU instruction (wavemesh cpi) */
-    WM_COST_NODE_STEP           =   25, /* a tree node's own work at each step (children's values summed; the prefix passed on), besides its calls */
+    WM_COST_NODE_STEP           =   26, /* a tree node's own work at each step (children's values summed; the prefix passed on), besides its calls */
     WM_COST_CHAIN_STEP          =   12, /* a chain PE's own work between its receive and its send, besides its calls */
     WM_COST_ALU                 =    1, /* an ALU instruction (add, shift, compare into a register) in a kernel's own code (wavemesh cpi) */
     WM_COST_LOAD                =    2, /* a load from the PE's memory */
@@ -50,23 +50,23 @@ enum {
     WM_GS_COST_REDUCE           =   95, /* gs reduction: the call */
     WM_GS_COST_DOF              =   35, /* gs reduction: per dof (its own value's load and store) */
     WM_GS_COST_TERM             =   97, /* gs reduction: per further term, a float32 add in libgcc's soft float */
-    WM_GS_COST_XFER_CALL        =  106, /* gs transfers: wm_xfer_exchange's call and its last turn */
+    WM_GS_COST_XFER_CALL        =  108, /* gs transfers: wm_xfer_exchange's call and its last turn */
     WM_GS_COST_XFER_LOOP        =   24, /* gs transfers: per turn of the exchange loop that sends, besides what it does */
     WM_GS_COST_XFER_SCAN        =    9, /* gs transfers: per posted receive looked at */
-    WM_GS_COST_XFER_IN_HEADER   =  119, /* gs transfers: per message taken, header and routing word, besides the pops */
+    WM_GS_COST_XFER_IN_HEADER   =  120, /* gs transfers: per message taken, header and routing word, besides the pops */
     WM_GS_COST_XFER_IN_DATA     =   53, /* gs transfers: per data wavelet taken, besides its pop */
-    WM_GS_COST_XFER_OUT_HEADER  =  139, /* gs transfers: per message pushed, header and routing word, besides wm_mp_header and the pushes */
+    WM_GS_COST_XFER_OUT_HEADER  =  141, /* gs transfers: per message pushed, header and routing word, besides wm_mp_header and the pushes */
     WM_GS_COST_XFER_OUT_DATA    =   53, /* gs transfers: per data wavelet pushed, besides its push */
     WM_GS_COST_XFER_PLACE_STEP  =   13, /* gs transfers: per step of the place table's binary search */
     WM_GS_COST_XFER_INIT        =  179, /* gs transfers: wm_xfer_port_init (the port struct cleared) */
-    WM_GS_COST_XFER_RECV_LOOP   =    7, /* gs transfers: per turn of the exchange loop that only receives, besides the pop */
+    WM_GS_COST_XFER_RECV_LOOP   =    8, /* gs transfers: per turn of the exchange loop that only receives, besides the pop */
     WM_GS_COST_VEC_PUSH         =   21, /* gs crystal plan builder: per item pushed onto one of its lists */
     WM_GS_COST_GLUE_PAIRWISE    =  504, /* gs pairwise gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_GLUE_CRYSTAL     =  395, /* gs crystal router gs_op: its own bookkeeping, besides the parts above */
     WM_GS_COST_GLUE_PLAN_SETUP  =  630, /* gs crystal plan setup: its own bookkeeping, besides the parts above */
     WM_GS_COST_GLUE_PLAN_OP     =  590, /* gs crystal plan gs_op: its own bookkeeping, besides the parts above */
-    WM_GS_COST_PEER_PAIRWISE    =   15, /* gs pairwise gs_op: per peer sent to, besides the parts above */
-    WM_GS_COST_STAGE_CRYSTAL    =  372, /* gs crystal router gs_op: per bisection stage, besides the parts above */
+    WM_GS_COST_PEER_PAIRWISE    =   14, /* gs pairwise gs_op: per peer sent to, besides the parts above */
+    WM_GS_COST_STAGE_CRYSTAL    =  369, /* gs crystal router gs_op: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_SETUP = 1898, /* gs crystal plan setup: per bisection stage, besides the parts above */
     WM_GS_COST_STAGE_PLAN_OP    =  175  /* gs crystal plan gs_op: per active stage, besides the parts above */
 };

@@ -28,7 +28,7 @@ typedef struct wm_mp wm_mp;
  * and queue reads) and whatever the queues stall. Measured on the PE core
  * and generated (`make calibrate`), so that the native mode takes the
  * core's cycles: a message of one data wavelet costs WM_COST_HEADER +
- * WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET at the sender, 12 cycles
+ * WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET at the sender, 11 cycles
  * (the seed's core took 31). A kernel charges its own work with
  * wm_mp_work: the instruction classes' costs (WM_COST_ALU .. WM_COST_DIV,
  * docs/kernels.md) or its steps' calibrated ones. */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 enum {
-    WM_COORD_BITS = 8,
+    WM_COORD_BITS = 10,
     WM_LEN_BITS   = (32 - 2 * WM_COORD_BITS) / 2,
     WM_TAG_BITS   = 32 - 2 * WM_COORD_BITS - WM_LEN_BITS,
     WM_MESH_MAX   = 1 << WM_COORD_BITS,     /* columns and rows */

@@ -43,11 +43,11 @@ for backend in "$@"; do
     for want in 'Thread 1 (l0 (0,0))' 'Thread 2 (l1 (1,0))' 'Thread 3 (l2 (2,0))' 'Thread 4 (l3 (3,0))' \
         'Thread 5 (p0 (4,0))' 'Thread 6 (p1 (5,0))' 'Thread 7 (root (6,0))' 'cycle 0' \
         'Thread 7 hit Breakpoint 1, wm_kernel_node' 'left=0 right=70' 'left=30 right=70' \
-        'cycle 125 (6,0) out L: 00000046' 'cycle 129 (6,0) out L: 0000001e' 'cycle 157' \
+        'cycle 128 (6,0) out L: 00000046' 'cycle 132 (6,0) out L: 0000001e' 'cycle 160' \
         'root (6,0): TX 0 of 8 wavelets, RX 0 of 8' \
         'Thread 7 hit Hardware watchpoint 2: -location ((wm_pe_block *) mp)->exports[TOTAL]' \
         'Old value = 0' 'New value = 100' \
-        'wavemesh: the run ended at cycle 311' '[Inferior 1 (Remote target) exited normally]'; do
+        'wavemesh: the run ended at cycle 310' '[Inferior 1 (Remote target) exited normally]'; do
         grep -qF "$want" "$g" || fail "GDB did not print '$want'"
     done
     step=$(sed -n 's/^stepi from \(0x[0-9a-f]*\) to \(0x[0-9a-f]*\)$/\1 \2/p' "$g")

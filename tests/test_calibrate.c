@@ -35,7 +35,7 @@ static void test_the_cores_measure_the_built_in_table(void **state)
         }
     }
     /* what sw/mp.h and docs/cost-model.md say a one-wavelet message costs its sender */
-    assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET, 12);
+    assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET, 11);
 }
 
 static void test_the_committed_file_is_the_table_written_out(void **state)

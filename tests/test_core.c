@@ -156,7 +156,7 @@ typedef struct {
     uint64_t feed_from;       /* ... from this cycle on, */
     unsigned feed_max;        /* ... this many in all (0: no limit) */
     uint32_t feed_first;      /* the wavelets are feed_first, feed_first + 1, ... */
-    uint8_t col, row;
+    uint16_t col, row;
 } pe_cfg;
 
 static pe_cfg pe_default(void)
@@ -911,7 +911,7 @@ static void test_load_store_mul_div_cycles(void **state)
                 fail_msg("%s: pc 0x%x retired at cycle %llu, expected %llu", kind_name(kinds[ki]), 4 * i,
                          (unsigned long long)l->ret[i].cycle, (unsigned long long)cyc[i]);
         }
-        assert_int_equal(l->x[9], 5u << 8 | 3u);
+        assert_int_equal(l->x[9], 5u << 16 | 3u);
         assert_int_equal(l->x[10], 1);
         free(l);
     }
@@ -1023,8 +1023,8 @@ static void test_tsc_lo_latches_tsc_hi(void **state)
         P_exit(&p, 0);
         pe_cfg cfg = pe_default();
         cfg.tsc_base = 0x00000006fffffff0ull; /* low half wraps at cycle 16 */
-        cfg.col = 0xab;
-        cfg.row = 0xcd;
+        cfg.col = 0x2ab; /* 10 bits each */
+        cfg.row = 0x3cd;
         cfg.feed_every = 1;
         cfg.feed_from = 49;
         cfg.feed_max = 3;
@@ -1037,7 +1037,7 @@ static void test_tsc_lo_latches_tsc_hi(void **state)
         assert_int_equal(l->x[6], 7);
         assert_int_equal(l->x[7], pe_status_at(46));
         assert_int_equal(l->x[8], pe_err_hdr_at(48));
-        assert_int_equal(l->x[9], 0xcdab);
+        assert_int_equal(l->x[9], 0x03cd02abu);
         assert_int_equal(l->x[10], 3u << 8 | 8u); /* fed at the ends of 49, 50, 51 */
         free(l);
     }

@@ -227,7 +227,7 @@ static void test_an_elf_that_is_not_the_images_is_refused(void **state)
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
     char want[1024];
     snprintf(want, sizeof want,
-             "wavemesh profile: %s/swapped/node.elf does not match the image %s/swapped/node.bin (it loads 1020 "
+             "wavemesh profile: %s/swapped/node.elf does not match the image %s/swapped/node.bin (it loads 1036 "
              "bytes, the image has 1312): they are not of one build (make firmware)\n",
              dir, dir);
     assert_string_equal(out, want);
@@ -243,12 +243,12 @@ static void test_an_elf_that_is_not_the_images_is_refused(void **state)
     status = pclose(p);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
     snprintf(want, sizeof want,
-             "PE (4,0) p0 [node]: running at pc 0x00000104 (no function named: %s/swapped/node.elf does not "
-             "match the image %s/swapped/node.bin (it loads 1020 bytes, the image has 1312): they are not of one "
+             "PE (4,0) p0 [node]: running at pc 0x000000fc (no function named: %s/swapped/node.elf does not "
+             "match the image %s/swapped/node.bin (it loads 1036 bytes, the image has 1312): they are not of one "
              "build (make firmware)), ",
              dir, dir);
     if (!strstr(out, want)) fail_msg("no '%s' in:\n%s", want, out);
-    assert_non_null(strstr(out, "PE (0,0) l0 [leaf]: blocked on receive at pc 0x000000e8 (wm_kernel_leaf+0x70, "
+    assert_non_null(strstr(out, "PE (0,0) l0 [leaf]: blocked on receive at pc 0x000000f0 (wm_kernel_leaf+0x78, "
                                 "sw/collectives/leaf.c:31)"));
 }
 
@@ -303,14 +303,14 @@ static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **sta
     snprintf(path, sizeof path, "%s/fault.layout", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 msgcost ROLE=0 TOX=300 TOY=0\n", f);
+    fputs("mesh 1 1\nregion all\nat l0 0 0\npe l0 msgcost ROLE=0 TOX=1100 TOY=0\n", f);
     fclose(f);
     /* the real msgcost firmware, whose TOX has no declared range:
-     * wm_mp_header (sw/rv32/mp_core.c) refuses column 300 */
+     * wm_mp_header (sw/rv32/mp_core.c) refuses column 1100 */
     char out[4096];
     const int status = run(NULL, "rtl", path, "", out, sizeof out);
     assert_int_equal(status, 1);
-    assert_non_null(strstr(out, "  PE (0,0) l0 [msgcost]: fault: header to (300,0): coordinates outside 0..255 (the "
+    assert_non_null(strstr(out, "  PE (0,0) l0 [msgcost]: fault: header to (1100,0): coordinates outside 0..1023 (the "
                                 "EXIT store at pc 0x"));
     char out_sw[4096];
     assert_int_equal(run(NULL, "sw", path, "", out_sw, sizeof out_sw), 1);
@@ -319,7 +319,7 @@ static void test_a_library_fault_on_the_core_is_formatted_on_the_host(void **sta
 
 /* What one message costs a core (docs/core.md, "What a message costs"):
  * sw/mp.h inlined into the kernel, a header of one data wavelet built and
- * sent in 13 cycles, received in 11, a timestamp read in 4, on both
+ * sent in 12 cycles, received in 11, a timestamp read in 4, on both
  * backends; the seed's cores took 31 at the sender, and the targets are
  * at most 31, 16 and 4. */
 static void test_a_message_costs_a_core_less_than_the_seed(void **state)
@@ -329,13 +329,13 @@ static void test_a_message_costs_a_core_less_than_the_seed(void **state)
     for (int b = 0; b < 2; b++) {
         char out[4096];
         assert_int_equal(run(NULL, backends[b], "sw/collectives/msgcost.layout", "", out, sizeof out), 0);
-        assert_string_equal(out, "sender.cycles = 13\nsender.tsc_read = 4\nreceiver.cycles = 11\n"
-                                 "receiver.tsc_read = 4\nrun: 158 cycles\npe     sender receiver\n"
-                                 "end       131      158\n");
+        assert_string_equal(out, "sender.cycles = 12\nsender.tsc_read = 4\nreceiver.cycles = 11\n"
+                                 "receiver.tsc_read = 4\nrun: 152 cycles\npe     sender receiver\n"
+                                 "end       130      152\n");
     }
 }
 
-/* A tag over 255 would be cut to the header's 8 bits: both PE modes stop
+/* A tag over 63 would be cut to the header's 6 bits: both PE modes stop
  * with the PE and the tag named (the leaf sends its SIDE as the tag). */
 static void test_a_tag_too_wide_is_a_fault_in_both_modes(void **state)
 {
@@ -344,7 +344,7 @@ static void test_a_tag_too_wide_is_a_fault_in_both_modes(void **state)
     snprintf(path, sizeof path, "%s/tag.layout", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("mesh 2 1\nregion all\nat l 0 0\nat p 1 0\npe l leaf VAL=5 SIDE=300 UPX=p.x UPY=p.y\n"
+    fputs("mesh 2 1\nregion all\nat l 0 0\nat p 1 0\npe l leaf VAL=5 SIDE=100 UPX=p.x UPY=p.y\n"
           "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=l.x LY=l.y CHILDREN=1\n",
           f);
     fclose(f);
@@ -358,7 +358,7 @@ static void test_a_tag_too_wide_is_a_fault_in_both_modes(void **state)
         out[n] = '\0';
         const int status = pclose(p);
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
-        if (!strstr(out, "PE (0,0) l [leaf]: fault: header with tag 300 (the header's tag field holds 0..255)"))
+        if (!strstr(out, "PE (0,0) l [leaf]: fault: header with tag 100 (the header's tag field holds 0..63)"))
             fail_msg("--pe %s printed:\n%s", modes[m], out);
     }
 }
@@ -400,8 +400,8 @@ static void test_firmware_traffic_percentiles_come_from_the_kernels_records(void
     const char *const modes[] = {"native", "core"};
     const char *const want_text[] = {"average latency 17.00 cycles (p50 16, p90 18, p99 18, max 18)\n",
                                      "average latency 122.00 cycles (p50 122, p90 122, p99 122, max 122)\n"};
-    const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,133,17.000,16,18,18,18,",
-                                    ",core,2x2,transpose,0.05,3,1,4,4,427,122.000,122,122,122,122,"};
+    const char *const want_csv[] = {",native,2x2,transpose,0.05,3,1,4,4,132,17.000,16,18,18,18,",
+                                    ",core,2x2,transpose,0.05,3,1,4,4,431,122.000,122,122,122,122,"};
     const char *const backends[] = {"rtl", "sw"};
     for (int m = 0; m < 2; m++) {
         for (int b = 0; b < 2; b++) {

@@ -92,7 +92,7 @@ static unsigned h_send(harness *hs, unsigned sx, unsigned sy, unsigned dx, unsig
     unsigned id = hs->nmsgs++;
     hs->msgs[id] = (expect_msg){sy * hs->w + sx, dy * hs->w + dx, len, 0};
     stream *s = &hs->tx[sy * hs->w + sx];
-    stream_put(s, wm_header(dx, dy, len, id & 0xffu));
+    stream_put(s, wm_header(dx, dy, len, id & WM_TAG_MAX));
     for (unsigned i = 0; i < len; i++) stream_put(s, data_word(id, i));
     return id;
 }
@@ -147,7 +147,7 @@ static void h_check_delivery(harness *hs)
             assert_true(i + len <= r->n);
             unsigned id = r->w[i] >> 8;
             assert_true(id < hs->nmsgs);
-            assert_int_equal(wm_header_tag(hdr), id & 0xffu);
+            assert_int_equal(wm_header_tag(hdr), id & WM_TAG_MAX);
             assert_int_equal(hs->msgs[id].dst, t);
             assert_int_equal(hs->msgs[id].len, len);
             for (unsigned k = 0; k < len; k++) assert_int_equal(r->w[i + k], data_word(id, k));

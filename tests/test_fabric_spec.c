@@ -167,7 +167,7 @@ static void test_err_hdr_keeps_the_first_off_mesh_header(void **state)
  * come, while the router carries other traffic on its other inputs
  * ("Other traffic is unaffected").
  *
- * On a 3x1 mesh (0,0) pushes an off-mesh header with 255 data wavelets,
+ * On a 3x1 mesh (0,0) pushes an off-mesh header with WM_LEN_MAX data wavelets,
  * each of them a valid header to (2,0): one left behind by the discard
  * would be routed there. The header goes in cycle 0, the data from cycle
  * 1 on, one a cycle but for two idle cycles after every eighth: the
@@ -184,13 +184,13 @@ static void test_err_hdr_keeps_the_first_off_mesh_header(void **state)
 static void test_a_long_off_mesh_message_is_discarded_whole_while_traffic_flows(void **state)
 {
     (void)state;
-    const uint32_t off = wm_header(9, 0, 255, 0x33), good = wm_header(2, 0, 0, 0x44);
+    const uint32_t off = wm_header(9, 0, WM_LEN_MAX, 0x33), good = wm_header(2, 0, 0, 0x24);
     enum { STREAM = 20 * 4, CYCLES = 400 };
     /* what (0,0) pushes in each cycle, 0 for nothing */
     static uint32_t push_at[CYCLES];
     unsigned c = 0;
     push_at[c++] = off;
-    for (unsigned k = 1; k <= 255; k++) {
+    for (unsigned k = 1; k <= WM_LEN_MAX; k++) {
         push_at[c++] = wm_header(2, 0, 0, k);
         if (k % 8 == 0) c += 2;
     }
@@ -300,7 +300,7 @@ static void test_a_disabled_router_moves_no_data_of_a_message_in_progress(void *
         events ev = {0};
         ops->set_link_hook(f, record, &ev);
         uint32_t msg[21];
-        msg[0] = wm_header(2, 0, 20, 0x55);
+        msg[0] = wm_header(2, 0, 20, 0x35);
         for (unsigned k = 1; k <= 20; k++) msg[k] = 0xb0d10000u + k;
         unsigned pushed = 0, got = 0;
         for (unsigned c = 0; c < 80; c++) {

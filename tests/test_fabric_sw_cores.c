@@ -162,7 +162,7 @@ static bool all_halted(wm_fabric *f, unsigned w, unsigned h)
 
 /* ------------------------------------------------------------ 2x1 */
 
-static const uint32_t H10 = 0x0100015au; /* wm_header(1, 0, 1, 0x5a) */
+static const uint32_t H10 = 0x0040005au; /* wm_header(1, 0, 1, 0x1a) */
 static const uint32_t D10 = 0xcafe1234u;
 
 /* (0,0): the header and one data wavelet to (1,0), then EXIT 77.
@@ -177,8 +177,8 @@ static void sender_10(prog *p)
 {
     p->n = 0;
     P(p, rv_lui(1, 0x80000));
-    P(p, rv_lui(2, 0x01000));
-    P(p, rv_addi(2, 2, 0x15a));
+    P(p, rv_lui(2, 0x00400));
+    P(p, rv_addi(2, 2, 0x05a));
     P(p, rv_lui(3, 0xcafe1));
     P(p, rv_addi(3, 3, 0x234));
     P(p, rv_sw(2, 1, WM_CORE_REG_TX));
@@ -262,7 +262,7 @@ static void test_one_message_2x1(void **state)
     wm_core_event ev[32];
     assert_int_equal(events_of(&cores, 0, 0, ev, 32), 9);
     assert_core_ev(&ev[0], 1, true, 0, 1, RB, false, 0, false);
-    assert_core_ev(&ev[1], 2, true, 4, 2, 0x01000000u, false, 0, false);
+    assert_core_ev(&ev[1], 2, true, 4, 2, 0x00400000u, false, 0, false);
     assert_core_ev(&ev[2], 3, true, 8, 2, H10, false, 0, false);
     assert_core_ev(&ev[3], 4, true, 12, 3, 0xcafe1000u, false, 0, false);
     assert_core_ev(&ev[4], 5, true, 16, 3, D10, false, 0, false);
@@ -353,14 +353,14 @@ static void test_core_view_shows_the_last_cycle(void **state)
  * wavelet, 0x700 + COORD, to the opposite corner, (col ^ 1, row ^ 1),
  * receives the one sent to it and exits with its data.
  *   pc 0  lui x1               cycle 1
- *      4  lw x2, COORD         2-3   x2 = row << 8 | col
- *      8  xori x3, x2, 0x101   4     the destination's COORD
- *     12  andi x4, x3, 0xff    5
- *     16  slli x4, x4, 24      6     col
- *     20  srli x5, x3, 8       7
- *     24  slli x5, x5, 16      8     row
+ *      4  lw x2, COORD         2-3   x2 = row << 16 | col
+ *      8  xori x3, x2, 1       4     row << 16 | the destination's col
+ *     12  slli x4, x3, 22      5     col, in the header
+ *     16  srli x5, x3, 16      6
+ *     20  xori x5, x5, 1       7     the destination's row
+ *     24  slli x5, x5, 12      8     row, in the header
  *     28  or x4, x4, x5        9
- *     32  ori x4, x4, 0x100    10    len 1, tag 0
+ *     32  ori x4, x4, 0x40     10    len 1, tag 0
  *     36  addi x6, x2, 0x700   11    the data
  *     40  sw x4, TX            12    push H
  *     44  sw x6, TX            13    push D
@@ -374,13 +374,13 @@ static void corner_swap(prog *p)
     p->n = 0;
     P(p, rv_lui(1, 0x80000));
     P(p, rv_lw(2, 1, WM_CORE_REG_COORD));
-    P(p, rv_xori(3, 2, 0x101));
-    P(p, rv_andi(4, 3, 0xff));
-    P(p, rv_slli(4, 4, 24));
-    P(p, rv_srli(5, 3, 8));
-    P(p, rv_slli(5, 5, 16));
+    P(p, rv_xori(3, 2, 1));
+    P(p, rv_slli(4, 3, 22));
+    P(p, rv_srli(5, 3, 16));
+    P(p, rv_xori(5, 5, 1));
+    P(p, rv_slli(5, 5, 12));
     P(p, rv_or(4, 4, 5));
-    P(p, rv_ori(4, 4, 0x100));
+    P(p, rv_ori(4, 4, 0x40));
     P(p, rv_addi(6, 2, 0x700));
     P(p, rv_sw(4, 1, WM_CORE_REG_TX));
     P(p, rv_sw(6, 1, WM_CORE_REG_TX));
@@ -421,8 +421,9 @@ static void test_corner_swap_2x2(void **state)
             assert_int_equal(ops->core_status(f, k & 1, k >> 1).waiting, c + 1 >= 15 && c + 1 <= 19);
     }
     /* [y][x]: the header sent by (x, y), to the corner opposite; its data */
-    const uint32_t hdr[2][2] = {{0x01010100u, 0x00010100u}, {0x01000100u, 0x00000100u}};
-    const uint32_t data[2][2] = {{0x700, 0x701}, {0x800, 0x801}};
+    const uint32_t hdr[2][2] = {{wm_header(1, 1, 1, 0), wm_header(0, 1, 1, 0)},
+                                {wm_header(1, 0, 1, 0), wm_header(0, 0, 1, 0)}};
+    const uint32_t data[2][2] = {{0x700, 0x701}, {0x10700, 0x10701}};
     assert_int_equal(links.n, 24);
     /* Four events a cycle from 14 to 19, in (y, x, port) order: H's hop j
      * at 14 + 2j, D's one cycle later. */
@@ -456,7 +457,7 @@ static void test_corner_swap_2x2(void **state)
             assert_int_equal(read_word(f, x, y, 0x204), data[y ^ 1][x ^ 1]);
             wm_core_event ev[32];
             assert_int_equal(events_of(&cores, x, y, ev, 32), 19);
-            assert_core_ev(&ev[1], 3, true, 4, 2, y << 8 | x, false, 0, false);
+            assert_core_ev(&ev[1], 3, true, 4, 2, y << 16 | x, false, 0, false);
             assert_core_ev(&ev[10], 12, true, 40, 0, 0, true, hdr[y][x], false);
             assert_core_ev(&ev[11], 13, true, 44, 0, 0, true, data[y][x], false);
             assert_core_ev(&ev[12], 19, false, 0, 0, 0, false, 0, true);
@@ -747,7 +748,7 @@ static void run(const scenario *sc, run_mode mode, run_result *r)
                 const wm_pe_status pe = ops->pe_status(f, x, y);
                 const wm_core_pe_in in = {.tsc = pe.tsc, .rx_head = pe.rx_head, .err_hdr = pe.err_hdr,
                                           .tx_count = pe.tx_count, .rx_count = pe.rx_count, .status = pe.status,
-                                          .col = (uint8_t)x, .row = (uint8_t)y};
+                                          .col = (uint16_t)x, .row = (uint16_t)y};
                 wm_core_event ev = {.cycle = r->cycles, .x = (uint16_t)x, .y = (uint16_t)y};
                 wm_iss_step(&iss[k], &in, &ev.what);
                 if (ev.what.push) ops->pe_push(f, x, y, ev.what.push_data);

@@ -177,16 +177,17 @@ static void test_fabric_plan_is_the_lockstep_plan(void **state)
     wm_gs_schedule_destroy(s);
 }
 
-/* Long slabs are split into messages of at most 254 words: 300 dofs a
- * face, chain of 3, pairwise is 4 transfers of 2 messages each. */
+/* Long slabs are split into messages of at most WM_XFER_CHUNK (62)
+ * words: 300 dofs a face, chain of 3, pairwise is 4 transfers of 5
+ * messages each. */
 static void test_long_records_split(void **state)
 {
     (void)state;
     wm_gs_schedule *s = wm_gs_generate_chain(3, 300);
     const wm_gs_result pw = run(s, 3, 1, WM_RANK_ROWMAJOR, WM_GS_PAIRWISE, WM_PAIRING_NEKO, "sw");
     assert_true(pw.matches_reference);
-    assert_int_equal(pw.messages, 8);
-    assert_int_equal(pw.wavelets, 4 * (300 + 2 * 2));
+    assert_int_equal(pw.messages, 20);
+    assert_int_equal(pw.wavelets, 4 * (300 + 5 * 2));
     for (int m = WM_GS_CRYSTAL; m <= WM_GS_PLAN; m++) {
         const wm_gs_result r = run(s, 3, 1, WM_RANK_ROWMAJOR, (wm_gs_method)m, WM_PAIRING_NEKO, "sw");
         assert_true(r.matches_reference);

@@ -326,10 +326,10 @@ static void test_cores_icarus_and_verilated_agree(void **state)
     const size_t nexpect = sizeof expect / sizeof expect[0];
     for (size_t i = 0; i < nexpect; i++)
         assert_int_equal(result(layout, &ref, expect[i].inst, expect[i].name), expect[i].value);
-    /* 60 wavelets on the links and 777 eventful core cycles in 309 cycles */
+    /* 60 wavelets on the links and 781 eventful core cycles in 308 cycles */
     assert_int_equal(ref.links.n, 60);
-    assert_int_equal(ref.cores.n, 777);
-    assert_int_equal(ref.end, 309);
+    assert_int_equal(ref.cores.n, 781);
+    assert_int_equal(ref.end, 308);
 
     core_run icarus = {0};
     run_cores_icarus(layout, &icarus);

@@ -137,9 +137,9 @@ static void test_parameter_out_of_its_range(void **state)
 {
     (void)state;
     expect_error("mesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
-                 "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=300\n"
+                 "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=1100\n"
                  "pe p node ROOT=1 SIDE=0 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n",
-                 "t.layout:5: a (kernel leaf, PE (0,0)): UPY=300 is outside its range 0..255");
+                 "t.layout:5: a (kernel leaf, PE (0,0)): UPY=1100 is outside its range 0..1023");
     expect_error("mesh 3 1\nregion all\nat a 0 0\nat p 2 0\n"
                  "pe a leaf VAL=5 SIDE=0 UPX=p.x UPY=p.y\n"
                  "pe p node ROOT=1 SIDE=2 UPX=p.x UPY=p.y LX=a.x LY=a.y CHILDREN=1\n",

@@ -34,7 +34,7 @@ static void test_small_scenarios_agree(void **state)
 {
     (void)state;
     const char *const names[] = {"contention-3x1", "refused-accesses-2x1", "random-8x8-r0.10", "offmesh-5x4",
-                                 "disabled-6x6", "random-4x4-len256"};
+                                 "disabled-6x6", "random-4x4-len-max"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         wm_regress_report rep;
         wm_regress_run(scenario(names[k]), &wm_fabric_rtl, &wm_fabric_sw, &rep);
@@ -79,7 +79,7 @@ static void test_reversed_arbitration_is_reported_at_cycle_4(void **state)
     assert_int_equal(rep.first.expected, wm_header(1, 0, 1, 0xb0));
     assert_int_equal(rep.first.got, wm_header(1, 0, 1, 0xa0));
     assert_string_equal(rep.line, "FAIL contention-3x1 3x1: first divergence at cycle 4 tile (1,0) port L: "
-                                  "expected 010001b0, got 010001a0");
+                                  "expected 00400070, got 00400060");
 }
 
 /* One cycle of extra latency on (1,0)'s L output: in cycle 4 the register
@@ -97,7 +97,7 @@ static void test_late_grant_is_reported_as_a_missing_wavelet(void **state)
     assert_true(rep.first.has_expected);
     assert_false(rep.first.has_got);
     assert_int_equal(rep.first.expected, wm_header(1, 0, 1, 0xb0));
-    assert_non_null(strstr(rep.line, "expected 010001b0, got nothing"));
+    assert_non_null(strstr(rep.line, "expected 00400070, got nothing"));
 }
 
 /* A perturbation away from any traffic changes nothing. */
@@ -111,8 +111,8 @@ static void test_perturbation_off_the_path_passes(void **state)
 
 /* The sw model's core at (1,0) (leaf l1 of the tutorial tree) pops its RX
  * queue a cycle late (core/iss.h's PERTURB_RX_POP_LATE). l1's only RX loads
- * wait for its prefix: the RTL core pops it at cycle 770, after stalling
- * since the lui of the register window's address retired at cycle 169; the
+ * wait for its prefix: the RTL core pops it at cycle 244, after stalling
+ * since the store before its loads retired at cycle 57; the
  * perturbed one has nothing to report that cycle. The link events still
  * agree then, so the core comparison is what fires, naming the PC. */
 static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state)
@@ -133,11 +133,11 @@ static void test_a_perturbed_core_simulator_is_reported_with_its_pc(void **state
     const int n = sscanf(rep.line,
                          "FAIL core-tutorial 7x1: first core divergence at cycle 244 core (1,0) RX pop: expected "
                          "00000001, got nothing; core (1,0) last retired: expected pc 0x%x 00012623 (sw x0, "
-                         "12(x2)) at cycle 55, got pc 0x%x %199[^\n]",
+                         "12(x2)) at cycle 57, got pc 0x%x %199[^\n]",
                          &pc_e, &pc_g, rest);
     if (n != 3) fail_msg("unexpected report: %s", rep.line);
     assert_int_equal(pc_e, pc_g);
-    assert_string_equal(rest, "00012623 (sw x0, 12(x2)) at cycle 55");
+    assert_string_equal(rest, "00012623 (sw x0, 12(x2)) at cycle 57");
 }
 
 /* Any layout in lockstep (`regress LAYOUT`): the all-reduce agrees in both
@@ -163,7 +163,7 @@ static void test_a_users_layout_in_lockstep(void **state)
     assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &sw, &rep));
     assert_false(rep.passed);
     assert_true(rep.diverged);
-    assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 63 "
+    assert_string_equal(rep.line, "FAIL sw/collectives/allreduce.layout (native) 3x3: first divergence at cycle 62 "
                                   "tile (1,1) port L: expected 00000006, got 00000004");
     const wm_layout_regress missing = {"sw/collectives/no-such.layout", NULL, 0, WM_PE_NATIVE, 1000, 0};
     assert_false(wm_layout_regress_run(&missing, &wm_fabric_rtl, &wm_fabric_sw, &rep));

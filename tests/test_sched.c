@@ -99,12 +99,12 @@ static void test_one_message_costs_what_the_core_measured(void **state)
         assert_int_equal(o.result, WM_RUN_DONE);
         const int64_t header_push = WM_COST_START + 2 * WM_COST_PARAM + 2 * (WM_COST_TSC + 1) + WM_COST_CHAIN_STEP +
                                     3 * WM_COST_PARAM + WM_COST_HEADER + WM_COST_SEND_CALL;
-        assert_int_equal(header_push, 68);
+        assert_int_equal(header_push, 67);
         const int64_t data_pop = header_push + 1 + WM_COST_SEND_WAVELET + 5;
         assert_int_equal(c.t1, data_pop + 1 + WM_COST_RECV_WAVELET + WM_COST_TSC);
-        assert_int_equal(c.t1, 81);
+        assert_int_equal(c.t1, 80);
         /* what docs/cost-model.md and sw/mp.h say a one-wavelet message costs its sender */
-        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET, 12);
+        assert_int_equal(WM_COST_HEADER + WM_COST_SEND_CALL + 2 + WM_COST_SEND_WAVELET, 11);
         free(o.report);
     }
     assert_true(ran > 0);
@@ -207,11 +207,11 @@ static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
         run_out o = {0};
         if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
         assert_int_equal(o.result, WM_RUN_DEADLOCK);
-        /* a: S + P + T + 1 + 3P + H + C = 50 pushes the header, the data
-         * at 53; p: S + 2P + C' = 41 polls, pops them at 55 and 58, and
-         * its second receive starts polling at 58 + 1 + W' + C' = 67. */
-        assert_int_equal(o.cycle, 67);
-        expect_report(&o, "deadlock at cycle 67: the fabric is quiescent and every live kernel waits for a message");
+        /* a: S + P + T + 1 + 3P + H + C = 49 pushes the header, the data
+         * at 52; p: S + 2P + C' = 41 polls, pops them at 54 and 57, and
+         * its second receive starts polling at 57 + 1 + W' + C' = 66. */
+        assert_int_equal(o.cycle, 66);
+        expect_report(&o, "deadlock at cycle 66: the fabric is quiescent and every live kernel waits for a message");
         expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
         expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
         free(o.report);
@@ -233,7 +233,7 @@ static void test_message_stuck_at_a_disabled_router_is_reported(void **state)
         assert_true(o.cycle < 1000);
         expect_report(&o, "stalled at cycle");
         expect_report(&o, "PE (2,0) p [node]: blocked on receive: waits for message 1");
-        expect_report(&o, "2 wavelet(s) stuck at (0,0) TX queue, oldest 02000100 (as a header: to (2,0), next router "
+        expect_report(&o, "2 wavelet(s) stuck at (0,0) TX queue, oldest 00800040 (as a header: to (2,0), next router "
                           "(1,0), outside the message-passing region)");
         free(o.report);
     }
@@ -244,13 +244,13 @@ static void test_firmware_fault_is_reported(void **state)
     (void)state;
     /* msgcost's TOX has no declared range: the header refuses it at run time */
     const char *text = "mesh 2 1\nregion all\nat a 0 0\nat p 1 0\n"
-                       "pe a msgcost ROLE=0 TOX=300 TOY=0\n"
+                       "pe a msgcost ROLE=0 TOX=1100 TOY=0\n"
                        "pe p msgcost ROLE=1\n";
     for (int i = 0; i < NBACKENDS; i++) {
         run_out o = {0};
         if (!run_text(backend_names[i], text, 1000000, &o, NULL, NULL)) continue;
         assert_int_equal(o.result, WM_RUN_FAULT);
-        expect_report(&o, "PE (0,0) a [msgcost]: fault: header to (300,0): coordinates outside 0..255");
+        expect_report(&o, "PE (0,0) a [msgcost]: fault: header to (1100,0): coordinates outside 0..1023");
         free(o.report);
     }
 }
@@ -415,13 +415,13 @@ static void test_messages_gone_astray_are_named(void **state)
         run_out o = {0};
         if (!run_text(backend_names[i], nobody, 100000, &o, NULL, NULL)) continue;
         assert_int_not_equal(o.result, WM_RUN_DONE);
-        expect_report(&o, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 02000100");
+        expect_report(&o, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 00800040");
         if (strstr(o.report, "nobody has sent")) fail_msg("the message was sent:\n%s", o.report);
         free(o.report);
         run_out m = {0};
         assert_true(run_text(backend_names[i], offmesh, 100000, &m, NULL, NULL));
         assert_int_equal(m.result, WM_RUN_DEADLOCK);
-        expect_report(&m, "router (0,0) discarded a message addressed off the 2x1 mesh: header 05000100 (to (5,0), "
+        expect_report(&m, "router (0,0) discarded a message addressed off the 2x1 mesh: header 01400040 (to (5,0), "
                           "1 data wavelets, tag 0), the first it discarded");
         if (strstr(m.report, "nobody has sent")) fail_msg("the message was sent:\n%s", m.report);
         free(m.report);
@@ -450,7 +450,7 @@ static void test_a_finished_run_with_a_lost_message_is_not_clean(void **state)
         if (!run_text(backend_names[i], text, 100000, &o, check_delivered, &lost)) continue;
         assert_int_equal(o.result, WM_RUN_DONE);
         if (!strstr(lost, "but not every message was delivered") ||
-            !strstr(lost, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 02000100"))
+            !strstr(lost, "2 wavelet(s) delivered to PE (2,0), where no kernel runs: oldest 00800040"))
             fail_msg("unexpected report:\n%s", lost);
         free(lost);
         free(o.report);
@@ -531,29 +531,29 @@ static uint64_t in_flight_at(const char *backend, wm_pe_mode mode, uint64_t cycl
 /* The tutorial's up-sweep: the four leaves each send their parent one
  * message (a header and a value) in the same cycle, and the first to land
  * is l3's, two hops from p1. Natively the leaves push their headers in
- * cycle 50 and p1 pops l3's value in cycle 60, each counted in the cycle
- * the kernel posts it; on the cores they push in cycle 53 and p1 pops in
- * cycle 65, each counted once the core has spent that cycle. A finished
+ * cycle 49 and p1 pops l3's value in cycle 59, each counted in the cycle
+ * the kernel posts it; on the cores they push in cycle 55 and p1 pops in
+ * cycle 67, each counted once the core has spent that cycle. A finished
  * run has none in flight. Both backends agree. */
 static void test_messages_in_flight_at_known_cycles_in_both_pe_modes(void **state)
 {
     (void)state;
     for (int i = 0; i < NBACKENDS; i++) {
         core_events_seen seen = {0};
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 49, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 50, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 59, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 60, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 48, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 49, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 58, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 59, &seen), 3);
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_NATIVE, 100000, &seen), 0);
         assert_int_equal(seen.events, 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 53, &seen), 0);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 54, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 65, &seen), 4);
-        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 66, &seen), 3);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 55, &seen), 0);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 56, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 67, &seen), 4);
+        assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 68, &seen), 3);
         assert_true(seen.events > 0);
         seen.events = 0;
         assert_int_equal(in_flight_at(backend_names[i], WM_PE_CORE, 100000, &seen), 0);
-        assert_int_equal(seen.events, 777); /* every retired instruction, push and pop */
+        assert_int_equal(seen.events, 781); /* every retired instruction, push and pop */
     }
 }
 

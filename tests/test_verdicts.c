@@ -83,7 +83,7 @@ static void test_a_deadlock_both_backends_agree_on_fails_regress(void **state)
         snprintf(want, sizeof want,
                  "FAIL tests/layouts/deadlock.layout (%s) 2x1: both backends agree, but the run ended with a "
                  "deadlock at cycle %d",
-                 modes[pe], pe ? 77 : 67);
+                 modes[pe], pe ? 79 : 66);
         assert_string_equal(rep.line, want);
         expect_in(rep.detail, "  deadlock at cycle ");
         expect_in(rep.detail, pe ? "    PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
@@ -117,9 +117,9 @@ static void test_an_unread_message_fails_regress(void **state)
     assert_true(wm_layout_regress_run(&lr, &wm_fabric_rtl, &wm_fabric_sw, &rep));
     assert_false(rep.passed);
     assert_string_equal(rep.line, "FAIL tests/layouts/unread.layout (native) 2x1: both backends agree, but the run "
-                                  "ended with a message left unread at cycle 108");
+                                  "ended with a message left unread at cycle 107");
     expect_in(rep.detail, "    2 wavelet(s) left unread in the RX queue of PE (0,0) b [stream], whose kernel "
-                          "returned: the first, 00000100, is the header of message 1 (to (0,0), 1 data wavelet(s), "
+                          "returned: the first, 00000040, is the header of message 1 (to (0,0), 1 data wavelet(s), "
                           "tag 0)\n");
 }
 
@@ -139,12 +139,12 @@ static void test_rows_fail_a_deadlock_unless_expected(void **state)
     const char *const backends[] = {"rtl", "sw"};
     for (int b = 0; b < 2; b++) {
         char line[600];
-        snprintf(line, sizeof line, " FAIL dead [ BACKEND=%s ]\ndeadlock at cycle 67", backends[b]);
+        snprintf(line, sizeof line, " FAIL dead [ BACKEND=%s ]\ndeadlock at cycle 66", backends[b]);
         expect_in(out, line);
         snprintf(line, sizeof line,
-                 " FAIL dead [ BACKEND=%s PE=core ]\ndeadlock at cycle 77: the fabric is quiescent and every live "
+                 " FAIL dead [ BACKEND=%s PE=core ]\ndeadlock at cycle 79: the fabric is quiescent and every live "
                  "kernel waits for a message\n"
-                 "  PE (0,0) a [leaf]: blocked on receive at pc 0x000000e8 (wm_kernel_leaf+0x70, "
+                 "  PE (0,0) a [leaf]: blocked on receive at pc 0x000000f0 (wm_kernel_leaf+0x78, "
                  "sw/collectives/leaf.c:31): waits for message 1, which nobody has sent\n"
                  "  PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
                  "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n",
@@ -175,10 +175,10 @@ static void test_rows_fail_an_unread_message_though_expects_hold(void **state)
              "layout %s/sw/collectives/allreduce.layout\nrow returns\nexpect deadlock\n",
              cwd, cwd);
     assert_int_equal(rows_of(text, &out), 1);
-    expect_in(out, " FAIL unread [ BACKEND=rtl ]\nevery kernel returned at cycle 108, but not every message was "
+    expect_in(out, " FAIL unread [ BACKEND=rtl ]\nevery kernel returned at cycle 107, but not every message was "
                    "delivered:\n");
     expect_in(out, " FAIL unread [ BACKEND=sw ]\n");
-    expect_in(out, " FAIL unread [ BACKEND=rtl PE=core ]\nevery kernel returned at cycle 292");
+    expect_in(out, " FAIL unread [ BACKEND=rtl PE=core ]\nevery kernel returned at cycle 293");
     expect_in(out, " FAIL unread [ BACKEND=sw PE=core ]\n");
     expect_in(out, " PASS unread-on-purpose [ BACKEND=rtl ]\n");
     expect_in(out, " PASS unread-on-purpose [ BACKEND=sw PE=core ]\n");
@@ -186,7 +186,7 @@ static void test_rows_fail_an_unread_message_though_expects_hold(void **state)
     expect_in(out, "  the row expects the run to end with a deadlock (`expect deadlock`), not with a message "
                    "left unread\n");
     expect_in(out, " FAIL returns [ BACKEND=rtl ]\n");
-    expect_in(out, "\n  every kernel returned at cycle 232, but the row expects the run to end with a deadlock "
+    expect_in(out, "\n  every kernel returned at cycle 225, but the row expects the run to end with a deadlock "
                    "(`expect deadlock`)\n");
     free(out);
 }

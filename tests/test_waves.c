@@ -227,8 +227,9 @@ static void test_every_wavelet_is_on_its_link_at_the_cycle_of_the_event_trace(vo
             uint64_t msg;
             assert_true(wm_dump_value_at(d, wm_dump_find(d, name), e->cycle, &msg));
             assert_int_equal(msg, header[e->x][e->port]);
-            if (e->port == WM_PORT_L && (data & 0xff00u) == 0x0100u && data >> 16 == (uint32_t)e->x << 8) headers++;
-            /* l0's value 10 goes to p0 at (4,0) tagged left: header 0x04000100 */
+            if (e->port == WM_PORT_L && wm_header_len(data) == 1 && wm_header_col(data) == e->x && wm_header_row(data) == 0)
+                headers++;
+            /* l0's value 10 goes to p0 at (4,0) tagged left: header 0x01000040 */
             if (e->x == 0 && e->port == WM_PORT_E && data == wm_header(4, 0, 1, 0)) l0_header_seen = true;
         }
         assert_true(l0_header_seen);
@@ -540,7 +541,7 @@ static void test_core_dumps_of_both_backends_are_identical(void **state)
     run_core_row("rtl", 1, tmp_path("tworow_rtl.fst"), NULL, 0);
     run_core_row("sw", 1, tmp_path("tworow_sw.fst"), NULL, 0);
     expect_identical(tmp_path("tworow_rtl.fst"), tmp_path("tworow_sw.fst"), 8 * 46 + 7 + 4 * 4 + 3);
-    char *scoped[] = {"--trace-tiles", "0,0:2,1", "--trace-window", "5:60"};
+    char *scoped[] = {"--trace-tiles", "0,0:2,1", "--trace-window", "5:61"};
     run_core_row("rtl", 1, tmp_path("scoped_rtl.vcd"), scoped, 4);
     run_core_row("sw", 1, tmp_path("scoped_sw.vcd"), scoped, 4);
     /* p0, root, tile_2_0, l0, l1, l2 */
@@ -549,25 +550,25 @@ static void test_core_dumps_of_both_backends_are_identical(void **state)
     char err[256];
     wm_dump *d = wm_dump_load(tmp_path("scoped_rtl.vcd"), err, sizeof err);
     assert_non_null(d);
-    assert_int_equal(wm_dump_end_time(d), 60);
+    assert_int_equal(wm_dump_end_time(d), 61);
     static const char *const dumped[] = {"p0", "root", "l0", "l1", "l2"};
     unsigned retiring = 0;
     for (unsigned i = 0; i < 5; i++) {
         char name[128];
         snprintf(name, sizeof name, "%s.wm_tile_core.u_core_waves.retire", dumped[i]);
-        retiring += (unsigned)value_at(d, name, 60);
+        retiring += (unsigned)value_at(d, name, 61);
     }
     assert_true(retiring > 0);
     wm_dump_free(d);
 }
 
 /* <port>_msg in the tutorial, natively and on the cores, from both
- * backends: l0 sends p0 (4,0) its value 10 under header 0x04000100 (tag 0,
- * one data wavelet), l1 its own under 0x04000101 (tag 1) first. The
+ * backends: l0 sends p0 (4,0) its value 10 under header 0x01000040 (tag 0,
+ * one data wavelet), l1 its own under 0x01000041 (tag 1) first. The
  * header shows on east_msg from the cycle it is on east_data, holds while
  * the data wavelet passes and after, and l1 and p0 show the next header
- * when it comes. Natively l0's header leaves at cycle 52, on the cores at
- * 55 (docs/waves.md). */
+ * when it comes. Natively l0's header leaves at cycle 51, on the cores at
+ * 57 (docs/waves.md). */
 static void test_msg_holds_each_header_until_the_next_on_both_backends(void **state)
 {
     (void)state;
@@ -578,10 +579,10 @@ static void test_msg_holds_each_header_until_the_next_on_both_backends(void **st
         uint64_t data;      /* its data wavelet there */
         uint64_t arrived;   /* l1's header on p0's ramp; l0's comes two cycles later */
     } runs[] = {
-        {"tut_rtl.fst", "wm_tile.u_waves", 52, 55, 60},
-        {"tut_sw.fst", "wm_tile.u_waves", 52, 55, 60},
-        {"core_rtl.fst", "wm_tile_core.u_tile.u_waves", 55, 56, 61},
-        {"core_sw.fst", "wm_tile_core.u_tile.u_waves", 55, 56, 61},
+        {"tut_rtl.fst", "wm_tile.u_waves", 51, 54, 59},
+        {"tut_sw.fst", "wm_tile.u_waves", 51, 54, 59},
+        {"core_rtl.fst", "wm_tile_core.u_tile.u_waves", 57, 58, 63},
+        {"core_sw.fst", "wm_tile_core.u_tile.u_waves", 57, 58, 63},
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         char err[256];
@@ -595,16 +596,16 @@ static void test_msg_holds_each_header_until_the_next_on_both_backends(void **st
         snprintf(ramp_data, sizeof ramp_data, "p0.%s.ramp_data", runs[k].tile);
         const uint64_t sent = runs[k].sent, at = runs[k].arrived;
         assert_int_equal(value_at(d, l0, sent - 1), 0);
-        assert_int_equal(value_at(d, l0, sent), 0x04000100);
+        assert_int_equal(value_at(d, l0, sent), 0x01000040);
         assert_int_equal(value_at(d, l0_data, runs[k].data), 10);
-        assert_int_equal(value_at(d, l0, runs[k].data), 0x04000100);
-        assert_int_equal(value_at(d, l0, wm_dump_end_time(d)), 0x04000100);
-        assert_int_equal(value_at(d, l1, sent), 0x04000101);
-        assert_int_equal(value_at(d, l1, runs[k].data + 1), 0x04000100);
-        assert_int_equal(value_at(d, ramp, at), 0x04000101);
+        assert_int_equal(value_at(d, l0, runs[k].data), 0x01000040);
+        assert_int_equal(value_at(d, l0, wm_dump_end_time(d)), 0x01000040);
+        assert_int_equal(value_at(d, l1, sent), 0x01000041);
+        assert_int_equal(value_at(d, l1, runs[k].data + 1), 0x01000040);
+        assert_int_equal(value_at(d, ramp, at), 0x01000041);
         assert_int_equal(value_at(d, ramp_data, at + 1), 20); /* l1's value */
-        assert_int_equal(value_at(d, ramp, at + 1), 0x04000101);
-        assert_int_equal(value_at(d, ramp, at + 2), 0x04000100);
+        assert_int_equal(value_at(d, ramp, at + 1), 0x01000041);
+        assert_int_equal(value_at(d, ramp, at + 2), 0x01000040);
         wm_dump_free(d);
     }
 }
@@ -803,9 +804,9 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     size_t traces = 0;
     for (const char *p = text; (p = strstr(p, "\n@")); p++) traces++;
     assert_int_equal(traces, 37);
-    assert_non_null(strstr(text, "*-6.000000 -1 120 172 -1"));
-    assert_non_null(strstr(text, "\n-A: cycle 120, the up-sweep's last receive (root's ramp)\n"));
-    assert_non_null(strstr(text, "\n-B: cycle 172, the down-sweep's first wavelet on a link\n"));
+    assert_non_null(strstr(text, "*-6.000000 -1 119 171 -1"));
+    assert_non_null(strstr(text, "\n-A: cycle 119, the up-sweep's last receive (root's ramp)\n"));
+    assert_non_null(strstr(text, "\n-B: cycle 171, the down-sweep's first wavelet on a link\n"));
     assert_null(strstr(text, "no sweep markers"));
     assert_non_null(strstr(text, "+{l0 north msg} l0.wm_tile.u_waves.north_msg[31:0]\n"));
     assert_non_null(strstr(text, "+{tile_2_0 west msg} tile_2_0.wm_tile.u_waves.west_msg[31:0]\n"));
@@ -814,9 +815,9 @@ static void test_compact_save_file_fits_a_screen_with_markers_and_senders(void *
     assert_null(strstr(text, "l0.wm_tile.u_waves.south_msg"));
     assert_null(strstr(text, "l0.wm_tile.u_waves.north_data"));
     const char *headers = read_text(tmp_path("compact-headers.txt"));
-    assert_non_null(strstr(headers, "00000100 (0,0) t0 +1 l0,root\n"));
-    assert_non_null(strstr(headers, "03000101 (3,0) t1 +1 l3,root\n"));
-    assert_non_null(strstr(headers, "01000101 (1,0) t1 +1 p1\n"));
+    assert_non_null(strstr(headers, "00000040 (0,0) t0 +1 l0,root\n"));
+    assert_non_null(strstr(headers, "00c00041 (3,0) t1 +1 l3,root\n"));
+    assert_non_null(strstr(headers, "00400041 (1,0) t1 +1 p1\n"));
 }
 
 /* The save file of a layout written into the test's folder as NAME.layout,
@@ -848,7 +849,7 @@ static void test_a_rooted_run_without_sweeps_says_why_it_has_no_markers(void **s
     const char *text = save_file_of("root-receives", "mesh 2 1\nregion all\nat a 1 0\nat root 0 0\n"
                                                      "pe a stream COUNT=1 LEN=1 TOX=0 TOY=0 EXPECT=0\n"
                                                      "pe root stream COUNT=0 EXPECT=1\n");
-    const char *why = "no sweep markers: no wavelet moved after the root's last receive (cycle 67), so no "
+    const char *why = "no sweep markers: no wavelet moved after the root's last receive (cycle 66), so no "
                       "down-sweep follows it";
     char line[300];
     snprintf(line, sizeof line, "\n[*] %s\n", why);

@@ -88,6 +88,7 @@ typedef struct {
     bool have_random, progress, have_max_core_side;
     const char *scenario, *log, *perturb, *indices;
     const wm_index_list *index_list; /* --indices parsed */
+    unsigned long long max_line_side; /* 0: --max-side */
 } random_options;
 
 /* What every kind of campaign shares: how it is spread and reported. */
@@ -431,7 +432,10 @@ static int merge(const char *const *files, size_t nfiles, const wm_fabric_ops *e
                        (unsigned)strtoul(wm_junit_get(&js[0], "max-core-side") ? wm_junit_get(&js[0], "max-core-side")
                                                                               : "6",
                                          NULL, 10),
-                       pe && !strcmp(pe, "core") ? 1 : pe && !strcmp(pe, "native") ? 0 : -1},
+                       pe && !strcmp(pe, "core") ? 1 : pe && !strcmp(pe, "native") ? 0 : -1,
+                       (unsigned)strtoul(wm_junit_get(&js[0], "max-line-side") ? wm_junit_get(&js[0], "max-line-side")
+                                                                              : "0",
+                                         NULL, 10)},
             .expected = expected,
             .got = got,
             .command = command,
@@ -514,7 +518,7 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
     bool quick = false, list = false, pe_given = false;
     const char *only = NULL, *expected_name = "rtl", *got_name = "sw", *pe = "native";
     perturb_option perturb = {{WM_SW_EXACT, 0, 0, 0}, NULL};
-    random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, false, NULL, NULL, NULL, NULL, NULL};
+    random_options ro = {0, 1, 0, 1, WM_RANDOM_SIDE_MAX, 6, 200, false, false, false, NULL, NULL, NULL, NULL, NULL, 0};
     const wm_option options[] = {
         {"LAYOUT...", NULL, WM_OPT_POSITIONAL, .to.str = layouts, .max_count = MAX_LAYOUTS, .count = &nlayouts,
          .path = WM_PATH_IN},
@@ -525,7 +529,7 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
         WM_OPT_FLAG_ROW("--list", &list, "print the scenario names and stop"),
         {"--perturb", "SPEC", WM_OPT_CUSTOM, .to.custom = &perturb, .parse = perturbation_parse,
          .expected = "rr-reverse:X,Y, late-grant:X,Y,PORT (PORT N/E/S/W/L), core-sltu:X,Y, core-div33:X,Y or "
-                     "core-rx-late:X,Y, each X,Y in 0..255",
+                     "core-rx-late:X,Y, each X,Y in 0..1023",
          .help = "make the sw model deliberately wrong, to see the check fire: rr-reverse:X,Y (tile X,Y "
                  "arbitrates in reverse order) or late-grant:X,Y,PORT (its output PORT, N/E/S/W/L, grants a "
                  "header one cycle late), or core-sltu:X,Y, core-div33:X,Y, core-rx-late:X,Y (tile X,Y's core "
@@ -553,6 +557,9 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
                        "J scenarios at a time, in J forked processes (a crash is a FAIL of its own); default 1: "
                        "one after the other in this process"),
         WM_OPT_U64_ROW("--max-side", "N", &ro.max_side, 1, WM_RANDOM_SIDE_MAX, "mesh sides 1..N (default 32)"),
+        WM_OPT_U64_ROW("--max-line-side", "N", &ro.max_line_side, 1, WM_MESH_MAX,
+                       "the long side of a 1xN or Nx1 mesh 1..N (default --max-side): above 256 the header's "
+                       "10-bit coordinates"),
         {"--max-core-side", "N", WM_OPT_U64, .to.u = &ro.max_core_side, .umin = 1, .umax = WM_RANDOM_SIDE_MAX,
          .given = &ro.have_max_core_side,
          .help = "the same on the cores, at most --max-side (default 6, or --max-side when smaller)"},
@@ -755,7 +762,7 @@ static int run_random(const random_options *o, int cores_only, campaign_options 
         .seed = o->seed,
         .first = o->first,
         .jobs = (unsigned)o->jobs,
-        .limits = {(unsigned)o->max_side, (unsigned)o->max_core_side, cores_only},
+        .limits = {(unsigned)o->max_side, (unsigned)o->max_core_side, cores_only, (unsigned)o->max_line_side},
         .expected = expected,
         .got = got,
         .command = command,
@@ -783,6 +790,10 @@ static int run_random(const random_options *o, int cores_only, campaign_options 
         wm_junit_property(&junit, "max-side", v);
         snprintf(v, sizeof v, "%llu", o->max_core_side);
         wm_junit_property(&junit, "max-core-side", v);
+        if (o->max_line_side) {
+            snprintf(v, sizeof v, "%llu", o->max_line_side);
+            wm_junit_property(&junit, "max-line-side", v);
+        }
         snprintf(v, sizeof v, "%llu", o->shrink_runs);
         wm_junit_property(&junit, "shrink-runs", v);
         if (o->indices) wm_junit_property(&junit, "indices", o->indices);

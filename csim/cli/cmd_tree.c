@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_LEAVES = 32768 };
+enum { MAX_LEAVES = 524288 };
 
 static const char about[] =
     "Writes a layout (docs/layouts.md) for the tree collectives over P leaves\n"

@@ -80,7 +80,7 @@ static bool take_number(const char **p, unsigned long long max, unsigned long lo
 static bool take_char(const char **p, char c) { return **p == c && (++*p, true); }
 
 /* --trace-tiles' message gives the range as text. */
-_Static_assert(WM_MESH_MAX == 256, "--trace-tiles says each in 0..255");
+_Static_assert(WM_MESH_MAX == 1024, "--trace-tiles says each in 0..1023");
 
 bool wm_trace_tiles_parse(const char *text, void *spec)
 {

@@ -57,7 +57,7 @@ bool wm_trace_writes(const char *value, size_t k, char *name, size_t size);
              "readable up to that cycle, with its save file; the exit status is then 130 (143), after a line "    \
              "naming the cycle"},                                                                                 \
     {"--trace-tiles", "X0,Y0:X1,Y1", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_tiles_parse,          \
-     .expected = "X0,Y0:X1,Y1, each in 0..255, with X0<=X1, Y0<=Y1",                                             \
+     .expected = "X0,Y0:X1,Y1, each in 0..1023, with X0<=X1, Y0<=Y1",                                            \
      .help = "dump only the tiles of this rectangle (default all)"},                                             \
     {"--trace-window", "FROM:TO", WM_OPT_CUSTOM, .to.custom = (spec), .parse = wm_trace_window_parse,            \
      .expected = "FROM:TO, cycles in 0..18446744073709551615, with FROM<=TO",                                    \

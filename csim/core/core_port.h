@@ -69,7 +69,7 @@ typedef struct {
     uint8_t  tx_count;  /* 0..WM_CORE_TX_DEPTH */
     uint8_t  rx_count;
     uint8_t  status;
-    uint8_t  col, row;
+    uint16_t col, row;
 } wm_core_pe_in;
 
 /* What the core did in one cycle. push/pop take effect at the edge that

@@ -328,7 +328,7 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
         case WM_CORE_REG_TSC_HI: v = c->tsc_hi; break;
         case WM_CORE_REG_STATUS: v = in->status; break;
         case WM_CORE_REG_ERR_HDR: v = in->err_hdr; break;
-        case WM_CORE_REG_COORD: v = (uint32_t)in->row << 8 | in->col; break;
+        case WM_CORE_REG_COORD: v = (uint32_t)in->row << 16 | in->col; break;
         default: goto unmapped; /* TX, EXIT */
         }
         start_multi(c, insn, rd, v, pc + 4, 1);

@@ -100,7 +100,7 @@ static bool mmio_word(const wm_gdb_server *g, size_t t, uint32_t off, uint32_t *
     case WM_CORE_REG_TSC_HI: *v = (uint32_t)(ps.tsc >> 32); return true;
     case WM_CORE_REG_STATUS: *v = ps.status; return true;
     case WM_CORE_REG_ERR_HDR: *v = ps.err_hdr; return true;
-    case WM_CORE_REG_COORD: *v = (uint32_t)in->y << 8 | in->x; return true;
+    case WM_CORE_REG_COORD: *v = (uint32_t)in->y << 16 | in->x; return true;
     default: return false;
     }
 }

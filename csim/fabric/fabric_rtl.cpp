@@ -84,7 +84,8 @@ constexpr unsigned clog2(unsigned v) { return v <= 1 ? 0 : 1 + clog2((v + 1) / 2
 constexpr unsigned IN_COUNT_BITS = clog2(WM_IN_DEPTH) + 1;
 
 struct Tile {
-    CData *clk_i, *rst_ni, *x_i, *y_i, *last_x_i, *last_y_i, *enable_i, *en_o;
+    CData *clk_i, *rst_ni, *enable_i, *en_o;
+    SData *x_i, *y_i, *last_x_i, *last_y_i; /* COORD_W (10) bits */
     QData *tsc_init_i;
     LinkPorts link[4];
     CData *pe_push_i, *pe_pop_i, *pe_tx_count_o, *pe_rx_count_o, *pe_status_o, *ramp_valid_o;
@@ -465,10 +466,10 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
             Tile t = cores ? make_core_tile(r, tr, x, y) : make_tile(r, tr, x, y);
-            *t.x_i = (uint8_t)x;
-            *t.y_i = (uint8_t)y;
-            *t.last_x_i = (uint8_t)(w - 1);
-            *t.last_y_i = (uint8_t)(h - 1);
+            *t.x_i = (uint16_t)x;
+            *t.y_i = (uint16_t)y;
+            *t.last_x_i = (uint16_t)(w - 1);
+            *t.last_y_i = (uint16_t)(h - 1);
             *t.enable_i = 1;
             *t.tsc_init_i = cfg ? cfg->tsc_start : 0;
             *t.rst_ni = 0;

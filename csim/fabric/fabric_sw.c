@@ -111,7 +111,7 @@ typedef struct {
     uint8_t drop;                  /* bit i: input i is discarding an off-mesh message */
     uint8_t tx_rd, rx_rd;
     uint8_t errs;                  /* WM_ST_ERR_* bits */
-    uint8_t x, y;
+    uint16_t x, y;
     uint8_t own_idx[WM_NPORTS];    /* per output: the input holding it */
     uint8_t rem[WM_NPORTS];        /* per input: data wavelets still to pass (owning) or to discard (dropping) */
     uint8_t rr[WM_NPORTS];
@@ -227,7 +227,7 @@ typedef struct {
 
 struct sw_fabric {
     unsigned w, h;
-    uint8_t last_x, last_y;
+    uint16_t last_x, last_y;
     uint64_t cycle;
     uint64_t tsc_start;  /* every PE's tsc at cycle 0 (wm_fabric_config) */
     sw_tile *tiles;      /* w * h tiles, then the sentinel */
@@ -378,15 +378,15 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     s->step_to[WM_PORT_E] = 1;
     s->step_to[WM_PORT_S] = w;
     s->step_to[WM_PORT_W] = (uint32_t)0 - 1u;
-    s->last_x = (uint8_t)(w - 1);
-    s->last_y = (uint8_t)(h - 1);
+    s->last_x = (uint16_t)(w - 1);
+    s->last_y = (uint16_t)(h - 1);
     const uint32_t edge = (uint32_t)n;
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++) {
             const uint32_t idx = (uint32_t)(y * w + x);
             sw_tile *t = &s->tiles[idx];
-            t->x = (uint8_t)x;
-            t->y = (uint8_t)y;
+            t->x = (uint16_t)x;
+            t->y = (uint16_t)y;
             /* NE is 0 in reset and loads the neighbours' en_q at the first
              * edge; in cycle 0 no input holds a wavelet, so nothing can
              * tell it from its cycle-1 value, which it starts at. */

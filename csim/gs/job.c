@@ -109,6 +109,12 @@ wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_schedule *s, FI
         fprintf(err, "gs: a %ux%u rank grid does not fit a mesh (1..%d a side)\n", cfg->w, cfg->h, WM_MESH_MAX);
         return NULL;
     }
+    /* The firmware's tags hold 15 bisection stages (sw/gs/autotune.c). */
+    if (n > 32768) {
+        fprintf(err, "gs: a %ux%u rank grid has %u ranks, more than the 32768 (15 bisection stages) gs runs\n",
+                cfg->w, cfg->h, n);
+        return NULL;
+    }
     if (wm_gs_schedule_ranks(s) != n) {
         fprintf(err, "gs: the schedule has %u ranks but the grid %ux%u has %u\n", wm_gs_schedule_ranks(s), cfg->w,
                 cfg->h, n);

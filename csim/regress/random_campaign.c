@@ -80,7 +80,7 @@ static void count(coverage *cv, const wm_random_scenario *s)
     if (s->ndisabled && s->on_at) cv->toggled++;
     else if (s->ndisabled) cv->disabled++;
     if (s->traffic.pop_interval > 1) cv->slowpop++;
-    if (s->traffic.len > 128) cv->long_msgs++;
+    if (s->traffic.len > 56) cv->long_msgs++; /* the longest class: 57..WM_LEN_MAX + 1 wavelets */
     if (s->traffic.len == 1) cv->len1++;
 }
 
@@ -105,7 +105,7 @@ static void print_summary(FILE *f, const wm_random_campaign *c, const wm_random_
     fprintf(f,
             "random: covered %" PRIu64 " on the cores, %" PRIu64 " 1x1, %" PRIu64 " 1xN, %" PRIu64 " Nx1, %" PRIu64
             " of 16x16 or more (largest %ux%u); uniform %" PRIu64 ", transpose %" PRIu64 ", bitcomp %" PRIu64
-            ", hotspot %" PRIu64 "; length 1: %" PRIu64 ", over 128: %" PRIu64 "; off-mesh headers %" PRIu64
+            ", hotspot %" PRIu64 "; length 1: %" PRIu64 ", over 56: %" PRIu64 "; off-mesh headers %" PRIu64
             ", routers disabled %" PRIu64 ", toggled %" PRIu64 ", slow pops %" PRIu64 "\n",
             cv->cores, cv->single, cv->columns, cv->lines, cv->big, cv->max_w, cv->max_h, cv->patterns[0],
             cv->patterns[1], cv->patterns[2], cv->patterns[3], cv->len1, cv->long_msgs, cv->offmesh, cv->disabled,

@@ -24,7 +24,7 @@ enum { ROUTER_CYCLE_BUDGET = 1000000 };
 
 wm_random_limits wm_random_limits_default(void)
 {
-    return (wm_random_limits){WM_RANDOM_SIDE_MAX, 6, -1};
+    return (wm_random_limits){WM_RANDOM_SIDE_MAX, 6, -1, 0};
 }
 
 /* splitmix64: every draw of scenario (seed, index) comes from its own
@@ -56,13 +56,13 @@ static unsigned side(rng *r, unsigned max)
 
 static void generate_traffic(rng *r, const wm_random_limits *lim, wm_random_scenario *s)
 {
-    const unsigned max = lim->max_side;
+    const unsigned max = lim->max_side, line_max = lim->max_line_side ? lim->max_line_side : max;
     const unsigned shape = below(r, 100);
     if (shape < 12) {
         s->w = 1;
-        s->h = side(r, max);
+        s->h = side(r, line_max);
     } else if (shape < 24) {
-        s->w = side(r, max);
+        s->w = side(r, line_max);
         s->h = 1;
     } else {
         s->w = side(r, max);
@@ -81,8 +81,8 @@ static void generate_traffic(rng *r, const wm_random_limits *lim, wm_random_scen
     const unsigned len_class = below(r, 10);
     c->len = len_class < 4   ? 1 + below(r, 4)
              : len_class < 7 ? 5 + below(r, 28)
-             : len_class < 9 ? 33 + below(r, 96)
-                             : 129 + below(r, 128);
+             : len_class < 9 ? 33 + below(r, 24)
+                             : 57 + below(r, WM_LEN_MAX + 2 - 57); /* up to WM_LEN_MAX + 1 */
     c->pop_interval = below(r, 10) < 7 ? 1 : 2 + below(r, 7);
     if (below(r, 4) == 0)
         c->offmesh_fraction = (1 + below(r, 30)) / 100.0;
@@ -122,7 +122,7 @@ static void generate_stream(rng *r, const wm_random_limits *lim, wm_random_scena
     st->count = 1 + below(r, 8);
     /* long messages, few of them: a core pops a wavelet in a few cycles */
     if (below(r, 5) == 0) {
-        st->len = below(r, 256);
+        st->len = below(r, WM_LEN_MAX + 1);
         st->count = 1 + below(r, 2);
     } else {
         st->len = below(r, 17);

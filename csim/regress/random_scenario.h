@@ -53,6 +53,8 @@ typedef struct {
     unsigned max_side;      /* mesh sides 1..max_side (at most WM_RANDOM_SIDE_MAX) */
     unsigned max_core_side; /* the same for firmware traffic, whose tiles are costlier */
     int pe;                 /* -1: mixed (one in eight on the cores), 0: bare tiles only, 1: cores only */
+    unsigned max_line_side; /* the long side of a 1xN or Nx1 mesh: 1..max_line_side, up to WM_MESH_MAX
+                               (0: max_side); above 256 it reaches the header's 10-bit coordinates */
 } wm_random_limits;
 
 /* The limits of `wavemesh regress --random` without options. */

@@ -1,8 +1,8 @@
 /* regress_corpus.c: the scenarios `wavemesh regress` runs on both backends.
  *
  * Random traffic at several rates and patterns, mesh shapes from 1x1 to
- * 32x32 (1xN and Nx1 included), message lengths 1 to 256 wavelets (the
- * header's len field 0 to 255), PEs that pop slowly, routers disabled from
+ * 32x32 (1xN and Nx1 included), message lengths 1 to 64 wavelets (the
+ * header's len field 0 to 63), PEs that pop slowly, routers disabled from
  * the start or for a while, headers addressed off the mesh, refused port
  * accesses, and a directed contention case whose arbitration the
  * perturbation tests know cycle by cycle. To add one, see regress.h.
@@ -69,8 +69,10 @@ static const traffic_scenario random_row = {TRAFFIC(U, 0.10, 4, 100, 600, 600, 1
 static const traffic_scenario random_len1 = {TRAFFIC(U, 0.20, 1, 100, 800, 500, 16, 1, 0), NULL, 0, 0, 0};
 static const traffic_scenario random_len2 = {TRAFFIC(U, 0.20, 2, 100, 800, 500, 17, 1, 0), NULL, 0, 0, 0};
 static const traffic_scenario random_len17 = {TRAFFIC(U, 0.15, 17, 100, 1000, 1000, 18, 1, 0), NULL, 0, 0, 0};
-static const traffic_scenario random_len256 = {TRAFFIC(U, 0.20, 256, 100, 2000, 3000, 19, 1, 0), NULL, 0, 0, 0};
+static const traffic_scenario random_len_max = {TRAFFIC(U, 0.20, 64, 100, 2000, 3000, 19, 1, 0), NULL, 0, 0, 0};
 static const traffic_scenario random_len64 = {TRAFFIC(U, 0.10, 64, 200, 2000, 2000, 20, 1, 0), NULL, 0, 0, 0};
+/* meshes past 256 a side: coordinates that need the header's 10 bits */
+static const traffic_scenario random_wide = {TRAFFIC(U, 0.02, 4, 0, 300, 1500, 31, 1, 0.05), NULL, 0, 0, 0};
 static const traffic_scenario transpose_8x8 = {TRAFFIC(WM_PATTERN_TRANSPOSE, 0.10, 4, 200, 800, 800, 21, 1, 0),
                                                NULL, 0, 0, 0};
 static const traffic_scenario bitcomp_8x8 = {TRAFFIC(WM_PATTERN_BITCOMP, 0.10, 4, 200, 800, 800, 22, 1, 0), NULL,
@@ -210,7 +212,7 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"random-3x5-len1", 3, 5, run_traffic, &random_len1, true, false, WM_REGRESS_CAP(910)},
     {"random-5x3-len2", 5, 3, run_traffic, &random_len2, true, false, WM_REGRESS_CAP(916)},
     {"random-4x4-len17", 4, 4, run_traffic, &random_len17, true, false, WM_REGRESS_CAP(1118)},
-    {"random-4x4-len256", 4, 4, run_traffic, &random_len256, true, false, WM_REGRESS_CAP(2641)},
+    {"random-4x4-len-max", 4, 4, run_traffic, &random_len_max, true, false, WM_REGRESS_CAP(2641)},
     {"transpose-8x8-r0.10", 8, 8, run_traffic, &transpose_8x8, true, false, WM_REGRESS_CAP(1034)},
     {"bitcomp-8x8-r0.10", 8, 8, run_traffic, &bitcomp_8x8, true, false, WM_REGRESS_CAP(1030)},
     {"hotspot-8x8-r0.10", 8, 8, run_traffic, &hotspot_8x8, true, false, WM_REGRESS_CAP(1800)},
@@ -223,6 +225,8 @@ const wm_regress_scenario wm_regress_corpus[] = {
     {"random-1x32-r0.10", 1, 32, run_traffic, &random_row, true, false, WM_REGRESS_CAP(1300)},
     {"random-32x1-r0.10", 32, 1, run_traffic, &random_row, true, false, WM_REGRESS_CAP(1300)},
     {"random-12x7-len64", 12, 7, run_traffic, &random_len64, true, false, WM_REGRESS_CAP(2441)},
+    {"random-300x2-wide", 300, 2, run_traffic, &random_wide, true, false, WM_REGRESS_CAP(1800)},
+    {"random-2x300-wide", 2, 300, run_traffic, &random_wide, true, false, WM_REGRESS_CAP(1800)},
     {"slowpop-8x8-every5", 8, 8, run_traffic, &slowpop_8x8, true, false, WM_REGRESS_CAP(2522)},
     {"transpose-16x16-r0.12", 16, 16, run_traffic, &transpose_16x16, true, false, WM_REGRESS_CAP(2300)},
     {"hotspot-16x16-r0.08", 16, 16, run_traffic, &hotspot_16x16, true, false, WM_REGRESS_CAP(2300)},

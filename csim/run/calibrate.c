@@ -85,7 +85,7 @@ static const char *const whats[WM_COST_ENTRIES] = {
     "wm_mp_tsc, besides its access",
     "wm_mp_param: one load off the PE block's constant address",
     "wm_mp_export: a 64-bit store and the exported bit",
-    "wm_mp_header: one compare of the fields' OR, packing",
+    "wm_mp_header: a compare of the coordinates' OR and one of the length's and tag's, packing",
     "wm_mp_send: what a send costs besides its wavelets",
     "per data wavelet sent, besides its push",
     "wm_mp_recv: what a receive costs besides its wavelets (the header's length checked)",

@@ -2,6 +2,7 @@
 #include "waves/waves_read.h"
 
 #include "core/lines.h"
+#include "wavelet.h"
 
 #include "fstapi.h"
 
@@ -776,7 +777,7 @@ bool wm_dump_headers(const char *path, uint32_t **headers, size_t *count)
                     rem--;
                     continue;
                 }
-                rem = (unsigned)((w >> 8) & 0xffu);
+                rem = wm_header_len((uint32_t)w);
                 if (*count == cap) {
                     cap = cap ? 2 * cap : 64;
                     uint32_t *nh = realloc(*headers, cap * sizeof *nh);

@@ -58,8 +58,8 @@ module wm_core #(
     input  wire [63:0] pe_tsc_i,
     input  wire [7:0]  pe_status_i,
     input  wire [31:0] pe_err_hdr_i,
-    input  wire [7:0]  pe_col_i,
-    input  wire [7:0]  pe_row_i,
+    input  wire [9:0]  pe_col_i,
+    input  wire [9:0]  pe_row_i,
     // halt, from flops: valid from the cycle after the EXIT store or fault;
     // fault_pc_o / fault_insn_o name the halting instruction (the EXIT store too)
     output wire        halted_o,
@@ -291,7 +291,7 @@ module wm_core #(
             R_TSC_HI:  win_val = tsc_hi_q;
             R_STATUS:  win_val = {24'd0, pe_status_i};
             R_ERR_HDR: win_val = pe_err_hdr_i;
-            R_COORD:   win_val = {16'd0, pe_row_i, pe_col_i};
+            R_COORD:   win_val = {6'd0, pe_row_i, 6'd0, pe_col_i};
             default:   win_val = 32'd0;
         endcase
     end

@@ -25,8 +25,8 @@ module wm_core_top #(
     input  wire [63:0] pe_tsc_i,
     input  wire [7:0]  pe_status_i,
     input  wire [31:0] pe_err_hdr_i,
-    input  wire [7:0]  pe_col_i,
-    input  wire [7:0]  pe_row_i,
+    input  wire [9:0]  pe_col_i,
+    input  wire [9:0]  pe_row_i,
     // halt
     output wire        halted_o,
     output wire        exited_o,

@@ -29,10 +29,10 @@
 // probe: f_own_sel dut.own_sel_q
 // probe: f_want dut.want_q
 // probe: f_off dut.off_q
-// probe: f_cfg[31:24] dut.x_q
-// probe: f_cfg[23:16] dut.y_q
-// probe: f_cfg[15:8] dut.last_x_q
-// probe: f_cfg[7:0] dut.last_y_q
+// probe: f_cfg[39:30] dut.x_q
+// probe: f_cfg[29:20] dut.y_q
+// probe: f_cfg[19:10] dut.last_x_q
+// probe: f_cfg[9:0] dut.last_y_q
 // probe: f_rst[0] dut.gen_in[0].u_buf.f_reset_q
 // probe: f_rst[1] dut.gen_in[1].u_buf.f_reset_q
 // probe: f_rst[2] dut.gen_in[2].u_buf.f_reset_q
@@ -85,9 +85,10 @@
 // probe: f_m_mid[15:12] gen_port[3].m_mid_q
 // probe: f_m_mid[19:16] gen_port[4].m_mid_q
     wire [4:0]   f_busy, f_drop, f_own, f_off, f_s_off;
-    wire [39:0]  f_rem, f_s_seq, f_m_rem, f_m_seq;
+    wire [29:0]  f_rem;               // wm_router's LEN_W (6) a port
+    wire [39:0]  f_s_seq, f_m_rem, f_m_seq;
     wire [24:0]  f_own_sel, f_want;
-    wire [31:0]  f_cfg;
+    wire [39:0]  f_cfg;
     wire [5:0]   f_rst;
     wire [159:0] f_tail;
     wire [9:0]   f_s_rem;             // LEN_BITS = 2
@@ -105,14 +106,14 @@
         begin
             {rem, seq, off, mc, mn} = st;
             if (rem == 8'd0) begin
-                ok  = w[7:5] == src && w[0] == off_mesh(w) && (w[0] || w[4:1] == (mn & MMASK));
-                rem = w[15:8];
+                ok  = src_of(w) == src && w[0] == off_mesh(w) && (w[0] || mid_of(w) == (mn & MMASK));
+                rem = len_of(w);
                 seq = 8'd1;
                 off = w[0];
-                mc  = w[4:1];
+                mc  = mid_of(w);
                 if (!w[0]) mn = mn + 1'b1;
             end else begin
-                ok  = w[7:5] == src && w[0] == off && (off || (w[4:1] == (mc & MMASK) && w[15:8] == seq));
+                ok  = src_of(w) == src && w[0] == off && (off || (mid_of(w) == (mc & MMASK) && len_of(w) == seq));
                 rem = rem - 1'b1;
                 seq = seq + 1'b1;
             end
@@ -136,10 +137,10 @@
             for (k = 0; k < 5; k = k + 1) begin : gen_out
                 wire [31:0] ow  = out_w[k];
                 wire        hdr = f_m_rem[8*k +: 8] == 8'd0;
-                assign pm_rem[k] = !out_valid_o[k] ? f_m_rem[8*k +: 8] : hdr ? ow[15:8] : f_m_rem[8*k +: 8] - 1'b1;
+                assign pm_rem[k] = !out_valid_o[k] ? f_m_rem[8*k +: 8] : hdr ? len_of(ow) : f_m_rem[8*k +: 8] - 1'b1;
                 assign pm_seq[k] = !out_valid_o[k] ? f_m_seq[8*k +: 8] : hdr ? 8'd1 : f_m_seq[8*k +: 8] + 1'b1;
-                assign pm_src[k] = (out_valid_o[k] && hdr) ? ow[7:5] : f_m_src[3*k +: 3];
-                assign pm_mid[k] = (out_valid_o[k] && hdr) ? ow[4:1] : f_m_mid[4*k +: 4];
+                assign pm_src[k] = (out_valid_o[k] && hdr) ? src_of(ow) : f_m_src[3*k +: 3];
+                assign pm_mid[k] = (out_valid_o[k] && hdr) ? mid_of(ow) : f_m_mid[4*k +: 4];
                 assign pexp[k]   = exp_mid_q[k] + (hdr_from[5*k +: 5] != 5'b0 ? 4'd1 : 4'd0);
             end
             for (k = 0; k < 5; k = k + 1) begin : gen_in
@@ -169,7 +170,7 @@
                                  | ({8{sel[3]}} & pm_seq[3]) | ({8{sel[4]}} & pm_seq[4]);
                 wire [3:0]  omid = ({4{sel[0]}} & pm_mid[0]) | ({4{sel[1]}} & pm_mid[1]) | ({4{sel[2]}} & pm_mid[2])
                                  | ({4{sel[3]}} & pm_mid[3]) | ({4{sel[4]}} & pm_mid[4]);
-                wire [7:0]  rq   = f_rem[8*k +: 8];
+                wire [7:0]  rq   = {2'b0, f_rem[6*k +: 6]};
                 // the stream from the router's side: what it has taken of
                 // the current message, then the buffered words in order
                 wire [24:0] st0  = {f_busy[k] ? rq : 8'd0, oseq, f_drop[k], omid, pexp[k]};
@@ -225,7 +226,7 @@
                         `WM_PROP_ASSERT(pm_rem[k] <= {6'd0, LMASK[1:0]});
                         if (f_own[k]) begin
                             `WM_PROP_ASSERT(pm_src[k] <= 3'd4 && sel == (5'd1 << pm_src[k]) && ACTIVE[pm_src[k]]);
-                            `WM_PROP_ASSERT(f_rem[8*pm_src[k] +: 8] == pm_rem[k] && !f_drop[pm_src[k]]);
+                            `WM_PROP_ASSERT({2'b0, f_rem[6*pm_src[k] +: 6]} == pm_rem[k] && !f_drop[pm_src[k]]);
                             `WM_PROP_ASSERT((pm_mid[k] & MMASK) == ((pexp[pm_src[k]] - 1'b1) & MMASK));
                         end
                     end

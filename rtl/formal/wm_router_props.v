@@ -15,10 +15,12 @@
 // Every input sends well-formed messages: a header, then len data
 // wavelets. The router interprets only a header's col, row and len, so the
 // sender may number its wavelets in the fields the router passes along:
-// the tag of a header and bits [15:0] of a data wavelet carry the source
-// input (bits 7:5), the message's number among that input's messages to
-// the mesh (4:1), whether it is off the mesh (0), and for data its index in
-// the message (15:8, from 1). The rest of every wavelet is free.
+// the tag of a header and the same bits of a data wavelet carry the source
+// input (bits 5:3), the message's number among that input's messages to
+// the mesh (2:1), whether it is off the mesh (0), and for data its index in
+// the message (in the bits of a header's len, 11:6, from 1). The header's
+// fields are wm_router's at its COORD_W of 10: col 31:22, row 21:12, len
+// 11:6, tag 5:0. The rest of every wavelet is free.
 // Properties, checked on every output wavelet:
 // - a header goes out of the one port its destination's XY route names;
 // - no wavelet lost, duplicated or reordered on a path: each output carries
@@ -59,17 +61,17 @@ module wm_router_props #(
     // A proof's state space shrinks with these: a wavelet's upper bits of
     // col, row and len are tied to 0 at the inputs (and the coordinates),
     // so meshes up to 2^COORD_BITS wide and messages up to 2^LEN_BITS-1
-    // data wavelets. 8 and 8 are the router's whole range.
-    parameter COORD_BITS = 8,
-    parameter LEN_BITS   = 8,
+    // data wavelets. 10 and 6 are the router's whole range.
+    parameter COORD_BITS = 10,
+    parameter LEN_BITS   = 6,
     // the message numbers carried: 1 bit is enough to see one lost or
-    // repeated, 4 to see up to 15 in a row
-    parameter MID_BITS   = 4,
+    // repeated, 2 (the tag's room) to see up to 3 in a row
+    parameter MID_BITS   = 2,
     // the coordinates and mesh size: any constants (FIXED = 0), or these
     // (FIXED = 1: the centre of a 3x3 mesh, every route and off-mesh
     // headers at hand, which a bounded check searches much faster)
     parameter FIXED  = 0,
-    parameter [7:0] FIX_X = 8'd1, FIX_Y = 8'd1, FIX_LAST_X = 8'd2, FIX_LAST_Y = 8'd2,
+    parameter [9:0] FIX_X = 10'd1, FIX_Y = 10'd1, FIX_LAST_X = 10'd2, FIX_LAST_Y = 10'd2,
     // the inputs that send (N, E, S, W, ramp at bits 0..4); the others stay
     // idle, which a search over two contending inputs needs
     parameter [4:0] ACTIVE = 5'b11111,
@@ -82,10 +84,10 @@ module wm_router_props #(
 ) (
     input  wire         clk_i,
     input  wire         rst_ni,
-    input  wire  [7:0]  x_i,
-    input  wire  [7:0]  y_i,
-    input  wire  [7:0]  last_x_i,
-    input  wire  [7:0]  last_y_i,
+    input  wire  [9:0]  x_i,
+    input  wire  [9:0]  y_i,
+    input  wire  [9:0]  last_x_i,
+    input  wire  [9:0]  last_y_i,
     input  wire         enable_i,
     input  wire  [3:0]  nbr_en_i,
     input  wire  [3:0]  link_valid_i,
@@ -107,10 +109,16 @@ module wm_router_props #(
     localparam [TC-1:0] TX_FULL = TXD[TC-1:0];
 
     // ---- what enters: input i's wavelet this cycle ----
-    localparam [7:0]  CMASK = 8'hff >> (8 - COORD_BITS);
-    localparam [7:0]  LMASK = 8'hff >> (8 - LEN_BITS);
+    localparam [9:0]  CMASK = 10'h3ff >> (10 - COORD_BITS);
+    localparam [5:0]  LMASK = 6'h3f >> (6 - LEN_BITS);
     localparam [3:0]  MMASK = 4'hf >> (4 - MID_BITS);
-    localparam [31:0] WMASK = {CMASK, CMASK, LMASK, 3'b111, MMASK, 1'b1};
+    localparam [31:0] WMASK = {CMASK, CMASK, LMASK, 3'b111, MMASK[1:0], 1'b1};
+    // a wavelet's fields, as above
+    function [9:0] col_of(input [31:0] w); col_of = w[31:22]; endfunction
+    function [9:0] row_of(input [31:0] w); row_of = w[21:12]; endfunction
+    function [7:0] len_of(input [31:0] w); len_of = {2'b0, w[11:6]}; endfunction   // a header's len, data's index
+    function [2:0] src_of(input [31:0] w); src_of = w[5:3]; endfunction
+    function [3:0] mid_of(input [31:0] w); mid_of = {2'b0, w[2:1]}; endfunction
     wire [3:0]  lv   = link_valid_i & ACTIVE[3:0];
     wire        tp   = tx_push_i && ACTIVE[4];
     wire [4:0]  in_v = {tp, lv} & {5{rst_ni}};
@@ -120,10 +128,10 @@ module wm_router_props #(
     assign in_w[2] = link_data_i[95:64] & WMASK;
     assign in_w[3] = link_data_i[127:96] & WMASK;
     assign in_w[4] = tx_data_i & WMASK;
-    wire [7:0]  x      = FIXED ? FIX_X      : x_i & CMASK;
-    wire [7:0]  y      = FIXED ? FIX_Y      : y_i & CMASK;
-    wire [7:0]  last_x = FIXED ? FIX_LAST_X : last_x_i & CMASK;
-    wire [7:0]  last_y = FIXED ? FIX_LAST_Y : last_y_i & CMASK;
+    wire [9:0]  x      = FIXED ? FIX_X      : x_i & CMASK;
+    wire [9:0]  y      = FIXED ? FIX_Y      : y_i & CMASK;
+    wire [9:0]  last_x = FIXED ? FIX_LAST_X : last_x_i & CMASK;
+    wire [9:0]  last_y = FIXED ? FIX_LAST_Y : last_y_i & CMASK;
 
     // ---- the router and its TX queue ----
     wire [3:0]   link_credit_o;
@@ -146,7 +154,7 @@ module wm_router_props #(
     );
 
     // The properties below read the router's ports as vectors in port order.
-    wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH)) dut (
+    wm_router #(.IN_DEPTH(IN_DEPTH), .RX_DEPTH(RX_DEPTH), .COORD_W(10)) dut (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x), .y_i(y), .last_x_i(last_x), .last_y_i(last_y),
         .enable_i(enable_i),
         .north_valid_i(lv[PORT_N]), .north_data_i(in_w[PORT_N]), .north_credit_o(link_credit_o[PORT_N]),
@@ -163,15 +171,15 @@ module wm_router_props #(
         .west_data_o(out_data_o[32*PORT_W +: 32]), .west_credit_i(out_credit[PORT_W]),
         .ramp_valid_o(out_valid_o[PORT_L]), .ramp_data_o(out_data_o[32*PORT_L +: 32]),
         .ramp_credit_i(out_credit[PORT_L]), .ramp_valid_i(!tx_empty),
-        .ramp_data_i(tx_head), .ramp_load_i(tx_load), .ramp_next_i(tx_next[31:16]),
+        .ramp_data_i(tx_head), .ramp_load_i(tx_load), .ramp_next_i(tx_next[31:12]),
         .ramp_pop_o(ramp_pop), .in_count_o(in_count_o), .in_head_o(in_head_o),
         .err_offmesh_o(err_offmesh_o), .err_hdr_o(err_hdr_o), .owner_o(owner_o)
     );
-    wire unused = &{1'b0, in_head_o, owner_o, tx_count};
+    wire unused = &{1'b0, in_head_o, owner_o, tx_count, tx_next[11:0]};
 
     // ---- the first cycle resets, the configuration is constant ----
     reg       f_init = 1'b1;
-    reg [31:0] cfg_q;
+    reg [39:0] cfg_q;
     always @(posedge clk_i) begin
         f_init <= 1'b0;
         cfg_q  <= {x, y, last_x, last_y};
@@ -191,16 +199,16 @@ module wm_router_props #(
     assign out_w[4] = out_data_o[159:128];
 
     function off_mesh(input [31:0] h);
-        off_mesh = h[31:24] > last_x || h[23:16] > last_y;
+        off_mesh = col_of(h) > last_x || row_of(h) > last_y;
     endfunction
     // the route output o takes, as a header's destination names it
     function routed_to(input [31:0] h, input integer o);
         case (o)
-            0:       routed_to = h[31:24] == x && h[23:16] < y;    // N
-            1:       routed_to = h[31:24] > x;                     // E
-            2:       routed_to = h[31:24] == x && h[23:16] > y;    // S
-            3:       routed_to = h[31:24] < x;                     // W
-            default: routed_to = h[31:24] == x && h[23:16] == y;   // L
+            0:       routed_to = col_of(h) == x && row_of(h) < y;    // N
+            1:       routed_to = col_of(h) > x;                      // E
+            2:       routed_to = col_of(h) == x && row_of(h) > y;    // S
+            3:       routed_to = col_of(h) < x;                      // W
+            default: routed_to = col_of(h) == x && row_of(h) == y;   // L
         endcase
     endfunction
 
@@ -226,11 +234,11 @@ module wm_router_props #(
             always @* begin
                 if (in_v[g]) begin
                     if (hdr_in) begin
-                        assume (w[7:5] == SRC && w[0] == off_mesh(w));
-                        assume (w[0] || w[4:1] == (s_mid_q & MMASK));
+                        assume (src_of(w) == SRC && w[0] == off_mesh(w));
+                        assume (w[0] || mid_of(w) == (s_mid_q & MMASK));
                     end else begin
-                        assume (w[7:5] == SRC && w[0] == s_off_q && w[15:8] == s_seq_q);
-                        assume (s_off_q || w[4:1] == ((s_mid_q - 1'b1) & MMASK));
+                        assume (src_of(w) == SRC && w[0] == s_off_q && len_of(w) == s_seq_q);
+                        assume (s_off_q || mid_of(w) == ((s_mid_q - 1'b1) & MMASK));
                     end
                 end
             end
@@ -241,7 +249,7 @@ module wm_router_props #(
                     s_off_q <= 1'b0;
                 end else if (in_v[g]) begin
                     if (hdr_in) begin
-                        s_rem_q <= w[8 +: LEN_BITS];
+                        s_rem_q <= w[6 +: LEN_BITS];
                         s_seq_q <= 8'd1;
                         s_off_q <= w[0];
                         if (!w[0]) s_mid_q <= s_mid_q + 1'b1;
@@ -277,17 +285,17 @@ module wm_router_props #(
             reg       m_done_q;           // a whole message with data went out
             wire [31:0] o = out_w[g];
             assign hdr_out[g]  = out_valid_o[g] && m_rem_q == 8'd0;
-            assign out_src[g]  = o[7:5];
+            assign out_src[g]  = src_of(o);
             always @(posedge clk_i) begin
                 if (!rst_ni) begin
                     m_rem_q  <= 8'd0;
                     m_done_q <= 1'b0;
                 end else if (out_valid_o[g]) begin
                     if (m_rem_q == 8'd0) begin
-                        m_rem_q <= o[15:8];
+                        m_rem_q <= len_of(o);
                         m_seq_q <= 8'd1;
-                        m_src_q <= o[7:5];
-                        m_mid_q <= o[4:1];
+                        m_src_q <= src_of(o);
+                        m_mid_q <= mid_of(o);
                     end else begin
                         m_rem_q <= m_rem_q - 1'b1;
                         m_seq_q <= m_seq_q + 1'b1;
@@ -308,11 +316,11 @@ module wm_router_props #(
                         if (m_rem_q == 8'd0) begin
                             // a header: the right port, the next message of its input
                             `WM_PROP_ASSERT(routed_to(o, g));
-                            `WM_PROP_ASSERT(o[7:5] <= 3'd4);
-                            `WM_PROP_ASSERT(o[4:1] == (exp_mid_q[o[7:5]] & MMASK));
+                            `WM_PROP_ASSERT(src_of(o) <= 3'd4);
+                            `WM_PROP_ASSERT(mid_of(o) == (exp_mid_q[src_of(o)] & MMASK));
                         end else begin
                             // data: its message's, in order
-                            `WM_PROP_ASSERT(o[7:5] == m_src_q && o[4:1] == m_mid_q && o[15:8] == m_seq_q);
+                            `WM_PROP_ASSERT(src_of(o) == m_src_q && mid_of(o) == m_mid_q && len_of(o) == m_seq_q);
                         end
                     end
                 end
@@ -324,7 +332,7 @@ module wm_router_props #(
                 if (!f_init) begin
                     `WM_PROP_COVER(hdr_out[g]);
                     `WM_PROP_COVER(out_valid_o[g] && m_rem_q == 8'd1 && m_seq_q == 8'd2);
-                    `WM_PROP_COVER(hdr_out[g] && m_done_q && o[7:5] != m_last_src_q);
+                    `WM_PROP_COVER(hdr_out[g] && m_done_q && src_of(o) != m_last_src_q);
                     `WM_PROP_COVER(out_valid_o[g] && d_cnt_q == DDEPTH - 1'b1);
                 end
             end
@@ -349,7 +357,7 @@ module wm_router_props #(
                     exp_mid_q[s] <= exp_mid_q[s] + 1'b1;
                     if (sent_off_q[s]) off_before_q[s] <= 1'b1;
                 end
-                if (in_v[s] && in_w[s][0] && in_w[s][15:8] != 8'd0) sent_off_q[s] <= 1'b1;
+                if (in_v[s] && in_w[s][0] && len_of(in_w[s]) != 8'd0) sent_off_q[s] <= 1'b1;
             end
         end
     end

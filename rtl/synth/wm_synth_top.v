@@ -41,8 +41,9 @@ module wm_synth_top #(
     // links N..W: valid, data, en, credit in; credit, valid, data out
     localparam LINK_IN  = 4 * 35;
     localparam LINK_OUT = 4 * 34;
-    // coordinates, mesh size, enable, reset
-    localparam CFG_IN   = 34;
+    // coordinates, mesh size, enable, reset; the coordinates' top two
+    // bits each (COORD_W 10) come last in the chain, at CH
+    localparam CFG_IN   = 34 + 8;
     localparam PE_OUT   = 32 + TC + RC + 64 + 4 + 32 + 33 + 4 * IC + 160;
     localparam CORE_OUT = 1 + 1 + 32 + 1 + 3 + 32 + 32 + 1 + 32 + 32 + 1 + 5 + 32 + 1 + 32 + 1 + 32 + 1;
     localparam NI = (DESIGN == 0) ? CFG_IN + LINK_IN + 34
@@ -56,6 +57,7 @@ module wm_synth_top #(
     // ---- inputs: a shift chain, one flop per input bit ----
     reg  [NI-1:0] din_q;
     always @(posedge clk_i) din_q <= {din_q[NI-2:0], sin_i};
+    localparam CH = NI - 8;
 
     // ---- the design ----
     wire [NO-1:0] dout;
@@ -66,10 +68,10 @@ module wm_synth_top #(
             wm_tile #(.IN_DEPTH(IN_DEPTH), .TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH)) u_dut (
                 .clk_i          (clk_i),
                 .rst_ni         (din_q[0]),
-                .x_i            (din_q[8:1]),
-                .y_i            (din_q[16:9]),
-                .last_x_i       (din_q[24:17]),
-                .last_y_i       (din_q[32:25]),
+                .x_i            ({din_q[CH +: 2], din_q[8:1]}),
+                .y_i            ({din_q[CH + 2 +: 2], din_q[16:9]}),
+                .last_x_i       ({din_q[CH + 4 +: 2], din_q[24:17]}),
+                .last_y_i       ({din_q[CH + 6 +: 2], din_q[32:25]}),
                 .enable_i       (din_q[33]),
                 .tsc_init_i     (64'd0),
                 .en_o           (dout[0]),
@@ -121,10 +123,10 @@ module wm_synth_top #(
                            .RX_DEPTH(RX_DEPTH)) u_dut (
                 .clk_i            (clk_i),
                 .rst_ni           (din_q[0]),
-                .x_i              (din_q[8:1]),
-                .y_i              (din_q[16:9]),
-                .last_x_i         (din_q[24:17]),
-                .last_y_i         (din_q[32:25]),
+                .x_i              ({din_q[CH +: 2], din_q[8:1]}),
+                .y_i              ({din_q[CH + 2 +: 2], din_q[16:9]}),
+                .last_x_i         ({din_q[CH + 4 +: 2], din_q[24:17]}),
+                .last_y_i         ({din_q[CH + 6 +: 2], din_q[32:25]}),
                 .enable_i         (din_q[33]),
                 .tsc_init_i       (64'd0),
                 .en_o             (dout[0]),

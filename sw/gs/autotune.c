@@ -18,7 +18,10 @@
  * parent is r - lowbit(r)), one word a message. Consecutive all-reduces
  * alternate between two pairs of tags: a rank can be at most one
  * all-reduce ahead of another. */
-enum { TAG_UP = 0x80, TAG_DOWN = 0x81 };
+enum { TAG_UP = 0x3c, TAG_DOWN = 0x3d };
+/* Above every stage's tags (4 a stage in methods.c and fold.c, at most 15
+ * stages: csim/gs/job.c refuses more ranks), and inside the header's. */
+_Static_assert(4 * 15 <= TAG_UP && TAG_DOWN + 1 <= WM_TAG_MAX, "gs's tags are distinct and fit the header");
 
 __attribute__((noinline)) static void one_word(wm_xfer_port *port, bool send, unsigned peer, uint8_t tag, uint32_t *w)
 {

@@ -138,10 +138,10 @@ static void time_sender(wm_mp *mp, uint32_t *mem, wm_heap *heap, unsigned px, un
 {
     uint32_t *places1 = mem + PLACES1, *places8 = mem + PLACES8, *words = mem + BUF;
     places1[0] = 1;
-    places1[1] = px | py << 8;
+    places1[1] = px | py << WM_COORD_BITS;
     for (uint32_t i = 0; i < 8; i++) {
         places8[2 * i] = i + 1;
-        places8[2 * i + 1] = px | py << 8;
+        places8[2 * i + 1] = px | py << WM_COORD_BITS;
     }
     wm_xfer_port port;
     const uint64_t t0 = wm_mp_tsc(mp);
@@ -169,7 +169,7 @@ static void time_receiver(wm_mp *mp, uint32_t *mem, wm_heap *heap, unsigned px, 
 {
     uint32_t *words = mem + BUF, *places = mem + PLACES1;
     places[0] = 0;
-    places[1] = px | py << 8;
+    places[1] = px | py << WM_COORD_BITS;
     wm_xfer_port port;
     wm_xfer_port_init(&port, mp, heap, 1, places, 1, false);
     wm_xfer one = {0, 0, words, 1, 0};

@@ -73,7 +73,7 @@ static uint64_t time_swap(wm_mp *mp, uint32_t *mem, wm_heap *heap, unsigned rank
 {
     uint32_t *places = mem + PLACES, *out = mem + OUT, *in = mem + IN;
     places[0] = 1 - rank;
-    places[1] = px | py << 8;
+    places[1] = px | py << WM_COORD_BITS;
     wm_xfer_port port;
     wm_xfer_port_init(&port, mp, heap, rank, places, 1, false);
     wm_xfer go = {1 - rank, 9, out, 1, 0};
@@ -108,7 +108,7 @@ static void pair_image(uint32_t *mem, unsigned rank, wm_gs_method method, unsign
     img->nplaces = 1;
     img->places_at = EMPTY + 2;
     w[2] = 1 - rank;
-    w[3] = px | py << 8;
+    w[3] = px | py << WM_COORD_BITS;
     img->red_dof_at = EMPTY + 4; /* dof 0; also the send list's dofs */
     w[4] = 0;
     img->nsends = img->nrecvs = 1;
@@ -144,7 +144,7 @@ static uint64_t time_pair(wm_mp *mp, uint32_t *mem, unsigned rank, wm_gs_method 
     wm_xfer_port port;
     wm_xfer_port_init(&port, mp, &g.heap, rank, mem + img->places_at, 1, false);
     uint32_t word = 0;
-    wm_xfer go = {1 - rank, 200, &word, 1, 0}, got = {1 - rank, 200, &word, 1, 0};
+    wm_xfer go = {1 - rank, 62, &word, 1, 0}, got = {1 - rank, 62, &word, 1, 0};
     wm_xfer_exchange(&port, &go, 1, &got, 1, 1);
     const uint64_t t0 = wm_mp_tsc(mp);
     if (setup)

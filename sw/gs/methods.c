@@ -309,8 +309,8 @@ static void check_meta(wm_gs_rank *g, unsigned stage, int from, const wm_stage_s
                                "ranks %u..%u",
                         g->rank, stage, from, origin, dest, step->lo, step->hi - 1);
         if (len > WM_PE_DATA_WORDS - total)
-            wm_mp_fault(g->mp, "gs rank %u: stage %u: the records from rank %d carry more than the %u words a PE's "
-                               "data memory holds (one says %u)",
+            wm_mp_fault(g->mp, "gs rank %u: stage %u: rank %d's records overflow the %u words of data memory "
+                               "(one says %u)",
                         g->rank, stage, from, (unsigned)WM_PE_DATA_WORDS, len);
         total += len;
     }

@@ -149,8 +149,12 @@ static void push_one(wm_xfer_port *p, wm_xfer *sends)
         const uint32_t first = p->out_chunk * WM_XFER_CHUNK, left = x->len - first;
         p->out_len = left < WM_XFER_CHUNK ? left : WM_XFER_CHUNK;
         const uint32_t at = place_of(p, x->peer);
-        w = wm_mp_header(p->mp, at & (WM_MESH_MAX - 1u), (at >> WM_COORD_BITS) & (WM_MESH_MAX - 1u), p->out_len + 1,
-                          x->tag);
+        /* Every field is in range by construction (a place on the mesh, at
+         * most WM_XFER_CHUNK + 1 words, gs's own tags): the masks say so to
+         * the compiler, which then leaves wm_mp_header's check, and its
+         * fault path, out of the image. */
+        w = wm_mp_header(p->mp, at & (WM_MESH_MAX - 1u), (at >> WM_COORD_BITS) & (WM_MESH_MAX - 1u),
+                         p->out_len + 1, x->tag & WM_TAG_MAX);
         wm_mp_work(p->mp, WM_GS_COST_XFER_OUT_HEADER);
         p->stats.messages++;
     } else if (p->out_word == 1) {

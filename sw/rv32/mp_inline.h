@@ -11,19 +11,18 @@
 
 #include "rv32/mp_core.h"
 
-/* Every field lies in 0..255 (WM_MESH_MAX - 1 = WM_LEN_MAX = WM_TAG_MAX =
- * 255, 8-bit coordinates), so one unsigned compare of the fields' OR
- * checks them all (a negative coordinate is a large unsigned one); a
- * constant length and tag fold away, and the kernel computes in 32 bits.
- * Wider coordinates (wavelet.h) need a second compare for the length and
- * the tag. */
-_Static_assert(WM_MESH_MAX == 256 && WM_LEN_MAX == 255 && WM_TAG_MAX == 255,
-               "one compare checks every field of a header");
+/* A coordinate lies in 0..WM_MESH_MAX - 1 (10 bits), the length and the
+ * tag in 0..63 (6 bits each): one unsigned compare of the coordinates' OR
+ * and one of the length's and the tag's check them all (a negative
+ * coordinate is a large unsigned one); a constant length and tag fold the
+ * second away, and the kernel computes in 32 bits. */
+_Static_assert(WM_LEN_MAX == WM_TAG_MAX, "one compare checks the length and the tag");
 
 static inline uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
     const uint32_t c = (uint32_t)col, r = (uint32_t)row;
-    if (__builtin_expect((c | r | len | tag) > 255u, 0)) wm_rv32_header_fault(mp, col, row, len, tag);
+    if (__builtin_expect((c | r) > WM_MESH_MAX - 1u || (len | tag) > (unsigned)WM_LEN_MAX, 0))
+        wm_rv32_header_fault(mp, col, row, len, tag);
     /* tag's mask is what the compare already proved: it lets the compiler
      * see the length field, so that wm_mp_send of a constant length is
      * straight-line stores (a variable tag costs one instruction). */

@@ -40,7 +40,7 @@ module tb_mesh;
         begin
             d = (7 * src + 5 * k + 3) % N;
             l = (src + k) % 4;
-            if (j == 0) wavelet = {d[7:0] % W[7:0], d[7:0] / W[7:0], l[7:0], k[7:0]};
+            if (j == 0) wavelet = {d[9:0] % W[9:0], d[9:0] / W[9:0], l[5:0], k[5:0]};   // COORD_W 10
             else        wavelet = {8'hd0, src[7:0], k[7:0], j[7:0]};
         end
     endfunction

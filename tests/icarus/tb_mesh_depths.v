@@ -61,7 +61,7 @@ module tb_mesh_depths;
         begin
             d = dest(src, kk);
             l = mlen(src, kk);
-            if (j == 0) wavelet = {d[7:0] % W[7:0], d[7:0] / W[7:0], l[7:0], kk[7:0]};
+            if (j == 0) wavelet = {d[9:0] % W[9:0], d[9:0] / W[9:0], l[5:0], kk[5:0]};   // COORD_W 10
             else        wavelet = {8'hd0, src[7:0], kk[7:0], j[7:0]};
         end
     endfunction
@@ -82,12 +82,12 @@ module tb_mesh_depths;
                     w = rx_head[32*t +: 32];
                     wavelets = wavelets + 1;
                     if (rleft[t] <= 0) begin
-                        if (w[31:24] != t % W || w[23:16] != t / W) begin
+                        if (w[31:22] != t % W || w[21:12] != t / W) begin
                             $display("tb_mesh_depths: PE %0d got header %h for another PE", t, w);
                             errors = errors + 1;
                         end
-                        rleft[t] = w[15:8];
-                        rtag[t]  = w[7:0];
+                        rleft[t] = w[11:6];
+                        rtag[t]  = w[5:0];
                         rj[t]    = 1;
                         got[t]   = got[t] + 1;
                         messages = messages + 1;

@@ -99,7 +99,7 @@ module tb_rules;
     wire        r_err, r_ramp_valid;
     wire [31:0] r_ramp_data;
     wm_router #(.IN_DEPTH(4), .RX_DEPTH(8)) u_router (
-        .clk_i(clk), .rst_ni(r_rst_n), .x_i(8'd1), .y_i(8'd1), .last_x_i(8'd2), .last_y_i(8'd2),
+        .clk_i(clk), .rst_ni(r_rst_n), .x_i(10'd1), .y_i(10'd1), .last_x_i(10'd2), .last_y_i(10'd2),
         .enable_i(1'b1),
         .north_valid_i(r_valid[0]), .north_data_i(r_data[0]), .north_credit_o(), .north_en_i(1'b1),
         .north_valid_o(), .north_data_o(), .north_credit_i(1'b0),
@@ -110,13 +110,13 @@ module tb_rules;
         .west_valid_i(r_valid[3]), .west_data_i(r_data[3]), .west_credit_o(), .west_en_i(1'b1),
         .west_valid_o(), .west_data_o(), .west_credit_i(1'b0),
         .ramp_valid_o(r_ramp_valid), .ramp_data_o(r_ramp_data), .ramp_credit_i(1'b0),
-        .ramp_valid_i(r_rvalid), .ramp_data_i(r_rdata), .ramp_load_i(r_load), .ramp_next_i(r_rdata[31:16]),
+        .ramp_valid_i(r_rvalid), .ramp_data_i(r_rdata), .ramp_load_i(r_load), .ramp_next_i(r_rdata[31:12]),
         .ramp_pop_o(r_rpop),
         .in_count_o(), .in_head_o(), .err_offmesh_o(r_err), .err_hdr_o(r_err_hdr), .owner_o()
     );
     // a header {col, row, len, tag}
     function [31:0] hdr(input [7:0] col, input [7:0] row, input [7:0] len, input [7:0] tag);
-        hdr = {col, row, len, tag};
+        hdr = {2'b0, col, 2'b0, row, len[5:0], tag[5:0]};   // wm_router's COORD_W 10
     endfunction
     task r_send;   // one cycle: the wavelets on the link inputs of mask
         input [3:0]  mask;
