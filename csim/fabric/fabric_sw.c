@@ -1172,8 +1172,9 @@ static sw_core *core_of(const sw_fabric *s, unsigned x, unsigned y, const char *
 static void sw_load_core(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const void *bytes, size_t n)
 {
     if (!wm_sw_core_range_ok(addr, n, "core_load", x, y)) return;
-    sw_core *c = core_of(as_sw(f), x, y, "core_load", true);
-    if (c && n) memcpy(c->mem + addr, bytes, n);
+    sw_fabric *s = as_sw(f);
+    sw_core *c = core_of(s, x, y, "core_load", true);
+    if (c && n) wm_sw_core_load(s->cores, c, addr, bytes, n);
 }
 
 /* A core never made has its RAM as created: zero. */
@@ -1181,7 +1182,7 @@ static void sw_read_core(const wm_fabric *f, unsigned x, unsigned y, uint32_t ad
 {
     if (!wm_sw_core_range_ok(addr, n, "core_read", x, y)) return;
     const sw_core *c = core_of(as_sw_const(f), x, y, "core_read", false);
-    if (c) memcpy(bytes, c->mem + addr, n);
+    if (c) wm_sw_core_read(c, addr, bytes, n);
     else memset(bytes, 0, n);
 }
 
@@ -1199,7 +1200,7 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     }
     /* A started core has left reset: as in the RTL, it is held in reset
      * for the next step, and the step after is its cycle 0. */
-    wm_sw_core_start(c, s->cycle + (restart ? 1u : 0u));
+    wm_sw_core_start(s->cores, c, s->cycle + (restart ? 1u : 0u));
     if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
     queue_tile(s, (uint32_t)(y * s->w + x));
 }
