@@ -1266,6 +1266,35 @@ static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, ui
     if (c && r > 0 && r < 32) c->iss.x[r] = value;
 }
 
+/* What each allocation holds, as allocated (those written as the run
+ * goes, the event records, count whole). */
+static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
+{
+    const sw_fabric *s = as_sw_const(f);
+    const size_t n = (size_t)s->w * s->h + 1; /* with the sentinel */
+    const sw_tile *t = s->tiles;
+    memset(out, 0, sizeof *out);
+    const size_t tile_queues = sizeof t->tx + sizeof t->rx + sizeof t->tx_rd + sizeof t->rx_rd;
+    out->queues = n * (tile_queues + sizeof *s->tx_count + sizeof *s->rx_count + sizeof *s->rx_head +
+                       sizeof *s->posted + sizeof *s->push_data);
+    out->routers = n * (sizeof *t - tile_queues + sizeof *s->err_hdr);
+    out->fabric = sizeof *s + (n - 1) * sizeof *s->en_pending + s->proc.nwords * sizeof *s->proc.bits;
+    for (unsigned k = 0; k < LANES; k++) {
+        const sw_lane *l = &s->lane[k];
+        out->fabric += l->next.nwords * sizeof *l->next.bits + (n - 1) * sizeof *l->en_changed;
+        if (l->events) out->fabric += (n - 1) * WM_NPORTS * sizeof *l->events;
+        if (l->core_events) out->fabric += (n - 1) * sizeof *l->core_events;
+    }
+    if (s->worker) out->fabric += sizeof *s->worker;
+    if (!s->cores) return;
+    wm_sw_cores_use u;
+    wm_sw_cores_usage(s->cores, &u);
+    out->cores = u.core_bytes;
+    out->ram_own = u.pages.own * WM_ISS_PAGE_BYTES;
+    out->ram_shared = u.pages.shared * WM_ISS_PAGE_BYTES;
+    out->ram_spare = u.pages.free * WM_ISS_PAGE_BYTES + u.pages.overhead;
+}
+
 static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
 {
     *ctx = as_sw_const(f)->hook_ctx;
@@ -1297,6 +1326,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_regs = sw_core_regs,
     .core_set_reg = sw_core_set_reg,
     .get_link_hook = sw_get_link_hook,
+    .memory = sw_memory,
 };
 
 static int port_from_letter(char c)

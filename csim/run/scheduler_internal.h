@@ -2,7 +2,8 @@
  * of a PE mode. Not for other files.
  *
  * The scheduler is a base (scheduler.c: the state, observers, exports,
- * progress, interrupts, stall snapshots; stall_report.c: why a run ended)
+ * progress, interrupts, stall snapshots; stall_report.c: why a run ended;
+ * mem_report.c: where its memory goes)
  * and one PE mode per file, each a wm_pe_mode_ops table: coroutines
  * (native_sched.c) and cores (core_sched.c). A mode calls the base; the
  * base calls a mode only through its table, which pe_mode.c picks. */
