@@ -1267,7 +1267,8 @@ static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, ui
 }
 
 /* What each allocation holds, as allocated (those written as the run
- * goes, the event records, count whole). */
+ * goes, the event records, count whole); the worker thread's few hundred
+ * bytes, there or not as the load decides, fall in the caller's rest. */
 static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
 {
     const sw_fabric *s = as_sw_const(f);
@@ -1285,7 +1286,6 @@ static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
         if (l->events) out->fabric += (n - 1) * WM_NPORTS * sizeof *l->events;
         if (l->core_events) out->fabric += (n - 1) * sizeof *l->core_events;
     }
-    if (s->worker) out->fabric += sizeof *s->worker;
     if (!s->cores) return;
     wm_sw_cores_use u;
     wm_sw_cores_usage(s->cores, &u);
