@@ -24,8 +24,11 @@ void wm_mem_report_take(const wm_sched *s, wm_mem_report *out)
     if (s->stacks) out->stack = wm_stacks_resident(s->stacks);
     size_t sched = sizeof *s + s->n * (sizeof *s->pes + sizeof *s->live) + s->snap_cap * 2 * sizeof *s->snap +
                    s->msgs.ntiles * (sizeof *s->msgs.tx_left + sizeof *s->msgs.rx_left + sizeof *s->msgs.rx_msgs);
+    if (s->cos) sched += s->n * sizeof *s->cos;
+    if (s->cpes) sched += s->n * sizeof *s->cpes;
     for (size_t i = 0; i < s->n; i++) {
         sched += s->pes[i].cap_exports * sizeof *s->pes[i].exports;
+        if (s->pes[i].fault) sched += FAULT_TEXT;
         if (s->pes[i].mem_owned) out->data += WM_PE_DATA_BYTES;
     }
     for (size_t i = 0; i < s->nfws; i++) sched += sizeof s->fws[i] + s->fws[i].n;
