@@ -14,6 +14,12 @@
  * the RAM; a mismatch reports the seed, the cycle, the PC and the
  * instruction. A deliberately perturbed ISS must be caught by it.
  *
+ * The ISS runs on two RAMs: one array (iss), and the pages of a store
+ * (paged iss, core/page_store.h), as the sw backend's cores do, every
+ * load shared with the other paged cores holding the same bytes and
+ * copied by the core's first store into it. The directed tests run on
+ * both, and the random programs on the paged one against the array.
+ *
  * Built without the RTL (-DWM_TEST_CORE_NO_RTL) the same tests run on the
  * ISS alone and the differential test compares it with itself. */
 #include <setjmp.h>
@@ -29,6 +35,7 @@
 
 #include "core/corners.h"
 #include "core/iss.h"
+#include "core/page_store.h"
 #include "core/randprog.h"
 #include "core/rv32_asm.h"
 #ifndef WM_TEST_CORE_NO_RTL
@@ -40,18 +47,26 @@ enum { MEM = WM_CORE_MEM_BYTES, DATA = 0x3000, RB = 0x80000000u };
 
 /* ------------------------------------------------------------ the models */
 
-typedef enum { K_ISS, K_RTL } core_kind;
+typedef enum { K_ISS, K_PAGED, K_RTL } core_kind;
 
 #ifdef WM_TEST_CORE_NO_RTL
-static const core_kind kinds[] = {K_ISS};
+static const core_kind kinds[] = {K_ISS, K_PAGED};
 #define REF_KIND K_ISS
 #else
-static const core_kind kinds[] = {K_ISS, K_RTL};
+static const core_kind kinds[] = {K_ISS, K_PAGED, K_RTL};
 #define REF_KIND K_RTL
 #endif
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
-static const char *kind_name(core_kind k) { return k == K_RTL ? "rtl" : "iss"; }
+static const char *kind_name(core_kind k) { return k == K_RTL ? "rtl" : k == K_PAGED ? "paged iss" : "iss"; }
+
+/* The paged cores' pages, one store for the process. */
+static wm_page_store *pages(void)
+{
+    static wm_page_store *ps;
+    if (!ps) ps = wm_page_store_create();
+    return ps;
+}
 
 typedef struct {
     core_kind k;
@@ -67,7 +82,12 @@ static core *core_new(core_kind k, wm_iss_perturb perturb)
     core *c = calloc(1, sizeof *c);
     assert_non_null(c);
     c->k = k;
-    wm_iss_init(&c->iss, c->mem, MEM);
+    if (k == K_PAGED) {
+        wm_page_store_map(pages(), &c->iss.ram, MEM);
+        wm_iss_reset(&c->iss);
+    } else {
+        wm_iss_init(&c->iss, c->mem, MEM);
+    }
     c->iss.perturb = (uint8_t)perturb;
 #ifndef WM_TEST_CORE_NO_RTL
     if (k == K_RTL) {
@@ -80,6 +100,7 @@ static core *core_new(core_kind k, wm_iss_perturb perturb)
 
 static void core_free(core *c)
 {
+    if (c->k == K_PAGED) wm_page_store_unmap(pages(), &c->iss.ram);
 #ifndef WM_TEST_CORE_NO_RTL
     if (c->rtl) wm_core_rtl_destroy(c->rtl);
 #endif
@@ -92,7 +113,13 @@ static void core_load(core *c, uint32_t addr, const uint32_t *w, unsigned n)
     assert_true(n <= 4096 && addr + 4 * n <= MEM);
     for (unsigned i = 0; i < n; i++)
         for (unsigned k = 0; k < 4; k++) b[4 * i + k] = (uint8_t)(w[i] >> 8 * k);
-    memcpy(c->mem + addr, b, 4 * n);
+    if (c->k == K_PAGED) {
+        /* as the sw backend starts a core: what the host loaded is shared */
+        wm_page_store_write(pages(), &c->iss.ram, addr, b, 4 * n);
+        wm_page_store_share(pages(), &c->iss.ram);
+    } else {
+        memcpy(c->mem + addr, b, 4 * n);
+    }
 #ifndef WM_TEST_CORE_NO_RTL
     if (c->rtl) wm_core_rtl_load(c->rtl, addr, b, 4 * n);
 #endif
@@ -141,7 +168,8 @@ static void core_read(const core *c, uint32_t addr, void *dst, size_t n)
         return;
     }
 #endif
-    memcpy(dst, c->mem + addr, n);
+    if (c->k == K_PAGED) wm_page_store_read(&c->iss.ram, addr, dst, n);
+    else memcpy(dst, c->mem + addr, n);
 }
 
 /* ------------------------------------------------------------ the datapath */
@@ -962,7 +990,7 @@ static void test_rx_load_waits_then_pops_in_the_first_cycle(void **state)
         }
         assert_int_equal(core_halt(c).state, WM_CORE_RUNNING);
         assert_int_equal(core_pc(c), 16);
-        if (kinds[ki] == K_ISS) assert_int_equal(wm_iss_waiting(&c->iss), WM_ISS_WAIT_RX);
+        if (kinds[ki] != K_RTL) assert_int_equal(wm_iss_waiting(&c->iss), WM_ISS_WAIT_RX);
         core_free(c);
     }
 }
@@ -1418,7 +1446,8 @@ static pe_cfg pe_random(uint64_t seed)
 /* Runs the program of seed on a reference core and on the ISS (with a
  * perturbation, or none) in lockstep; false and a report on the first
  * difference. */
-static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb, char *rep, size_t nrep, diff_stats *st)
+static bool diff_seed(uint64_t seed, core_kind ref_kind, core_kind dut_kind, wm_iss_perturb perturb, char *rep, size_t nrep,
+                      diff_stats *st)
 {
     static uint32_t code[4096];
     wm_randprog_cfg cfg;
@@ -1426,16 +1455,21 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
     wm_randprog_info info;
     assert_true(wm_randprog(seed, &cfg, code, 4096, &info));
     pe_cfg pcfg = pe_random(seed);
-    core *ref = core_new(ref_kind, WM_ISS_PERTURB_NONE), *dut = core_new(K_ISS, perturb);
+    core *ref = core_new(ref_kind, WM_ISS_PERTURB_NONE), *dut = core_new(dut_kind, perturb);
     core_load(ref, 0, code, info.words);
     core_load(dut, 0, code, info.words);
+    /* A paged core shares its program's pages with a twin that never
+     * runs: its stores into them are copies, and the twin keeps reading
+     * the program. */
+    core *twin = dut_kind == K_PAGED ? core_new(K_PAGED, WM_ISS_PERTURB_NONE) : NULL;
+    if (twin) core_load(twin, 0, code, info.words);
     pe_model m;
     pe_init(&m, &pcfg);
     uint32_t shadow[32] = {0}; /* the registers as the retire records wrote them */
     static uint32_t seen[MEM / 4];  /* the word last retired at each PC, if seen_any */
     static uint8_t seen_any[MEM / 4];
     memset(seen_any, 0, sizeof seen_any);
-    const char *rn = kind_name(ref_kind), *dn = perturb ? "perturbed iss" : "iss";
+    const char *rn = kind_name(ref_kind), *dn = perturb ? "perturbed iss" : kind_name(dut_kind);
     bool ok = true;
     uint64_t t = 0;
     char a[160], b[160], d[64];
@@ -1561,12 +1595,25 @@ static bool diff_seed(uint64_t seed, core_kind ref_kind, wm_iss_perturb perturb,
                 break;
             }
     }
+    if (ok && twin) {
+        static uint8_t mt[MEM];
+        core_read(twin, 0, mt, MEM);
+        for (uint32_t i = 0; ok && i < MEM; i++) {
+            const uint8_t want = i < 4 * info.words ? (uint8_t)(code[i / 4] >> 8 * (i % 4)) : 0;
+            if (mt[i] != want) {
+                snprintf(rep, nrep, "seed %llu: at the end, the twin's RAM byte 0x%04x: 0x%02x, loaded 0x%02x",
+                         (unsigned long long)seed, (unsigned)i, mt[i], want);
+                ok = false;
+            }
+        }
+    }
     if (st) {
         st->cycles += t + 1;
         st->programs++;
     }
     core_free(ref);
     core_free(dut);
+    if (twin) core_free(twin);
     return ok;
 }
 
@@ -1582,7 +1629,7 @@ static void test_random_programs_iss_matches_rtl(void **state)
     clock_t t0 = clock();
     unsigned bad = 0;
     for (uint64_t seed = 1; seed <= NSEEDS; seed++) {
-        if (!diff_seed(seed, REF_KIND, WM_ISS_PERTURB_NONE, rep, sizeof rep, &st)) {
+        if (!diff_seed(seed, REF_KIND, K_ISS, WM_ISS_PERTURB_NONE, rep, sizeof rep, &st)) {
             print_error("%s\n", rep);
             if (++bad >= 5) break;
         }
@@ -1630,7 +1677,7 @@ static void test_perturbed_iss_is_caught(void **state)
         char rep[512] = "";
         uint64_t seed = 1;
         for (; seed <= NSEEDS; seed++)
-            if (!diff_seed(seed, REF_KIND, cases[i].p, rep, sizeof rep, NULL)) break;
+            if (!diff_seed(seed, REF_KIND, K_ISS, cases[i].p, rep, sizeof rep, NULL)) break;
         if (seed > NSEEDS) fail_msg("perturbation %d not caught in %d programs", (int)cases[i].p, NSEEDS);
         print_message("perturbation %d caught: %s\n", (int)cases[i].p, rep);
         char head[64];
@@ -1639,6 +1686,28 @@ static void test_perturbed_iss_is_caught(void **state)
         assert_non_null(strstr(rep, cases[i].what));
         assert_non_null(strstr(rep, "perturbed iss"));
     }
+}
+
+/* The ISS on the pages of a store runs every program as on one array:
+ * every cycle's record, the halt, the registers and the RAM. */
+static void test_random_programs_paged_iss_matches_the_array(void **state)
+{
+    (void)state;
+    char rep[512];
+    unsigned bad = 0;
+    for (uint64_t seed = 1; seed <= NSEEDS; seed++) {
+        if (!diff_seed(seed, K_ISS, K_PAGED, WM_ISS_PERTURB_NONE, rep, sizeof rep, NULL)) {
+            print_error("%s\n", rep);
+            if (++bad >= 5) break;
+        }
+    }
+    assert_int_equal(bad, 0);
+    /* every paged core gave its pages back: none is left owned or shared */
+    wm_page_store_use u;
+    wm_page_store_usage(pages(), &u);
+    assert_int_equal(u.own, 0);
+    assert_int_equal(u.shared, 0);
+    assert_int_equal(u.readers, 0);
 }
 
 /* The generator is a function of the seed alone. */
@@ -1790,6 +1859,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_halted_core_reports_the_halting_pc),
         cmocka_unit_test(test_random_programs_are_deterministic),
         cmocka_unit_test(test_random_programs_iss_matches_rtl),
+        cmocka_unit_test(test_random_programs_paged_iss_matches_the_array),
         cmocka_unit_test(test_perturbed_iss_is_caught),
         cmocka_unit_test(test_iss_idle_skips_a_wait_exactly),
         cmocka_unit_test(test_cpi_of_every_class_is_the_contract),

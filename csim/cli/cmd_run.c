@@ -1,6 +1,7 @@
 /* cmd_run.c: `wavemesh run LAYOUT`, the kernels of a layout to completion. */
 #include "cli/commands.h"
 #include "run/exact.h"
+#include "run/mem_report.h"
 #include "run/runner.h"
 
 #include <inttypes.h>
@@ -27,7 +28,13 @@ static const char about[] =
     "status is 1.\n"
     "Under --gdb, a run in which GDB wrote memory or registers says so after\n"
     "its results (`modified: GDB wrote to CORES: N bytes of memory, M\n"
-    "registers`) and exits 1, unless --gdb-writes-ok.\n";
+    "registers`) and exits 1, unless --gdb-writes-ok.\n"
+    "--mem-report prints, after the run, where its memory went, in bytes a PE:\n"
+    "the process's peak resident set, the RAM pages the cores touched (pages\n"
+    "shared by content counted once) or the kernels' stack pages natively,\n"
+    "what the peak holds beyond them, and of that the ISS, the routers, the\n"
+    "queues and the scheduler (docs/core.md, \"Where a PE's bytes go\"); the\n"
+    "sw backend tells its part, the rtl backend's falls in the rest.\n";
 
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";
@@ -41,6 +48,7 @@ int wm_cmd_run(int argc, char **argv)
     wm_trace_spec trace = wm_trace_spec_default();
     wm_gdb_spec gdb = {0};
     unsigned long long jitter = 0;
+    bool mem_report = false;
     const wm_option options[] = {
         WM_OPT_POSITIONAL_ROW("LAYOUT", &path, true),
         WM_OPT_CHOICE_ROW("--backend", &backend, wm_backend_words, "the fabric model (default rtl)"),
@@ -51,6 +59,7 @@ int wm_cmd_run(int argc, char **argv)
         WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
                        "perturb the timing: delay each kernel's start, stall its pushes and pops (--pe native)"),
         WM_OPT_GDB_ROWS(&gdb),
+        WM_OPT_FLAG_ROW("--mem-report", &mem_report, "after the run, where its memory went, in bytes a PE"),
     };
     const wm_opts opts = WM_OPTS("run", options, about, more);
     int status;
@@ -83,6 +92,11 @@ int wm_cmd_run(int argc, char **argv)
     wm_runner_print_cycles(r, "cycles", stdout);
     printf("run: %" PRIu64 " cycles\n", wm_sched_cycle(wm_runner_sched(r)));
     wm_runner_print_ends(r, "end", stdout);
+    if (mem_report) {
+        wm_mem_report m;
+        wm_mem_report_take(wm_runner_sched(r), &m);
+        wm_mem_report_print(&m, stdout);
+    }
     /* the results above are not the firmware's alone: said beside them */
     if (modified[0]) printf("modified: GDB wrote to %s\n", modified);
     const bool ended_well = wm_sched_ending(wm_runner_sched(r), res, stderr) == WM_END_RETURNED;

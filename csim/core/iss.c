@@ -9,6 +9,7 @@
  * retire in the last. */
 #include "iss.h"
 
+#include <assert.h>
 #include <string.h>
 
 enum {
@@ -30,13 +31,40 @@ static inline uint32_t ld32(const uint8_t *p)
     return v;
 }
 
-void wm_iss_init(wm_iss *c, uint8_t *mem, uint32_t mem_bytes)
+void wm_iss_reset(wm_iss *c)
 {
+    const wm_iss_ram ram = c->ram;
     memset(c, 0, sizeof *c);
-    c->mem = mem;
-    c->mem_bytes = mem_bytes & ~3u;
+    c->ram = ram;
     c->xstate = WM_ISS_X_EMPTY;
     c->halt.state = WM_CORE_RUNNING;
+}
+
+void wm_iss_init(wm_iss *c, uint8_t *mem, uint32_t mem_bytes)
+{
+    assert(mem_bytes <= WM_TILE_MEM_BYTES);
+    memset(&c->ram, 0, sizeof c->ram);
+    c->ram.bytes = mem_bytes & ~3u;
+    /* Every page its own: stores never call own. */
+    for (uint32_t p = 0; p * WM_ISS_PAGE_BYTES < c->ram.bytes; p++)
+        c->ram.rd[p] = c->ram.wr[p] = mem + (size_t)p * WM_ISS_PAGE_BYTES;
+    wm_iss_reset(c);
+}
+
+/* The RAM's byte at addr (below ram.bytes), for reading. */
+static inline const uint8_t *ram_rd(const wm_iss *c, uint32_t addr)
+{
+    return c->ram.rd[addr >> WM_ISS_PAGE_SHIFT] + (addr & (WM_ISS_PAGE_BYTES - 1));
+}
+
+/* ... and for writing: the first store into a page the core does not own
+ * makes it its own. */
+static inline uint8_t *ram_wr(wm_iss *c, uint32_t addr)
+{
+    const unsigned page = addr >> WM_ISS_PAGE_SHIFT;
+    uint8_t *p = c->ram.wr[page];
+    if (__builtin_expect(p == NULL, 0)) p = c->ram.own(c->ram.own_ctx, &c->ram, page);
+    return p + (addr & (WM_ISS_PAGE_BYTES - 1));
 }
 
 wm_core_halt wm_iss_halt(const wm_iss *c) { return c->halt; }
@@ -159,7 +187,7 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
 
     c->cycle++;
     const uint32_t pc = c->pc;
-    if (pc >= c->mem_bytes) {
+    if (pc >= c->ram.bytes) {
         fault(c, WM_CORE_FAULT_FETCH, 0);
         return;
     }
@@ -168,7 +196,7 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
         insn = c->fetch_stale_insn;
         c->fetch_stale = false;
     } else {
-        insn = ld32(c->mem + pc);
+        insn = ld32(ram_rd(c, pc));
     }
     const unsigned rd = (insn >> 7) & 31u, f3 = (insn >> 12) & 7u, f7 = insn >> 25;
     const uint32_t a = c->x[(insn >> 15) & 31u], b = c->x[(insn >> 20) & 31u];
@@ -294,8 +322,8 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
             fault(c, WM_CORE_FAULT_ALIGN, insn);
             return;
         }
-        if (addr < c->mem_bytes) {
-            const uint8_t *p = c->mem + addr;
+        if (addr < c->ram.bytes) {
+            const uint8_t *p = ram_rd(c, addr);
             switch (f3) {
             case 0: v = (uint32_t)(int32_t)(int8_t)p[0]; break;
             case 1: v = (uint32_t)(int32_t)(int16_t)(uint16_t)(p[0] | p[1] << 8); break;
@@ -343,13 +371,13 @@ void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out)
             fault(c, WM_CORE_FAULT_ALIGN, insn);
             return;
         }
-        if (addr < c->mem_bytes) {
-            uint8_t *p = c->mem + addr;
+        if (addr < c->ram.bytes) {
             if ((addr & ~3u) == pc + 4) {
                 /* F read pc + 4 at the edge this store writes it: the old word */
                 c->fetch_stale = true;
-                c->fetch_stale_insn = ld32(c->mem + pc + 4);
+                c->fetch_stale_insn = ld32(ram_rd(c, pc + 4));
             }
+            uint8_t *p = ram_wr(c, addr);
             p[0] = (uint8_t)b;
             if (size > 1) p[1] = (uint8_t)(b >> 8);
             if (size > 2) {

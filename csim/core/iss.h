@@ -7,8 +7,11 @@
  * run in lockstep and every cycle's record compared.
  *
  * The state is a plain struct (no allocation: a fabric model holds one per
- * tile) pointing at the PE's RAM, a little-endian byte array owned by the
- * caller and read and written in place.
+ * tile) pointing at the PE's RAM, little-endian bytes owned by the caller
+ * and read and written in place: one array (wm_iss_init), or pages of
+ * 4 KiB each wherever the caller keeps them (wm_iss_ram), so that a fabric
+ * of thousands of cores holds one copy of the pages they all read alike
+ * and only the pages each one writes of its own (core/page_store.h).
  *
  * Timing, as the RTL has it (docs/core.md, "Pipeline and cycles"):
  *   cycle 0           F fetches address 0, nothing in X;
@@ -57,14 +60,36 @@ typedef enum {
     WM_ISS_WAIT_TX      /* a TX store found tx_count == TX_DEPTH: retries until there is room */
 } wm_iss_wait;
 
+/* The RAM in pages: the page size is the host's, so the pages a run
+ * touches are the pages it keeps resident. */
+enum {
+    WM_ISS_PAGE_SHIFT = 12,
+    WM_ISS_PAGE_BYTES = 1 << WM_ISS_PAGE_SHIFT,
+    WM_ISS_PAGES = WM_TILE_MEM_BYTES / WM_ISS_PAGE_BYTES /* the largest RAM: the tile's */
+};
+
+typedef struct wm_iss_ram wm_iss_ram;
+
+/* The RAM as the core reaches it. Fetches and loads read page p at rd[p];
+ * stores write it at wr[p]. A NULL wr[p] is a page the core reads but
+ * does not own (a page of zeros, or one shared with other cores): the
+ * first store into it calls own(), which gives the core a copy of its own,
+ * points rd[p] and wr[p] at it and returns it. Pages at and past `bytes`
+ * are never reached (a fault). */
+struct wm_iss_ram {
+    const uint8_t *rd[WM_ISS_PAGES];
+    uint8_t *wr[WM_ISS_PAGES];
+    uint32_t bytes; /* a multiple of 4, at most WM_TILE_MEM_BYTES */
+    uint8_t *(*own)(void *ctx, wm_iss_ram *ram, unsigned page);
+    void *own_ctx;
+};
+
 /* Where the core is in its pipeline (internal; public for the struct). */
 enum { WM_ISS_X_EMPTY = 0, WM_ISS_X_NEW, WM_ISS_X_BUSY, WM_ISS_X_WAIT_RX, WM_ISS_X_WAIT_TX, WM_ISS_X_HALTED };
 
 typedef struct wm_iss {
     uint32_t x[32];           /* x[0] stays 0 */
     uint32_t pc;              /* the instruction in X, or the next to enter it */
-    uint8_t *mem;             /* the RAM, mem_bytes, little-endian; the caller's */
-    uint32_t mem_bytes;       /* a multiple of 4 */
     uint64_t cycle;           /* the cycle the next step simulates */
     uint64_t retired;         /* instructions retired */
     uint32_t tsc_hi;          /* latched by the last TSC_LO read */
@@ -82,11 +107,17 @@ typedef struct wm_iss {
     bool fetch_stale;
     uint32_t fetch_stale_insn;
     wm_core_halt halt;
+    wm_iss_ram ram;           /* the RAM; the caller's */
 } wm_iss;
 
-/* Reset: registers 0, PC 0, the next step is cycle 0. mem_bytes must be a
- * multiple of 4 (the RAM's words); mem is not touched. */
+/* Reset: registers 0, PC 0, the next step is cycle 0; the RAM is the
+ * array mem of mem_bytes (at most WM_TILE_MEM_BYTES, rounded down to a
+ * multiple of 4, the RAM's words), read and written in place. mem is not
+ * touched. */
 void wm_iss_init(wm_iss *c, uint8_t *mem, uint32_t mem_bytes);
+/* Reset, the RAM kept as c->ram has it (a paged RAM the caller set up,
+ * core/page_store.h). */
+void wm_iss_reset(wm_iss *c);
 /* Exactly one clock cycle with the PE datapath as `in` shows it; `out`
  * says what the core did (cleared first). After a halt, does nothing. */
 void wm_iss_step(wm_iss *c, const wm_core_pe_in *in, wm_core_cycle *out);

@@ -168,6 +168,17 @@ typedef struct wm_fabric_config {
     uint64_t tsc_start;
 } wm_fabric_config;
 
+/* Where a fabric's memory goes, in bytes (memory member of the ops). */
+typedef struct {
+    size_t routers;    /* the routers' state: link buffers, output registers, arbitration, mailboxes */
+    size_t queues;     /* the PEs' TX and RX queues, their counts and posted accesses */
+    size_t fabric;     /* the rest of the fabric's own: active sets, event records, the fabric itself */
+    size_t cores;      /* the cores' state, for the cores made: the instruction-set simulator's */
+    size_t ram_own;    /* the cores' RAM pages each written by one core */
+    size_t ram_shared; /* RAM pages read alike by several cores (the image), each counted once */
+    size_t ram_spare;  /* RAM pages made and free again, and the pages' bookkeeping */
+} wm_fabric_memory;
+
 typedef struct wm_fabric_ops {
     const char *name; /* "rtl" or "sw" */
     /* A W x H mesh (1..WM_MESH_MAX each), every router enabled, at cycle 0.
@@ -238,6 +249,9 @@ typedef struct wm_fabric_ops {
     /* The link hook set last and its context (NULL: none), so that a
      * second observer can pass every event on to the first. */
     wm_link_hook (*get_link_hook)(const wm_fabric *f, void **ctx);
+    /* What the fabric holds now (docs/core.md, "Where a PE's bytes go");
+     * NULL: a backend that cannot tell (the Verilated ones). */
+    void (*memory)(const wm_fabric *f, wm_fabric_memory *out);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

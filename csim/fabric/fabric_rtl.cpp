@@ -951,4 +951,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_in_flight,    rtl_set_link_hook, rtl_create_cores, rtl_core_load, rtl_core_read,
     rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
     rtl_create_with,  nullptr,          rtl_core_regs,   rtl_core_set_reg, rtl_get_link_hook,
+    nullptr, // no memory accounting: Verilator allocates the tiles, RAMs included
 };

@@ -1172,8 +1172,9 @@ static sw_core *core_of(const sw_fabric *s, unsigned x, unsigned y, const char *
 static void sw_load_core(wm_fabric *f, unsigned x, unsigned y, uint32_t addr, const void *bytes, size_t n)
 {
     if (!wm_sw_core_range_ok(addr, n, "core_load", x, y)) return;
-    sw_core *c = core_of(as_sw(f), x, y, "core_load", true);
-    if (c && n) memcpy(c->mem + addr, bytes, n);
+    sw_fabric *s = as_sw(f);
+    sw_core *c = core_of(s, x, y, "core_load", true);
+    if (c && n) wm_sw_core_load(s->cores, c, addr, bytes, n);
 }
 
 /* A core never made has its RAM as created: zero. */
@@ -1181,7 +1182,7 @@ static void sw_read_core(const wm_fabric *f, unsigned x, unsigned y, uint32_t ad
 {
     if (!wm_sw_core_range_ok(addr, n, "core_read", x, y)) return;
     const sw_core *c = core_of(as_sw_const(f), x, y, "core_read", false);
-    if (c) memcpy(bytes, c->mem + addr, n);
+    if (c) wm_sw_core_read(c, addr, bytes, n);
     else memset(bytes, 0, n);
 }
 
@@ -1199,7 +1200,7 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     }
     /* A started core has left reset: as in the RTL, it is held in reset
      * for the next step, and the step after is its cycle 0. */
-    wm_sw_core_start(c, s->cycle + (restart ? 1u : 0u));
+    wm_sw_core_start(s->cores, c, s->cycle + (restart ? 1u : 0u));
     if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
     queue_tile(s, (uint32_t)(y * s->w + x));
 }
@@ -1265,6 +1266,35 @@ static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, ui
     if (c && r > 0 && r < 32) c->iss.x[r] = value;
 }
 
+/* What each allocation holds, as allocated (those written as the run
+ * goes, the event records, count whole); the worker thread's few hundred
+ * bytes, there or not as the load decides, fall in the caller's rest. */
+static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
+{
+    const sw_fabric *s = as_sw_const(f);
+    const size_t n = (size_t)s->w * s->h + 1; /* with the sentinel */
+    const sw_tile *t = s->tiles;
+    memset(out, 0, sizeof *out);
+    const size_t tile_queues = sizeof t->tx + sizeof t->rx + sizeof t->tx_rd + sizeof t->rx_rd;
+    out->queues = n * (tile_queues + sizeof *s->tx_count + sizeof *s->rx_count + sizeof *s->rx_head +
+                       sizeof *s->posted + sizeof *s->push_data);
+    out->routers = n * (sizeof *t - tile_queues + sizeof *s->err_hdr);
+    out->fabric = sizeof *s + (n - 1) * sizeof *s->en_pending + s->proc.nwords * sizeof *s->proc.bits;
+    for (unsigned k = 0; k < LANES; k++) {
+        const sw_lane *l = &s->lane[k];
+        out->fabric += l->next.nwords * sizeof *l->next.bits + (n - 1) * sizeof *l->en_changed;
+        if (l->events) out->fabric += (n - 1) * WM_NPORTS * sizeof *l->events;
+        if (l->core_events) out->fabric += (n - 1) * sizeof *l->core_events;
+    }
+    if (!s->cores) return;
+    wm_sw_cores_use u;
+    wm_sw_cores_usage(s->cores, &u);
+    out->cores = u.core_bytes;
+    out->ram_own = u.pages.own * WM_ISS_PAGE_BYTES;
+    out->ram_shared = u.pages.shared * WM_ISS_PAGE_BYTES;
+    out->ram_spare = u.pages.free * WM_ISS_PAGE_BYTES + u.pages.overhead;
+}
+
 static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
 {
     *ctx = as_sw_const(f)->hook_ctx;
@@ -1296,6 +1326,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_regs = sw_core_regs,
     .core_set_reg = sw_core_set_reg,
     .get_link_hook = sw_get_link_hook,
+    .memory = sw_memory,
 };
 
 static int port_from_letter(char c)

@@ -11,11 +11,13 @@ sw_cores *wm_sw_cores_new(size_t ntiles)
     sw_cores *cs = malloc(sizeof *cs);
     if (!cs) return NULL;
     cs->ntiles = ntiles;
+    cs->made = 0;
     cs->tile = calloc(ntiles, sizeof *cs->tile);
     if (!cs->tile) {
         free(cs);
         return NULL;
     }
+    cs->pages = wm_page_store_create();
     return cs;
 }
 
@@ -24,22 +26,43 @@ void wm_sw_cores_free(sw_cores *cs)
     if (!cs) return;
     for (size_t k = 0; k < cs->ntiles; k++) free(cs->tile[k]);
     free(cs->tile);
+    /* the RAMs' pages go with their store */
+    wm_page_store_destroy(cs->pages);
     free(cs);
 }
 
 sw_core *wm_sw_cores_get(sw_cores *cs, size_t idx)
 {
     if (cs->tile[idx]) return cs->tile[idx];
-    /* calloc: the RAM comes zeroed, as create_cores promises */
     sw_core *c = calloc(1, sizeof *c);
     if (!c) {
         fprintf(stderr, "wavemesh: out of memory for the core of tile %zu\n", idx);
         return NULL;
     }
-    wm_iss_init(&c->iss, c->mem, WM_TILE_MEM_BYTES);
+    /* the RAM reads zero, as create_cores promises */
+    wm_page_store_map(cs->pages, &c->iss.ram, WM_TILE_MEM_BYTES);
+    wm_iss_reset(&c->iss);
     c->last_cycle = UINT64_MAX;
     cs->tile[idx] = c;
+    cs->made++;
     return c;
+}
+
+void wm_sw_core_load(sw_cores *cs, sw_core *c, uint32_t addr, const void *bytes, size_t n)
+{
+    wm_page_store_write(cs->pages, &c->iss.ram, addr, bytes, n);
+}
+
+void wm_sw_core_read(const sw_core *c, uint32_t addr, void *bytes, size_t n)
+{
+    wm_page_store_read(&c->iss.ram, addr, bytes, n);
+}
+
+void wm_sw_cores_usage(const sw_cores *cs, wm_sw_cores_use *out)
+{
+    out->cores = cs->made;
+    out->core_bytes = cs->made * sizeof(sw_core) + cs->ntiles * sizeof *cs->tile + sizeof *cs;
+    wm_page_store_usage(cs->pages, &out->pages);
 }
 
 bool wm_sw_core_range_ok(uint32_t addr, size_t n, const char *what, unsigned x, unsigned y)
@@ -50,9 +73,10 @@ bool wm_sw_core_range_ok(uint32_t addr, size_t n, const char *what, unsigned x, 
     return false;
 }
 
-void wm_sw_core_start(sw_core *c, uint64_t cycle)
+void wm_sw_core_start(sw_cores *cs, sw_core *c, uint64_t cycle)
 {
-    wm_iss_init(&c->iss, c->mem, WM_TILE_MEM_BYTES);
+    wm_page_store_share(cs->pages, &c->iss.ram);
+    wm_iss_reset(&c->iss);
     c->start = cycle;
     c->started = true;
     c->last_cycle = UINT64_MAX;

@@ -3,8 +3,12 @@
  *
  * A fabric made by create_cores has a core and a RAM per tile, modelled by
  * the instruction-set simulator (core/iss.h), which is cycle-exact to the
- * RTL core. Most tiles of a large mesh never run one, so a tile's core and
- * its RAM are allocated when the host first loads or starts it.
+ * RTL core. Most tiles of a large mesh never run one, so a tile's core is
+ * allocated when the host first loads or starts it. The RAMs are pages of
+ * one store (core/page_store.h): a RAM holds of its own only the pages
+ * its core or the host wrote since the core started; the pages the host
+ * loaded before (the image, the PE block, the data) are shared by content
+ * with every other RAM holding the same bytes, and the rest read zero.
  *
  * Time: core_start at fabric cycle S makes the step that simulates cycle S
  * the core's cycle 0, so the core's cycle is always the fabric's minus S.
@@ -19,6 +23,7 @@
 #define WM_FABRIC_SW_CORES_H
 
 #include "core/iss.h"
+#include "core/page_store.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
 #include "core/must_use.h"
@@ -33,13 +38,15 @@ typedef struct {
     bool started;        /* core_start was called */
     uint64_t last_cycle; /* the fabric cycle `last` describes; UINT64_MAX before the first */
     wm_core_cycle last;  /* what the core did in that cycle, for the dumps */
-    uint8_t mem[WM_TILE_MEM_BYTES];
 } sw_core;
 
-/* The cores of a fabric, one pointer per tile, NULL until needed. */
+/* The cores of a fabric, one pointer per tile, NULL until needed, and the
+ * pages of their RAMs. */
 typedef struct {
     size_t ntiles;
     sw_core **tile;
+    size_t made;         /* cores allocated */
+    wm_page_store *pages;
 } sw_cores;
 
 WM_MUST_USE sw_cores *wm_sw_cores_new(size_t ntiles);
@@ -50,8 +57,19 @@ sw_core *wm_sw_cores_get(sw_cores *cs, size_t idx);
 /* addr .. addr + n lies in a tile's RAM; otherwise a message naming what
  * (core_load or core_read) and the tile, and false. */
 bool wm_sw_core_range_ok(uint32_t addr, size_t n, const char *what, unsigned x, unsigned y);
-/* Reset, and the next step simulates fabric cycle `cycle`, the core's 0. */
-void wm_sw_core_start(sw_core *c, uint64_t cycle);
+/* The host writes or reads tile RAM bytes (within the RAM). */
+void wm_sw_core_load(sw_cores *cs, sw_core *c, uint32_t addr, const void *bytes, size_t n);
+void wm_sw_core_read(const sw_core *c, uint32_t addr, void *bytes, size_t n);
+/* Reset, and the next step simulates fabric cycle `cycle`, the core's 0;
+ * the pages the host loaded are shared from here on. */
+void wm_sw_core_start(sw_cores *cs, sw_core *c, uint64_t cycle);
+/* What the cores and their RAMs hold. */
+typedef struct {
+    size_t cores;         /* cores made */
+    size_t core_bytes;    /* their state: the ISS, the last cycle, the tile's pointer */
+    wm_page_store_use pages;
+} wm_sw_cores_use;
+void wm_sw_cores_usage(const sw_cores *cs, wm_sw_cores_use *out);
 /* As the host sees it when the fabric is at cycle `cycle`; c may be NULL. */
 wm_core_status wm_sw_core_status(const sw_core *c, uint64_t cycle);
 void wm_sw_core_fill_view(const sw_core *c, uint64_t cycle, wm_sw_core_view *out);

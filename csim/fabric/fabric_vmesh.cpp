@@ -479,4 +479,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     nullptr, // no debugger's view of the registers: a cross-check only
     nullptr,
     nullptr,
+    nullptr, // no memory accounting: Verilator allocates the mesh
 };

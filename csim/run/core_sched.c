@@ -46,18 +46,24 @@ static bool core_init(wm_sched *s)
         return false;
     }
     char err[400];
+    s->cpes = calloc(s->n ? s->n : 1, sizeof *s->cpes);
+    if (!s->cpes) {
+        fprintf(stderr, "wavemesh: out of memory for the cores of %zu kernels\n", s->n);
+        return false;
+    }
     for (size_t i = 0; i < s->n; i++) {
-        wm_mp *mp = &s->pes[i];
-        const wm_instance *in = mp->inst;
-        mp->fw = firmware_of(s, in->kernel->name, err, sizeof err);
-        if (!mp->fw || !wm_pe_block_build(&mp->block, in, err, sizeof err)) {
+        wm_core_pe *cp = &s->cpes[i];
+        const wm_instance *in = s->pes[i].inst;
+        cp->core.halt.state = WM_CORE_RUNNING;
+        cp->fw = firmware_of(s, in->kernel->name, err, sizeof err);
+        if (!cp->fw || !wm_pe_block_build(&cp->block, in, err, sizeof err)) {
             fprintf(stderr, "wavemesh: PE (%u,%u) %s [%s]: %s\n", in->x, in->y, in->name, in->kernel->name, err);
             return false;
         }
     }
     /* The images' array moved as it grew: point every PE at its final
      * place (each is found, none loaded again). */
-    for (size_t i = 0; i < s->n; i++) s->pes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
+    for (size_t i = 0; i < s->n; i++) s->cpes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
     s->syms = calloc(s->nfws ? s->nfws : 1, sizeof *s->syms);
     if (!s->syms) {
         fprintf(stderr, "wavemesh: out of memory\n");
@@ -76,15 +82,18 @@ static void core_free(wm_sched *s)
     free(s->fws);
     s->fws = NULL;
     s->nfws = 0;
+    free(s->cpes);
+    s->cpes = NULL;
 }
 
 static void start_cores(wm_sched *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         wm_mp *mp = &s->pes[i];
+        const wm_core_pe *cp = &s->cpes[i];
         const unsigned x = mp->inst->x, y = mp->inst->y;
-        s->ops->core_load(s->f, x, y, 0, mp->fw->bytes, mp->fw->n);
-        s->ops->core_load(s->f, x, y, WM_PE_BLOCK_ADDR, &mp->block, sizeof mp->block);
+        s->ops->core_load(s->f, x, y, 0, cp->fw->bytes, cp->fw->n);
+        s->ops->core_load(s->f, x, y, WM_PE_BLOCK_ADDR, &cp->block, sizeof cp->block);
         if (mp->mem) s->ops->core_load(s->f, x, y, WM_PE_DATA_ADDR, mp->mem, WM_PE_DATA_BYTES);
         s->ops->core_start(s->f, x, y);
     }
@@ -108,7 +117,8 @@ static void add_export(wm_mp *mp, const char *name, int64_t value, uint64_t cycl
 static void read_block(wm_sched *s, wm_mp *mp)
 {
     const unsigned x = mp->inst->x, y = mp->inst->y;
-    s->ops->core_read(s->f, x, y, WM_PE_BLOCK_ADDR, &mp->block, sizeof mp->block);
+    wm_pe_block *b = &s->cpes[mp->index].block;
+    s->ops->core_read(s->f, x, y, WM_PE_BLOCK_ADDR, b, sizeof *b);
 }
 
 /* When the run ends: every core's results and data memory. */
@@ -120,9 +130,10 @@ static void collect(wm_sched *s)
         wm_mp *mp = &s->pes[i];
         const unsigned x = mp->inst->x, y = mp->inst->y;
         read_block(s, mp);
+        const wm_pe_block *b = &s->cpes[i].block;
         const char *const *list = mp->inst->kernel->exports;
         for (unsigned e = 0; list && list[e] && e < WM_PE_EXPORTS_MAX; e++)
-            if (mp->block.exported & (1u << e)) add_export(mp, list[e], mp->block.exports[e], s->cycle);
+            if (b->exported & (1u << e)) add_export(mp, list[e], b->exports[e], s->cycle);
         if (mp->mem) s->ops->core_read(s->f, x, y, WM_PE_DATA_ADDR, mp->mem, WM_PE_DATA_BYTES);
     }
 }
@@ -130,7 +141,8 @@ static void collect(wm_sched *s)
 /* A halted core: done, or the fault that ends the run. */
 static bool halted_ok(wm_sched *s, wm_mp *mp)
 {
-    const wm_core_halt *h = &mp->core.halt;
+    const wm_core_pe *cp = &s->cpes[mp->index];
+    const wm_core_halt *h = &cp->core.halt;
     if (h->state == WM_CORE_EXITED && h->exit_code == WM_PE_EXIT_DONE) {
         wm_sched_set_state(s, mp, WM_PE_DONE);
         return true;
@@ -138,15 +150,15 @@ static bool halted_ok(wm_sched *s, wm_mp *mp)
     char insn[64];
     rv_disasm(h->insn, insn, sizeof insn);
     if (h->state == WM_CORE_FAULTED) {
-        snprintf(mp->fault, sizeof mp->fault, "%s at pc 0x%08" PRIx32 ", instruction %08" PRIx32 " (%s)",
+        snprintf(wm_sched_fault_text(mp), FAULT_TEXT, "%s at pc 0x%08" PRIx32 ", instruction %08" PRIx32 " (%s)",
                  wm_core_fault_name(h->cause), h->pc, h->insn, h->cause == WM_CORE_FAULT_FETCH ? "none" : insn);
     } else if (h->exit_code == WM_PE_EXIT_FAULT) {
         read_block(s, mp);
         char text[FAULT_TEXT];
-        wm_pe_fault_text(s->ops, s->f, mp->inst->x, mp->inst->y, &mp->block, text, sizeof text);
-        snprintf(mp->fault, sizeof mp->fault, "%s", text);
+        wm_pe_fault_text(s->ops, s->f, mp->inst->x, mp->inst->y, &cp->block, text, sizeof text);
+        snprintf(wm_sched_fault_text(mp), FAULT_TEXT, "%s", text);
     } else {
-        snprintf(mp->fault, sizeof mp->fault, "the firmware exited with code %" PRIu32 " at pc 0x%08" PRIx32,
+        snprintf(wm_sched_fault_text(mp), FAULT_TEXT, "the firmware exited with code %" PRIu32 " at pc 0x%08" PRIx32,
                  h->exit_code, h->pc);
     }
     wm_sched_set_state(s, mp, WM_PE_FAULT);
@@ -187,12 +199,13 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
         for (size_t k = 0; k < s->nlive; k++) {
             wm_mp *mp = &s->pes[s->live[k]];
             const unsigned x = mp->inst->x, y = mp->inst->y;
-            mp->core = s->ops->core_status(s->f, x, y);
-            if (mp->core.halt.state != WM_CORE_RUNNING) {
+            wm_core_status *cs = &s->cpes[mp->index].core;
+            *cs = s->ops->core_status(s->f, x, y);
+            if (cs->halt.state != WM_CORE_RUNNING) {
                 if (!halted_ok(s, mp)) faulted = true;
                 continue;
             }
-            if (mp->core.waiting) {
+            if (cs->waiting) {
                 const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
                 const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
                 wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
@@ -269,7 +282,7 @@ typedef enum { PC_UNNAMED, PC_FUNCTION, PC_NOTE } pc_naming;
  * not the image's names nothing: a note into buf says so. */
 static pc_naming pc_function(const wm_sched *s, const wm_mp *mp, uint32_t pc, char *buf, size_t size)
 {
-    const size_t k = (size_t)(mp->fw - s->fws);
+    const size_t k = (size_t)(s->cpes[mp->index].fw - s->fws);
     if (!s->syms || k >= s->nfws) return PC_UNNAMED;
     wm_core_syms *cs = &s->syms[k];
     if (!cs->tried) {
@@ -316,7 +329,7 @@ static void print_pc(const wm_sched *s, const wm_mp *mp, uint32_t pc, FILE *out)
 static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
 {
     const wm_instance *in = mp->inst;
-    const wm_core_status *c = &mp->core;
+    const wm_core_status *c = &s->cpes[mp->index].core;
     const size_t tile = (size_t)in->y * wm_layout_width(s->layout) + in->x;
     fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
     switch (mp->state) {

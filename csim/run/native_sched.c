@@ -42,9 +42,10 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 static void to_loop(wm_mp *mp, bool done)
 {
     wm_sched *s = mp->s;
-    SWITCH_START(done ? NULL : &mp->asan_fake_stack, s->main_stack, s->main_stack_size);
-    if (!_setjmp(mp->jb)) _longjmp(s->jb, 1);
-    SWITCH_FINISH(mp->asan_fake_stack, NULL, NULL);
+    wm_coroutine *co = &s->cos[mp->index];
+    SWITCH_START(done ? NULL : &co->asan_fake_stack, s->main_stack, s->main_stack_size);
+    if (!_setjmp(co->jb)) _longjmp(s->jb, 1);
+    SWITCH_FINISH(co->asan_fake_stack, NULL, NULL);
 }
 
 static void co_entry(unsigned hi, unsigned lo)
@@ -85,6 +86,11 @@ static bool native_init(wm_sched *s)
     /* The native loop sees every push and pop itself. */
     s->msgs_kept = true;
     char why[400];
+    s->cos = calloc(s->n ? s->n : 1, sizeof *s->cos);
+    if (!s->cos) {
+        fprintf(stderr, "wavemesh: out of memory for the coroutines of %zu kernels\n", s->n);
+        return false;
+    }
     if (!(s->stacks = wm_stacks_create(s->n, describe_pe, s, why, sizeof why))) {
         fprintf(stderr, "wavemesh: %s\n", why);
         return false;
@@ -106,13 +112,15 @@ static void native_free(wm_sched *s)
 {
     wm_stacks_destroy(s->stacks);
     s->stacks = NULL;
+    free(s->cos);
+    s->cos = NULL;
 }
 
 static void resume(wm_sched *s, wm_mp *mp)
 {
     mp->charges = 0;
     SWITCH_START(&s->asan_fake_stack, wm_stacks_bottom(s->stacks, mp->index), WM_STACK_BYTES);
-    if (!_setjmp(s->jb)) _longjmp(mp->jb, 1);
+    if (!_setjmp(s->jb)) _longjmp(s->cos[mp->index].jb, 1);
     SWITCH_FINISH(s->asan_fake_stack, NULL, NULL);
 }
 
@@ -146,8 +154,8 @@ static bool serve(wm_sched *s, wm_mp *mp)
         }
         /* A kernel that has returned is done once the compute it charged
          * after its last access has run, as a core is done at its exit. */
-        if (mp->wait == WAIT_NONE && (mp->fault[0] || c >= mp->ready)) {
-            wm_sched_set_state(s, mp, mp->fault[0] ? WM_PE_FAULT : WM_PE_DONE);
+        if (mp->wait == WAIT_NONE && (mp->fault || c >= mp->ready)) {
+            wm_sched_set_state(s, mp, mp->fault ? WM_PE_FAULT : WM_PE_DONE);
             return acted;
         }
         if (c < mp->ready) {
@@ -410,9 +418,10 @@ void wm_sched_fault(wm_mp *mp, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(mp->fault, sizeof mp->fault, fmt, ap);
+    char *text = wm_sched_fault_text(mp);
+    vsnprintf(text, FAULT_TEXT, fmt, ap);
     va_end(ap);
-    if (!mp->fault[0]) snprintf(mp->fault, sizeof mp->fault, "fault");
+    if (!text[0]) snprintf(text, FAULT_TEXT, "fault");
     mp->wait = WAIT_NONE;
     SWITCH_START(NULL, mp->s->main_stack, mp->s->main_stack_size);
     _longjmp(mp->s->jb, 1);

@@ -5,13 +5,23 @@
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
+#include "core/xalloc.h"
 #include "waves/interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 wm_pe_mode wm_sched_mode(const wm_sched *s) { return s->pm->mode; }
-wm_core_status wm_sched_core(const wm_sched *s, size_t pe) { return s->pes[pe].core; }
+wm_core_status wm_sched_core(const wm_sched *s, size_t pe)
+{
+    return s->cpes ? s->cpes[pe].core : (wm_core_status){.halt.state = WM_CORE_RUNNING};
+}
+
+char *wm_sched_fault_text(wm_mp *mp)
+{
+    if (!mp->fault) mp->fault = wm_xcalloc(1, FAULT_TEXT);
+    return mp->fault;
+}
 
 wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *ops, wm_fabric *f,
                                const wm_layout *layout)
@@ -55,6 +65,7 @@ void wm_sched_destroy(wm_sched *s)
     if (!s) return;
     for (size_t i = 0; s->pes && i < s->n; i++) {
         free(s->pes[i].exports);
+        free(s->pes[i].fault);
         if (s->pes[i].mem_owned) free(s->pes[i].mem);
     }
     s->pm->free(s);

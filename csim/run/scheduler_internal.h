@@ -2,7 +2,8 @@
  * of a PE mode. Not for other files.
  *
  * The scheduler is a base (scheduler.c: the state, observers, exports,
- * progress, interrupts, stall snapshots; stall_report.c: why a run ended)
+ * progress, interrupts, stall snapshots; stall_report.c: why a run ended;
+ * mem_report.c: where its memory goes)
  * and one PE mode per file, each a wm_pe_mode_ops table: coroutines
  * (native_sched.c) and cores (core_sched.c). A mode calls the base; the
  * base calls a mode only through its table, which pe_mode.c picks. */
@@ -35,6 +36,9 @@ enum {
 
 typedef enum { WAIT_START, WAIT_WORK, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES, WAIT_NONE } wait_kind;
 
+/* One PE of the run, in every mode. What only one mode needs lives in
+ * that mode's own array (wm_coroutine, wm_core_pe), made by its init, so
+ * that a PE of a large run holds no bytes of the other's. */
 struct wm_mp {
     wm_sched *s;
     size_t index;
@@ -43,12 +47,10 @@ struct wm_mp {
     uint64_t end_cycle; /* the cycle it became DONE or FAULT */
     wm_export *exports;
     size_t nexports, cap_exports;
-    char fault[FAULT_TEXT];
+    char *fault;     /* NULL until the PE faults: then FAULT_TEXT bytes saying why (wm_sched_fault_text) */
     uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
     bool mem_owned;  /* made here (zeroed) because the caller gave none */
-    /* WM_PE_NATIVE: the coroutine, and the port access it waits for */
-    jmp_buf jb;
-    void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
+    /* WM_PE_NATIVE: the port access the coroutine waits for */
     unsigned charges;      /* since the kernel last gave the loop back */
     const char *func;      /* the sw/mp.h call running (NULL: the kernel's own code), for a profiler */
     wait_kind wait;
@@ -70,11 +72,20 @@ struct wm_mp {
     uint64_t last_push_cycle;
     uint64_t pops;
     uint64_t last_pop_cycle;
-    /* WM_PE_CORE: the image, and what the core did */
+};
+
+/* WM_PE_NATIVE: a kernel's coroutine. */
+typedef struct {
+    jmp_buf jb;
+    void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
+} wm_coroutine;
+
+/* WM_PE_CORE: a PE's image, and what its core did. */
+typedef struct {
     const wm_firmware *fw;
     wm_pe_block block;
     wm_core_status core;
-};
+} wm_core_pe;
 
 /* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
  * names one of its PCs. */
@@ -117,8 +128,9 @@ struct wm_sched {
     wm_mp *pes;
     size_t *live; /* indices of kernels still running, in layout order */
     size_t nlive;
-    /* WM_PE_NATIVE: the loop's context and the kernels' stacks */
+    /* WM_PE_NATIVE: the loop's context, the kernels' coroutines (one a PE) and their stacks */
     jmp_buf jb;
+    wm_coroutine *cos;
     wm_stacks *stacks;
     void *asan_fake_stack;
     const void *main_stack; /* the loop's own stack, for AddressSanitizer */
@@ -132,7 +144,8 @@ struct wm_sched {
     unsigned idle_cycles;
     wm_flight *snap, *prev_snap;
     size_t prev_snap_n, snap_cap;
-    /* WM_PE_CORE: one image per kernel, loaded once */
+    /* WM_PE_CORE: the PEs' images and cores (one a PE); one image per kernel, loaded once */
+    wm_core_pe *cpes;
     wm_firmware *fws;
     size_t nfws;
     wm_core_syms *syms; /* one per image, for the reports */
@@ -169,6 +182,9 @@ static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
     if (s->prof.on_end && (st == WM_PE_DONE || st == WM_PE_FAULT)) s->prof.on_end(s->prof_ctx, mp->index, s->cycle);
     if (s->obs.on_state) s->obs.on_state(s->obs_ctx, mp->index, s->cycle, st);
 }
+/* PE mp's fault text, FAULT_TEXT bytes, made on first use: a PE that
+ * never faults holds none. */
+char *wm_sched_fault_text(wm_mp *mp);
 /* Take a snapshot of the wavelets in flight; true if it equals the last. */
 bool wm_sched_snapshot_unchanged(wm_sched *s);
 /* Both loops ask this once a cycle: stop now with WM_RUN_INTERRUPTED. */

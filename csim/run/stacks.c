@@ -138,3 +138,15 @@ void wm_stacks_destroy(wm_stacks *st)
 }
 
 char *wm_stacks_bottom(const wm_stacks *st, size_t i) { return st->map + i * st->slot + GUARD_BYTES; }
+
+size_t wm_stacks_resident(const wm_stacks *st)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), npages = st->bytes / page;
+    unsigned char *vec = malloc(npages ? npages : 1);
+    if (!vec) return 0;
+    size_t resident = 0;
+    if (mincore(st->map, st->bytes, vec) == 0)
+        for (size_t k = 0; k < npages; k++) resident += vec[k] & 1u;
+    free(vec);
+    return resident * page;
+}

@@ -32,5 +32,8 @@ wm_stacks *wm_stacks_create(size_t n, wm_stacks_describe describe, const void *c
 void wm_stacks_destroy(wm_stacks *st);
 /* The lowest address of stack i; its WM_STACK_BYTES lie above it. */
 char *wm_stacks_bottom(const wm_stacks *st, size_t i);
+/* The bytes of all the stacks that are resident now (mincore(2): the pages
+ * the kernels touched), 0 where it cannot be told. */
+size_t wm_stacks_resident(const wm_stacks *st);
 
 #endif
