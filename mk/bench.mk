@@ -1,8 +1,17 @@
 # ---------------------------------------------------------------- the figures of docs/
-.PHONY: bench pictures
+.PHONY: bench bench-wafer pictures
 bench: check-tools ## the benchmarks behind docs/benchmarks.md (docs/bench/*.sh)
 	@$(MAKE) --no-print-directory $(WAVEMESH)
-	@for b in docs/bench/*.sh; do echo "== $$b"; WAVEMESH=$(WAVEMESH) sh $$b || exit 1; done
+	@for b in docs/bench/*.sh; do \
+	    case $$b in */wafer.sh) continue ;; esac; \
+	    echo "== $$b"; WAVEMESH=$(WAVEMESH) sh $$b || exit 1; \
+	done
+
+# The tree at the wafer's size, 2^19 leaves on 1024 x 1024 (docs/bench/wafer.sh):
+# a quarter of an hour and some 10 GB, so not part of bench.
+bench-wafer: check-tools ## the seed's tree at 4 .. 2^19 leaves, natively and on the cores: cycles, wall, peak RSS, exact results
+	@$(MAKE) --no-print-directory $(WAVEMESH) firmware
+	@WAVEMESH=$(WAVEMESH) sh docs/bench/wafer.sh
 
 # The pictures of docs/pictures.md: link use per phase of the seed's
 # placements and of the all-reduce (wavemesh heatmap), per crystal-router
