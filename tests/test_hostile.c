@@ -179,6 +179,10 @@ static const hostile table[] = {
      NULL, 0},
     {"$W traffic --rate 2", 2, "--rate 2: expected a number in 0..1", NULL, 0},
     {"$W traffic --len 0", 2, "--len 0: expected an integer in 1..64", NULL, 0},
+    /* a wafer-sized dump is refused before the run, with what to give instead */
+    {"$W traffic --mesh 300x300 --cycles 1 --trace $D/wafer.fst", 2,
+     "a dump of every one of the mesh's 90000 tiles (300x300) would run to gigabytes: give at most 65536 of them "
+     "with --trace-tiles X0,Y0:X1,Y1", HDIR "/wafer.fst", 0},
     {"$W traffic --cycles 1e23", 2, "--cycles 1e23: expected an integer in 1..4294967295", NULL, 0},
     {"$W traffic --pattern zigzag", 2, "wavemesh traffic: --pattern zigzag: expected uniform, transpose, bitcomp or hotspot",
      NULL, 0},

@@ -73,6 +73,18 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
         return NULL;
     }
     wm_trace_spec s = *spec;
+    /* A dump of every tile of a wafer-sized mesh would run to gigabytes
+     * before a viewer could open it: past WM_WAVES_TILES_MAX tiles the
+     * region is the user's to give, and said so before anything runs. */
+    const uint64_t tiles = s.tiles_given ? (uint64_t)(s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) : (uint64_t)w * h;
+    if (tiles > WM_WAVES_TILES_MAX) {
+        snprintf(err, err_size,
+                 "a dump of %s%" PRIu64 " tiles (%ux%u) would run to gigabytes: give at most %d of them with "
+                 "--trace-tiles X0,Y0:X1,Y1 (a region of at most 256x256)",
+                 s.tiles_given ? "--trace-tiles' " : "every one of the mesh's ", tiles,
+                 s.tiles_given ? s.x1 - s.x0 + 1 : w, s.tiles_given ? s.y1 - s.y0 + 1 : h, WM_WAVES_TILES_MAX);
+        return NULL;
+    }
     if (!s.tiles_given) {
         s.x0 = s.y0 = 0;
         s.x1 = w - 1;

@@ -50,9 +50,14 @@ extern const unsigned wm_waves_state_count;
 
 typedef struct wm_waves wm_waves;
 
+/* The most tiles one dump holds: 256 x 256 (a wafer-sized mesh is dumped
+ * a region at a time). */
+enum { WM_WAVES_TILES_MAX = 65536 };
+
 /* A dump of a w x h fabric, not open yet. Checks before anything runs that
- * the tiles lie in the mesh and the path can be written (nothing is left
- * behind); NULL with the reason in err otherwise. */
+ * the tiles lie in the mesh, are at most WM_WAVES_TILES_MAX, and the path
+ * can be written (nothing is left behind); NULL with the reason in err
+ * otherwise. */
 WM_MUST_USE wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size);
 void wm_waves_destroy(wm_waves *wv);
 
