@@ -186,6 +186,45 @@ static void test_htree_of_13_leaves(void **state)
     wm_layout_destroy(l);
 }
 
+/* Past WM_PROFILE_TABLES_MAX PEs the text is a summary, not a table a PE:
+ * the busiest and the idlest PEs by cycles executing, and each kind's
+ * histogram over every PE (a 256-leaf htree: 511 PEs). */
+static void test_a_large_run_prints_a_summary(void **state)
+{
+    (void)state;
+    int64_t values[256];
+    wm_tree_seed_values(1, 256, values);
+    char *layout_text = NULL, err[200];
+    size_t size = 0;
+    FILE *mem = open_memstream(&layout_text, &size);
+    assert_non_null(mem);
+    assert_true(wm_tree_write(mem, 256, WM_TREE_HTREE, values, "test", err, sizeof err));
+    fclose(mem);
+    wm_layout *l = wm_layout_parse(layout_text, "htree256", NULL, 0, stderr);
+    free(layout_text);
+    assert_non_null(l);
+    wm_profile *p = profile_on("sw", l, WM_PE_NATIVE);
+    assert_int_equal(p->npes, 511);
+    assert_sums(p);
+    char *text = text_of(p);
+    assert_non_null(strstr(text, "per-PE tables: 511 PEs, more than 256, so a summary"));
+    assert_null(strstr(text, "PE l0 ("));
+    assert_non_null(strstr(text, "\nbusiest PEs (cycles executing of the PE's span): p0 (7,15) 136 of 660, "));
+    assert_non_null(strstr(text, "\nidlest PEs (cycles executing of the PE's span): l255 (30,30) 70 of 1127, "));
+    static const char *const rows[] = {"\n  exec     ", "\n  stall TX ", "\n  stall RX ", "\n  start-up "};
+    for (int k = 0; k < 4; k++) {
+        const char *at = strstr(text, rows[k]);
+        assert_non_null(at);
+        at += strlen(rows[k]);
+        unsigned long sum = 0;
+        for (int b = 0; b < 10; b++) sum += strtoul(at, (char **)&at, 10);
+        assert_int_equal(sum, 511);
+    }
+    free(text);
+    wm_profile_free(p);
+    wm_layout_destroy(l);
+}
+
 /* The tutorial row's critical path on the cores, as docs/profiling.md
  * explains it: l3's value up through p1 to the root and its prefix back. */
 static void test_tutorial_path_on_the_cores(void **state)
@@ -318,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_rows),
         cmocka_unit_test(test_htree_of_13_leaves),
+        cmocka_unit_test(test_a_large_run_prints_a_summary),
         cmocka_unit_test(test_tutorial_path_on_the_cores),
         cmocka_unit_test(test_planted_charge_moves_the_path),
         cmocka_unit_test(test_run_cut_short),

@@ -14,8 +14,9 @@ static const char *const kind_csv[WM_PROF_NKINDS] = {"exec", "stall_tx", "stall_
 void wm_profile_tally(const wm_profile *p, size_t pe, uint64_t *cycles)
 {
     memset(cycles, 0, p->nfuncs * WM_PROF_NKINDS * sizeof *cycles);
-    for (size_t i = 0; i < p->npes; i++) {
-        if (pe != p->npes && i != pe) continue;
+    /* one PE's slices only: a table a PE must not cost the whole run */
+    const size_t first = pe == p->npes ? 0 : pe, last = pe == p->npes ? p->npes : pe + 1;
+    for (size_t i = first; i < last; i++) {
         const wm_prof_pe *q = &p->pes[i];
         for (size_t k = 0; k < q->nslices; k++) {
             const wm_prof_slice *s = &q->slices[k];
@@ -84,19 +85,93 @@ static void print_table(const wm_profile *p, const uint64_t *cycles, FILE *out)
     free(order);
 }
 
+/* A PE's cycles in each kind of slice. */
+static void kinds_of(const wm_prof_pe *q, uint64_t by[WM_PROF_NKINDS])
+{
+    memset(by, 0, WM_PROF_NKINDS * sizeof *by);
+    for (size_t k = 0; k < q->nslices; k++) by[q->slices[k].kind] += q->slices[k].end - q->slices[k].start;
+}
+
+typedef struct {
+    uint64_t exec;
+    size_t pe;
+} by_exec;
+
+static int compare_by_exec(const void *x, const void *y)
+{
+    const by_exec *a = x, *b = y;
+    if (a->exec != b->exec) return a->exec > b->exec ? -1 : 1;
+    return a->pe < b->pe ? -1 : a->pe > b->pe;
+}
+
+static void print_pes(const wm_profile *p, const by_exec *v, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const wm_prof_pe *q = &p->pes[v[i].pe];
+        fprintf(out, "%s %s (%u,%u) %" PRIu64 " of %" PRIu64, i ? "," : "", q->instance, q->x, q->y, v[i].exec,
+                q->end - q->start);
+    }
+    fputc('\n', out);
+}
+
+/* Past WM_PROFILE_TABLES_MAX PEs, instead of a table a PE: the busiest
+ * and the idlest PEs by cycles executing, and how the PEs' time splits
+ * between the kinds, as a histogram over the PEs. */
+static void print_summary(const wm_profile *p, FILE *out)
+{
+    enum { SHOWN = 5, BINS = 10 };
+    by_exec *v = wm_xmalloc(p->npes * sizeof *v);
+    size_t hist[WM_PROF_NKINDS][BINS] = {{0}};
+    for (size_t i = 0; i < p->npes; i++) {
+        uint64_t by[WM_PROF_NKINDS];
+        kinds_of(&p->pes[i], by);
+        v[i] = (by_exec){by[WM_PROF_EXEC], i};
+        const uint64_t span = p->pes[i].end - p->pes[i].start;
+        for (int k = 0; k < WM_PROF_NKINDS; k++) {
+            const unsigned bin = span ? (unsigned)(by[k] * BINS / span) : 0;
+            hist[k][bin < BINS ? bin : BINS - 1]++;
+        }
+    }
+    qsort(v, p->npes, sizeof *v, compare_by_exec);
+    const size_t shown = p->npes < SHOWN ? p->npes : SHOWN;
+    fprintf(out,
+            "per-PE tables: %zu PEs, more than %d, so a summary (--csv FILE writes every PE's rows; the critical "
+            "path below names its PEs)\n",
+            p->npes, WM_PROFILE_TABLES_MAX);
+    fprintf(out, "busiest PEs (cycles executing of the PE's span):");
+    print_pes(p, v, shown, out);
+    by_exec idle[SHOWN];
+    for (size_t i = 0; i < shown; i++) idle[i] = v[p->npes - 1 - i];
+    fprintf(out, "idlest PEs (cycles executing of the PE's span):");
+    print_pes(p, idle, shown, out);
+    fprintf(out, "PEs by the share of their span in each kind:\n  %-9s", "");
+    for (int b = 0; b < BINS; b++) fprintf(out, " %4d-%-3d", 100 * b / BINS, b + 1 < BINS ? 100 * (b + 1) / BINS : 100);
+    fputc('\n', out);
+    for (int k = 0; k < WM_PROF_NKINDS; k++) {
+        fprintf(out, "  %-9s", kind_heads[k]);
+        for (int b = 0; b < BINS; b++) fprintf(out, " %8zu", hist[k][b]);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    free(v);
+}
+
 void wm_profile_print_tables(const wm_profile *p, FILE *out)
 {
     uint64_t *cycles = wm_xmalloc((p->nfuncs ? p->nfuncs : 1) * WM_PROF_NKINDS * sizeof *cycles);
     uint64_t all = 0;
+    const bool each = p->npes <= WM_PROFILE_TABLES_MAX;
     for (size_t i = 0; i < p->npes; i++) {
         const wm_prof_pe *q = &p->pes[i];
+        all += q->end - q->start;
+        if (!each) continue;
         fprintf(out, "PE %s (%u,%u): cycles %" PRIu64 "..%" PRIu64 ", %" PRIu64 " cycles\n", q->instance, q->x, q->y,
                 q->start, q->end, q->end - q->start);
         wm_profile_tally(p, i, cycles);
         print_table(p, cycles, out);
         fputc('\n', out);
-        all += q->end - q->start;
     }
+    if (!each) print_summary(p, out);
     fprintf(out, "all %zu PEs (%s): %" PRIu64 " cycles\n", p->npes, p->mode, all);
     wm_profile_tally(p, p->npes, cycles);
     print_table(p, cycles, out);

@@ -26,7 +26,12 @@
  * of them, zeroed first. */
 void wm_profile_tally(const wm_profile *p, size_t pe, uint64_t *cycles);
 
-/* The tables, the summary and the messages. */
+/* More PEs than this get a summary instead of a table each. */
+enum { WM_PROFILE_TABLES_MAX = 256 };
+
+/* The tables (past WM_PROFILE_TABLES_MAX PEs, a summary: the busiest and
+ * idlest PEs by cycles executing, and a histogram over the PEs of the
+ * share of their span in each kind), the run's table and the messages. */
 void wm_profile_print_tables(const wm_profile *p, FILE *out);
 /* The critical path and its summary line. */
 void wm_profile_print_path(const wm_profile *p, FILE *out);
