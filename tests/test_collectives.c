@@ -246,17 +246,27 @@ static void test_chain_reduces_along_the_row(void **state)
     wm_layout_destroy(l);
 }
 
-static wm_layout *generated(size_t leaves, wm_tree_placement p, uint64_t seed)
+/* The text of a generated tree over `leaves` leaves valued from `seed`. */
+static char *tree_text(size_t leaves, wm_tree_placement p, uint64_t seed)
 {
-    int64_t values[MAX_LEAVES];
+    int64_t *values = calloc(leaves, sizeof *values);
+    assert_non_null(values);
     wm_tree_seed_values(seed, leaves, values);
     char *text = NULL;
     size_t size = 0;
     FILE *mem = open_memstream(&text, &size);
     assert_non_null(mem);
     char err[200];
-    assert_true(wm_tree_write(mem, leaves, p, values, "test", err, sizeof err));
+    if (!wm_tree_write(mem, leaves, p, values, "test", err, sizeof err))
+        fail_msg("P=%zu %s: %s", leaves, wm_tree_placement_name(p), err);
     fclose(mem);
+    free(values);
+    return text;
+}
+
+static wm_layout *generated(size_t leaves, wm_tree_placement p, uint64_t seed)
+{
+    char *text = tree_text(leaves, p, seed);
     wm_layout *l = wm_layout_parse(text, "generated", NULL, 0, stderr);
     free(text);
     assert_non_null(l);
@@ -267,7 +277,8 @@ static void test_generated_trees_match_the_reference(void **state)
 {
     (void)state;
     const size_t sizes[] = {1, 2, 3, 5, 16, 100};
-    const wm_tree_placement places[] = {WM_TREE_ROW, WM_TREE_TWOROW, WM_TREE_INORDER, WM_TREE_HTREE, WM_TREE_CHAIN};
+    const wm_tree_placement places[] = {WM_TREE_ROW,   WM_TREE_TWOROW, WM_TREE_INORDER,
+                                        WM_TREE_HTREE, WM_TREE_CHAIN,  WM_TREE_PACKED};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         for (size_t pi = 0; pi < sizeof places / sizeof places[0]; pi++) {
             wm_layout *l = generated(sizes[si], places[pi], 7 + si);
@@ -331,6 +342,133 @@ static void test_htree_holds_4096_leaves(void **state)
     free(text);
     assert_non_null(strstr(err, "needs a 8191x1 mesh"));
     free(values);
+}
+
+/* What a tree layout's `mesh` and `at` lines say, read from the text on
+ * their own (apart from the layout parser's checks, and quick on a
+ * million PEs): the mesh, how many PEs, how many of them sit off the mesh
+ * or on a tile another took. */
+typedef struct {
+    unsigned w, h;
+    size_t pes, outside, shared;
+} tiling;
+
+static tiling tiling_of(const char *text)
+{
+    tiling t = {0, 0, 0, 0, 0};
+    unsigned char *taken = NULL;
+    for (const char *line = text; line && *line;) {
+        /* one line at a time: sscanf on the whole text would measure all of it for every line */
+        const char *end = strchr(line, '\n');
+        const size_t n = end ? (size_t)(end - line) : strlen(line);
+        char buf[128], name[64];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        line = end ? end + 1 : NULL;
+        unsigned x, y;
+        if (sscanf(buf, "mesh %u %u", &t.w, &t.h) == 2) {
+            free(taken);
+            taken = calloc((size_t)t.w * t.h, 1);
+            assert_non_null(taken);
+        } else if (sscanf(buf, "at %63s %u %u", name, &x, &y) == 3) {
+            t.pes++;
+            if (!taken || x >= t.w || y >= t.h)
+                t.outside++;
+            else if (taken[(size_t)y * t.w + x])
+                t.shared++;
+            else
+                taken[(size_t)y * t.w + x] = 1;
+        }
+    }
+    free(taken);
+    return t;
+}
+
+/* The tiling check fires: a PE on a taken tile and one off the mesh. */
+static void test_tiling_check_finds_a_shared_tile_and_one_off_the_mesh(void **state)
+{
+    (void)state;
+    const tiling t = tiling_of("mesh 2 1\nat a 0 0\nat b 1 0\nat c 0 0\nat d 2 0\n");
+    assert_int_equal(t.w, 2);
+    assert_int_equal(t.h, 1);
+    assert_int_equal(t.pes, 4);
+    assert_int_equal(t.shared, 1);
+    assert_int_equal(t.outside, 1);
+}
+
+/* packed: each PE on a tile of its own inside the mesh, 2^k leaves on
+ * 2^(k+1) tiles all but one taken, and the tree's results those of the
+ * reference loop (natively, sw backend). One leaf is the root over l0 on
+ * 2 x 1, as in every placement. */
+static void test_packed_tiles_every_pe_once_and_scans(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 2, 3, 4, 5, 8, 16, 13};
+    const unsigned ws[] = {2, 2, 3, 4, 4, 4, 8, 8}, hs[] = {1, 2, 2, 2, 3, 4, 4, 4};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const size_t leaves = sizes[si], pes = leaves == 1 ? 2 : 2 * leaves - 1;
+        char *text = tree_text(leaves, WM_TREE_PACKED, 3 + si);
+        const tiling t = tiling_of(text);
+        if (t.w != ws[si] || t.h != hs[si] || t.pes != pes || t.outside || t.shared)
+            fail_msg("P=%zu: %zu PEs on %ux%u (%zu off the mesh, %zu on a taken tile); want %zu on %ux%u", leaves,
+                     t.pes, t.w, t.h, t.outside, t.shared, pes, ws[si], hs[si]);
+        if (leaves > 1 && !(leaves & (leaves - 1))) assert_int_equal((size_t)t.w * t.h, pes + 1);
+        wm_layout *l = wm_layout_parse(text, "packed", NULL, 0, stderr);
+        free(text);
+        assert_non_null(l);
+        int64_t values[16], excl[16], incl[16], total;
+        wm_tree_seed_values(3 + si, leaves, values);
+        wm_scan_reference(values, leaves, excl, incl, &total);
+        outcome o;
+        assert_true(run_on("sw", l, &o));
+        if (o.result != WM_RUN_DONE || o.wrong) fail_msg("P=%zu: result %d, %zu wrong", leaves, (int)o.result, o.wrong);
+        assert_int_equal(o.nleaves, leaves);
+        for (size_t i = 0; i < leaves; i++) {
+            assert_int_equal(o.excl[i], excl[i]);
+            assert_int_equal(o.incl[i], incl[i]);
+        }
+        assert_int_equal(o.total, total);
+        wm_layout_destroy(l);
+    }
+}
+
+/* One leaf more than a full square mesh holds (WM_MESH_MAX^2 / 2 leaves)
+ * is refused with the mesh it would need. */
+static void test_packed_refuses_one_leaf_more_than_the_mesh_holds(void **state)
+{
+    (void)state;
+    const size_t leaves = (size_t)WM_MESH_MAX * WM_MESH_MAX / 2 + 1;
+    int64_t *values = calloc(leaves, sizeof *values);
+    assert_non_null(values);
+    char *text = NULL, err[200], want[100];
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_false(wm_tree_write(mem, leaves, WM_TREE_PACKED, values, "test", err, sizeof err));
+    fclose(mem);
+    free(text);
+    free(values);
+    snprintf(want, sizeof want, "placement packed of %zu leaves needs a %dx%d mesh", leaves, 2 * WM_MESH_MAX,
+             WM_MESH_MAX - 1);
+    if (!strstr(err, want)) fail_msg("%s; want %s", err, want);
+}
+
+/* The wafer: 2^19 leaves, 2^20 - 1 PEs filling 1024 x 1024 but one tile.
+ * Only placed, not run, to stay quick. */
+static void test_packed_holds_2_19_leaves_on_1024_by_1024(void **state)
+{
+    (void)state;
+    if (WM_MESH_MAX < 1024) {
+        print_message("skipped: the mesh is at most %d x %d; 2^19 leaves need 1024 x 1024\n", WM_MESH_MAX,
+                      WM_MESH_MAX);
+        skip();
+    }
+    char *text = tree_text((size_t)1 << 19, WM_TREE_PACKED, 1);
+    const tiling t = tiling_of(text);
+    free(text);
+    assert_int_equal(t.w, 1024);
+    assert_int_equal(t.h, 1024);
+    assert_int_equal(t.pes, ((size_t)1 << 20) - 1);
+    assert_int_equal(t.outside, 0);
+    assert_int_equal(t.shared, 0);
 }
 
 static void test_reference_loop(void **state)
@@ -682,6 +820,10 @@ int main(void)
         cmocka_unit_test(test_tworow_generator_reproduces_the_seed_placement),
         cmocka_unit_test(test_generated_trees_match_the_reference),
         cmocka_unit_test(test_htree_holds_4096_leaves),
+        cmocka_unit_test(test_tiling_check_finds_a_shared_tile_and_one_off_the_mesh),
+        cmocka_unit_test(test_packed_tiles_every_pe_once_and_scans),
+        cmocka_unit_test(test_packed_refuses_one_leaf_more_than_the_mesh_holds),
+        cmocka_unit_test(test_packed_holds_2_19_leaves_on_1024_by_1024),
         cmocka_unit_test(test_rows_prints_the_seed_lines_and_fails_a_wrong_row),
         cmocka_unit_test(test_traced_run_dumps_results_by_instance),
         cmocka_unit_test(test_rows_expect_lines_check_any_export),

@@ -196,7 +196,7 @@ static const hostile table[] = {
      "--values: expected 4 comma-separated integers, each in -2147483648..2147483647", HDIR "/t0.layout", 0},
     {"$W tree --leaves 4 --placement row --seed -3 -o $D/t0.layout", 2,
      "--seed -3: expected an integer in 0..18446744073709551615", HDIR "/t0.layout", 0},
-    {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "wavemesh tree: --placement spiral: expected row, tworow, inorder, htree or chain", HDIR "/t0.layout", 0},
+    {"$W tree --leaves 4 --placement spiral -o $D/t0.layout", 2, "wavemesh tree: --placement spiral: expected row, tworow, inorder, htree, packed or chain", HDIR "/t0.layout", 0},
     /* gs */
     {"$W gs --ranks 0x4", 2, "--ranks 0x4: expected WxH, each an integer in 1..1024", NULL, 0},
     {"$W gs --ranks 4x4x4", 2, "--ranks 4x4x4: expected WxH, each an integer in 1..1024", NULL, 0},

@@ -14,10 +14,12 @@ enum { MAX_LEAVES = 524288 };
 static const char about[] =
     "Writes a layout (docs/layouts.md) for the tree collectives over P leaves\n"
     "l0..l{P-1} under the root `root`, on the placement's coordinates (csim/run/tree.h);\n"
-    "`chain` writes lesson 9's running sum over P PEs instead. Leaf values come from\n"
+    "`packed` puts a PE on every tile: 2^k leaves fill a rectangle of 2^(k+1) tiles\n"
+    "but one, so a W x W mesh holds W*W/2 leaves. `chain` writes\n"
+    "lesson 9's running sum over P PEs instead. Leaf values come from\n"
     "--values (exactly P of them) or from --seed (0..999 each, default seed 1).\n";
 
-static const char *const placements[] = {"row", "tworow", "inorder", "htree", "chain", NULL};
+static const char *const placements[] = {"row", "tworow", "inorder", "htree", "packed", "chain", NULL};
 
 static bool parse_values(const char *values_text, size_t leaves, int64_t *values)
 {

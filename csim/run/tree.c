@@ -23,7 +23,7 @@ typedef struct {
     long root;
 } tree;
 
-static const char *const placement_names[] = {"row", "tworow", "inorder", "htree", "chain"};
+static const char *const placement_names[] = {"row", "tworow", "inorder", "htree", "chain", "packed"};
 
 bool wm_tree_placement_parse(const char *name, wm_tree_placement *out)
 {
@@ -138,6 +138,148 @@ static void htree_place(tree *t, long i, unsigned x0, unsigned y0)
         n->y = y0 + a->h;
         htree_place(t, n->right, x0, y0 + a->h + 1);
     }
+}
+
+/* packed: a subtree of up to 2^k leaves owns a rectangle of 2^(k+1) tiles,
+ * a square or twice as wide as high. The rectangle is cut across its longer
+ * side (a wide one into two squares, a square into two wide ones) and each
+ * half goes to one child subtree. The rectangle comes with one tile to keep
+ * free: the half holding it passes it down, and the node takes a tile of the
+ * other half on the cut, which that half then keeps free in turn. So a full
+ * subtree fills its rectangle but for the one tile handed up, which is the
+ * parent's or an ancestor's. */
+typedef struct {
+    unsigned x0, y0, w, h;
+} rect;
+
+typedef struct {
+    unsigned x, y;
+} tile;
+
+static bool rect_holds(rect r, tile t) { return t.x >= r.x0 && t.x < r.x0 + r.w && t.y >= r.y0 && t.y < r.y0 + r.h; }
+
+static void rect_halves(rect r, rect half[2])
+{
+    if (r.w > r.h) {
+        half[0] = (rect){r.x0, r.y0, r.w / 2, r.h};
+        half[1] = (rect){r.x0 + r.w / 2, r.y0, r.w / 2, r.h};
+    } else {
+        half[0] = (rect){r.x0, r.y0, r.w, r.h / 2};
+        half[1] = (rect){r.x0, r.y0 + r.h / 2, r.w, r.h / 2};
+    }
+}
+
+/* The tiles of half s of r that touch the cut: tile i of `length` of them. */
+static tile cut_tile(rect r, int s, unsigned i)
+{
+    if (r.w > r.h) return (tile){r.x0 + r.w / 2 - (s == 0), r.y0 + i};
+    return (tile){r.x0 + i, r.y0 + r.h / 2 - (s == 0)};
+}
+
+static unsigned cut_length(rect r) { return r.w > r.h ? r.h : r.w; }
+
+/* Distances in half tiles, so that a point between two tiles is exact. */
+typedef struct {
+    long x, y;
+} point2;
+
+static point2 twice(tile t) { return (point2){2 * (long)t.x, 2 * (long)t.y}; }
+
+static long distance2(point2 a, point2 b) { return labs(a.x - b.x) + labs(a.y - b.y); }
+
+/* A leaf's tile: the one of r nearest `near` other than the free one. A
+ * subtree has at least half the leaves its rectangle is for, so a lone
+ * leaf's rectangle has two tiles or four. */
+static tile packed_leaf_tile(rect r, tile free_tile, point2 near)
+{
+    tile best = {0, 0};
+    long best_d = -1;
+    for (unsigned y = r.y0; y < r.y0 + r.h; y++) {
+        for (unsigned x = r.x0; x < r.x0 + r.w; x++) {
+            const tile t = {x, y};
+            const long d = distance2(twice(t), near);
+            if ((x != free_tile.x || y != free_tile.y) && (best_d < 0 || d < best_d)) {
+                best = t;
+                best_d = d;
+            }
+        }
+    }
+    return best;
+}
+
+/* Where node i will sit in r, near enough to choose its parent's tile by:
+ * a leaf exactly, an inner node at the middle of its cut on the side away
+ * from the free tile. */
+static point2 packed_guess(const tree *t, long i, rect r, tile free_tile, point2 parent)
+{
+    if (t->n[i].leaf >= 0) return twice(packed_leaf_tile(r, free_tile, parent));
+    rect half[2];
+    rect_halves(r, half);
+    const int s = rect_holds(half[0], free_tile) ? 1 : 0;
+    const point2 a = twice(cut_tile(r, s, 0)), b = twice(cut_tile(r, s, cut_length(r) - 1));
+    return (point2){(a.x + b.x) / 2, (a.y + b.y) / 2};
+}
+
+/* Places the subtree of node i in r, keeping free_tile free. */
+static void packed_place(tree *t, long i, rect r, tile free_tile, const point2 *parent)
+{
+    tnode *n = &t->n[i];
+    if (n->leaf >= 0) {
+        const tile at = packed_leaf_tile(r, free_tile, parent ? *parent : twice(free_tile));
+        n->x = at.x;
+        n->y = at.y;
+        return;
+    }
+    rect half[2];
+    rect_halves(r, half);
+    const int f = rect_holds(half[0], free_tile) ? 0 : 1; /* the half that keeps free_tile */
+    const long child[2] = {n->left, n->right};
+    /* The node's tile on the cut, in the other half: the one nearest its
+     * parent and the two children's guessed places, tried from the middle out. */
+    const unsigned length = cut_length(r);
+    tile best = cut_tile(r, 1 - f, length / 2);
+    long best_cost = -1;
+    for (unsigned k = 0; k < length; k++) {
+        const unsigned i_cut = k % 2 ? length / 2 + k / 2 : length / 2 - 1 - k / 2;
+        const tile c = cut_tile(r, 1 - f, i_cut);
+        const point2 here = twice(c);
+        long cost = parent ? distance2(here, *parent) : 0;
+        for (int s = 0; s < 2; s++)
+            cost += distance2(here, packed_guess(t, child[s], half[s], s == f ? free_tile : c, here));
+        if (best_cost < 0 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    n->x = best.x;
+    n->y = best.y;
+    const point2 here = twice(best);
+    for (int s = 0; s < 2; s++) packed_place(t, child[s], half[s], s == f ? free_tile : best, &here);
+}
+
+/* The rectangle of 2^(k+1) tiles for 2^k >= leaves; the free tile in its
+ * last corner. Then every coordinate moved so that the PEs start at 0, 0
+ * (a tree short of a power of two leaves rows or columns empty). */
+static void packed_layout(tree *t, size_t leaves, unsigned *w, unsigned *h)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < leaves) k++;
+    const rect all = {0, 0, 1u << ((k + 2) / 2), 1u << ((k + 1) / 2)};
+    packed_place(t, t->root, all, (tile){all.w - 1, all.h - 1}, NULL);
+    unsigned x0 = all.w, y0 = all.h, x1 = 0, y1 = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const tnode *n = &t->n[i];
+        x0 = n->x < x0 ? n->x : x0;
+        y0 = n->y < y0 ? n->y : y0;
+        x1 = n->x > x1 ? n->x : x1;
+        y1 = n->y > y1 ? n->y : y1;
+    }
+    for (size_t i = 0; i < t->count; i++) {
+        t->n[i].x -= x0;
+        t->n[i].y -= y0;
+    }
+    *w = x1 - x0 + 1;
+    *h = y1 - y0 + 1;
 }
 
 /* The last leaf of the left subtree of inner node i: the split column. */
@@ -278,12 +420,15 @@ bool wm_tree_write(FILE *out, size_t leaves, wm_tree_placement placement, const 
             w = t.n[t.root].w;
             h = t.n[t.root].h;
             break;
+        case WM_TREE_PACKED:
+            packed_layout(&t, leaves, &w, &h);
+            break;
         case WM_TREE_CHAIN:
             break;
         }
     }
     if (w > WM_MESH_MAX || h > WM_MESH_MAX) {
-        snprintf(err, errsize, "placement %s of %zu leaves needs a %ux%u mesh (at most %dx%d; htree is the compact one)",
+        snprintf(err, errsize, "placement %s of %zu leaves needs a %ux%u mesh (at most %dx%d; packed is the compact one)",
                  wm_tree_placement_name(placement), leaves, w, h, WM_MESH_MAX, WM_MESH_MAX);
         free(t.n);
         return false;
