@@ -1,9 +1,11 @@
 #!/bin/sh
 # wafer.sh: the seed's tree collectives at the wafer's size, one process,
 # sw backend: P = 4, 2^10, 2^14 and 2^19 leaves (2P - 1 PEs; 2^19 leaves
-# are 1,048,575 PEs on 1024 x 1024), natively and on the cores. For each
+# are 1,048,575 PEs on 1024 x 1024; 4096 leaves as well, for the
+# memory), natively and on the cores. For each
 # run: the cycles, the cycles a message step (the seed counts about
-# 2 log2 P of them), wall and CPU seconds, peak resident set
+# 2 log2 P of them), wall and CPU seconds, the wall time a PE-cycle,
+# peak resident set
 # (/usr/bin/time), and whether root.total and every leaf's exclusive and
 # inclusive prefix are the ones the leaves' values give (checked here,
 # against sums of the layout's own values). Prints markdown; $WAVEMESH is
@@ -13,7 +15,7 @@
 set -eu
 W=${WAVEMESH:-build/wavemesh}
 PLACEMENT=${PLACEMENT:-packed}
-LEAVES=${LEAVES:-4 1024 16384 524288}
+LEAVES=${LEAVES:-4 1024 4096 16384 524288}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -24,8 +26,8 @@ echo "\`/usr/bin/time wavemesh run T.layout --backend sw --pe core|native\`; a s
 echo "seed's 2 log2 P message steps; exact: root.total and every leaf's prefixes against the sums of"
 echo "the layout's values:"
 echo
-echo "| leaves | PEs | mesh | mode | cycles | cycles a step | wall s | CPU s | peak MiB | peak a PE | exact |"
-echo "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---|"
+echo "| leaves | PEs | mesh | mode | cycles | cycles a step | wall s | CPU s | ns a PE-cycle | peak MiB | peak bytes a PE | exact |"
+echo "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for p in $LEAVES; do
     "$W" tree --leaves "$p" --placement "$PLACEMENT" -o "$tmp/t.layout" > /dev/null
     mesh=$(sed -n 's/^mesh \([0-9]*\) \([0-9]*\)$/\1x\2/p' "$tmp/t.layout")
@@ -49,7 +51,7 @@ for p in $LEAVES; do
             }' "$tmp/t.layout" "$tmp/out")
         tail -1 "$tmp/time" | awk -v p="$p" -v m="$mesh" -v mode=$mode -v c="$cycles" -v ok="$exact" '
             { n = 2 * p - 1; steps = 2 * log(p) / log(2)
-              printf "| %d | %d | %s | %s | %d | %.1f | %.2f | %.2f | %.0f | %.0f | %s |\n",
-                     p, n, m, mode, c, c / steps, $1, $2 + $3, $4 / 1024, $4 * 1024 / n, ok }'
+              printf "| %d | %d | %s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.0f | %.0f | %s |\n",
+                     p, n, m, mode, c, c / steps, $1, $2 + $3, $1 * 1e9 / (n * c), $4 / 1024, $4 * 1024 / n, ok }'
     done
 done
