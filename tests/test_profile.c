@@ -221,6 +221,24 @@ static void test_a_large_run_prints_a_summary(void **state)
         assert_int_equal(sum, 511);
     }
     free(text);
+    /* its picture: the critical path's PEs and a sample, said so; the
+     * sample is a whole profile of its own */
+    char note[160];
+    wm_profile q = wm_profile_sample(p, WM_PNG_ROWS, note, sizeof note);
+    assert_string_equal(note, "62 of 511 PEs: the critical path's 16 and every 11-th of the others");
+    assert_int_equal(q.npes, 62);
+    assert_int_equal(q.npath, p->npath);
+    char why[400] = "";
+    if (!wm_profile_check_invariants(&q, why, sizeof why)) fprintf(stderr, "%s\n", why);
+    assert_string_equal(why, "");
+    for (size_t k = 0; k < q.npath; k++) {
+        const wm_prof_pe *a = &q.pes[q.path[k].pe], *b = &p->pes[p->path[k].pe];
+        assert_string_equal(a->instance, b->instance);
+        assert_int_equal(q.path[k].start, p->path[k].start);
+    }
+    free(q.pes);
+    free(q.msgs);
+    free(q.path);
     wm_profile_free(p);
     wm_layout_destroy(l);
 }

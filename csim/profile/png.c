@@ -19,6 +19,7 @@
 #include "waves/gnuplot.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,7 +207,7 @@ static void put_arrows(FILE *g, const wm_profile *p, size_t npath[2])
     }
 }
 
-static void write_script(const wm_profile *p, const char *png, FILE *g)
+static void write_script(const wm_profile *p, const char *note, const char *png, FILE *g)
 {
     const uint64_t xmax = last_cycle(p);
     /* Rows of 34 pixels, down to 6 for a big fabric; labels as long as
@@ -242,6 +243,12 @@ static void write_script(const wm_profile *p, const char *png, FILE *g)
             " mode: %zu PEs, %zu messages, last event at cycle %" PRIu64
             "' at screen 0.5, screen %.4f center font 'sans,12'\n",
             p->npes, p->nmsgs, p->last_event, 1.0 - 18.0 / height);
+    /* a picture of some of the PEs says which */
+    if (note) {
+        fputs("set label 3 '", g);
+        put_quoted(g, note);
+        fprintf(g, "' at screen 0.99, screen %.4f right font 'sans,10' tc rgb '#404040'\n", 1.0 - 18.0 / height);
+    }
     /* a run that did not return is a timeline cut short: said above it */
     if (p->ending && strcmp(p->ending, "returned")) {
         fputs("set label 2 'the run ended early: ", g);
@@ -297,10 +304,74 @@ static void write_script(const wm_profile *p, const char *png, FILE *g)
     fputs("set output\n", g);
 }
 
-static void script_of(const void *p, const char *png, FILE *g) { write_script(p, png, g); }
+typedef struct {
+    const wm_profile *p;
+    const char *note; /* NULL: every PE is drawn */
+} drawn;
+
+static void script_of(const void *d, const char *png, FILE *g)
+{
+    const drawn *what = d;
+    write_script(what->p, what->note, png, g);
+}
+
+wm_profile wm_profile_sample(const wm_profile *p, size_t rows, char *note, size_t note_size)
+{
+    bool *keep = wm_xcalloc(p->npes, sizeof *keep);
+    size_t on_path = 0;
+    for (size_t k = 0; k < p->npath; k++) {
+        const uint32_t pe = p->path[k].kind == WM_SEG_MESSAGE ? p->msgs[p->path[k].msg].from : p->path[k].pe;
+        on_path += !keep[pe];
+        keep[pe] = true;
+        on_path += !keep[p->path[k].pe];
+        keep[p->path[k].pe] = true;
+    }
+    const size_t room = rows > on_path ? rows - on_path : 1;
+    const size_t every = (p->npes + room - 1) / room;
+    for (size_t i = 0; i < p->npes; i += every) keep[i] = true;
+    size_t *index = wm_xmalloc(p->npes * sizeof *index);
+    wm_profile q = *p;
+    q.pes = wm_xmalloc(p->npes * sizeof *q.pes);
+    q.npes = 0;
+    for (size_t i = 0; i < p->npes; i++)
+        if (keep[i]) {
+            index[i] = q.npes;
+            q.pes[q.npes++] = p->pes[i];
+        }
+    size_t *msg_index = wm_xmalloc((p->nmsgs ? p->nmsgs : 1) * sizeof *msg_index);
+    q.msgs = wm_xmalloc((p->nmsgs ? p->nmsgs : 1) * sizeof *q.msgs);
+    q.nmsgs = 0;
+    for (size_t k = 0; k < p->nmsgs; k++)
+        if (keep[p->msgs[k].from] && keep[p->msgs[k].to]) {
+            msg_index[k] = q.nmsgs;
+            q.msgs[q.nmsgs] = p->msgs[k];
+            q.msgs[q.nmsgs].from = (uint32_t)index[p->msgs[k].from];
+            q.msgs[q.nmsgs].to = (uint32_t)index[p->msgs[k].to];
+            q.nmsgs++;
+        }
+    q.path = wm_xmalloc((p->npath ? p->npath : 1) * sizeof *q.path);
+    for (size_t k = 0; k < p->npath; k++) {
+        q.path[k] = p->path[k];
+        q.path[k].pe = (uint32_t)index[p->path[k].pe];
+        if (p->path[k].kind == WM_SEG_MESSAGE) q.path[k].msg = (uint32_t)msg_index[p->path[k].msg];
+    }
+    snprintf(note, note_size, "%zu of %zu PEs: the critical path's %zu and every %zu-th of the others", q.npes,
+             p->npes, on_path, every);
+    free(msg_index);
+    free(index);
+    free(keep);
+    return q;
+}
 
 bool wm_profile_write_png(const wm_profile *p, const char *path, char *err, size_t err_size)
 {
     if (!check_profile(p, err, err_size)) return false;
-    return wm_gnuplot_draw(path, script_of, p, err, err_size);
+    if (p->npes <= WM_PNG_ROWS) return wm_gnuplot_draw(path, script_of, &(drawn){p, NULL}, err, err_size);
+    char note[160];
+    wm_profile q = wm_profile_sample(p, WM_PNG_ROWS, note, sizeof note);
+    const bool ok = wm_gnuplot_draw(path, script_of, &(drawn){&q, note}, err, err_size);
+    free(q.pes);
+    free(q.msgs);
+    free(q.path);
+    return ok;
 }

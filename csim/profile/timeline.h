@@ -42,4 +42,15 @@ WM_MUST_USE bool wm_profile_write_chrome(const wm_profile *p, FILE *out, char *e
 WM_MUST_USE bool wm_profile_write_folded(const wm_profile *p, FILE *out, char *err, size_t err_size);
 WM_MUST_USE bool wm_profile_write_png(const wm_profile *p, const char *path, char *err, size_t err_size);
 
+/* The most PEs a PNG draws: past it, the critical path's PEs and a sample
+ * of the others (wm_profile_sample), said so on the picture. */
+enum { WM_PNG_ROWS = 64 };
+/* The profile of the critical path's PEs and every k-th other PE in layout
+ * order, k the least that keeps them within rows (or the path's PEs alone
+ * past it): their slices, the messages between them and the whole path,
+ * renumbered; its pes, msgs and path arrays are the caller's to free, the
+ * rest is p's. note: "N of M PEs: the critical path's P and every k-th of
+ * the others". */
+wm_profile wm_profile_sample(const wm_profile *p, size_t rows, char *note, size_t note_size);
+
 #endif
