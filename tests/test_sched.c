@@ -212,8 +212,10 @@ static void test_deadlock_is_reported_with_each_blocked_pe(void **state)
          * its second receive starts polling at 57 + 1 + W' + C' = 66. */
         assert_int_equal(o.cycle, 66);
         expect_report(&o, "deadlock at cycle 66: the fabric is quiescent and every live kernel waits for a message");
-        expect_report(&o, "PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody has sent");
-        expect_report(&o, "PE (0,0) a [leaf]: blocked on receive: waits for message 1, which nobody has sent");
+        expect_report(&o, "PE (1,0) p [node]: blocked on receive at sw/collectives/node.c:45 (wm_kernel_node): waits for "
+                          "message 2, which nobody has sent");
+        expect_report(&o, "PE (0,0) a [leaf]: blocked on receive at sw/collectives/leaf.c:31 (wm_kernel_leaf): waits for "
+                          "message 1, which nobody has sent");
         free(o.report);
     }
 }
@@ -232,7 +234,8 @@ static void test_message_stuck_at_a_disabled_router_is_reported(void **state)
         assert_int_equal(o.result, WM_RUN_STALLED);
         assert_true(o.cycle < 1000);
         expect_report(&o, "stalled at cycle");
-        expect_report(&o, "PE (2,0) p [node]: blocked on receive: waits for message 1");
+        expect_report(&o, "PE (2,0) p [node]: blocked on receive at sw/collectives/node.c:45 (wm_kernel_node): waits for "
+                          "message 1");
         expect_report(&o, "2 wavelet(s) stuck at (0,0) TX queue, oldest 00800040 (as a header: to (2,0), next router "
                           "(1,0), outside the message-passing region)");
         free(o.report);
@@ -268,7 +271,7 @@ static void test_max_cycles_bounds_the_run(void **state)
         assert_int_equal(o.cycle, 20);
         expect_report(&o, "cycle limit reached at cycle 20 with 2 kernel(s) still running");
         /* S + 2P + T: a's first timestamp access */
-        expect_report(&o, "PE (0,0) a [chain]: computing until cycle 37");
+        expect_report(&o, "PE (0,0) a [chain]: computing at sw/collectives/chain.c:30 (wm_kernel_chain) until cycle 37");
         free(o.report);
     }
 }
@@ -334,7 +337,9 @@ static void test_compute_only_kernel_meets_the_cycle_limit(void **state)
         assert_int_equal(o.result, WM_RUN_MAX_CYCLES);
         assert_int_equal(o.cycle, 1000);
         /* it ran 65536 cycles ahead of the fabric before giving way */
-        expect_report(&o, "PE (0,0) a [spin1]: computing until cycle 65537");
+        /* natively too the report names the line of the kernel's own code */
+        expect_report(&o, "PE (0,0) a [spin1]: computing at tests/test_sched.c:");
+        expect_report(&o, " (spin_one) until cycle 65537");
         free(o.report);
         run_out z = {0};
         run_replaced(backend_names[i], &spin_zero_kernel, 20, &z);

@@ -88,7 +88,8 @@ static void test_a_deadlock_both_backends_agree_on_fails_regress(void **state)
         expect_in(rep.detail, "  deadlock at cycle ");
         expect_in(rep.detail, pe ? "    PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
                                    "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n"
-                                 : "    PE (1,0) p [node]: blocked on receive: waits for message 2, which nobody "
+                                 : "    PE (1,0) p [node]: blocked on receive at sw/collectives/node.c:45 "
+                                   "(wm_kernel_node): waits for message 2, which nobody "
                                    "has sent\n");
     }
 }

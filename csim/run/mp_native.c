@@ -18,7 +18,7 @@ static void port_jitter(wm_mp *mp)
 
 uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigned tag)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_header");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_header", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_HEADER);
     if (col < 0 || col >= WM_MESH_MAX || row < 0 || row >= WM_MESH_MAX)
         wm_sched_fault(mp, "header to (%d,%d): coordinates outside 0..%d", (int)col, (int)row, WM_MESH_MAX - 1);
@@ -31,7 +31,7 @@ uint32_t wm_mp_header(wm_mp *mp, int32_t col, int32_t row, unsigned len, unsigne
 
 void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_send");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_send", __builtin_return_address(0));
     const unsigned len = wm_header_len(header);
     wm_sched_charge(mp, WM_COST_SEND_CALL);
     port_jitter(mp);
@@ -46,7 +46,7 @@ void wm_mp_send(wm_mp *mp, uint32_t header, const uint32_t *data)
 
 uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_recv");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_recv", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_RECV_CALL);
     port_jitter(mp);
     const uint32_t header = wm_sched_pop_header(mp);
@@ -65,7 +65,7 @@ uint32_t wm_mp_recv(wm_mp *mp, uint32_t *data, unsigned max)
 
 uint64_t wm_mp_tsc(wm_mp *mp)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_tsc");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_tsc", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_TSC);
     const uint64_t result = wm_sched_tsc(mp);
     wm_sched_enter(mp, outer);
@@ -74,7 +74,7 @@ uint64_t wm_mp_tsc(wm_mp *mp)
 
 void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_queues");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_queues", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_QUEUES);
     unsigned tx_count;
     wm_sched_queues(mp, &tx_count, rx_count);
@@ -82,11 +82,15 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
     wm_sched_enter(mp, outer);
 }
 
-void wm_mp_work(wm_mp *mp, unsigned cycles) { wm_sched_charge(mp, cycles); }
+void wm_mp_work(wm_mp *mp, unsigned cycles)
+{
+    wm_sched_enter(mp, wm_sched_enter_from(mp, NULL, __builtin_return_address(0)));
+    wm_sched_charge(mp, cycles);
+}
 
 int64_t wm_mp_param(wm_mp *mp, unsigned index)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_param");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_param", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_PARAM);
     const int64_t result = wm_sched_param(mp, index);
     wm_sched_enter(mp, outer);
@@ -95,7 +99,7 @@ int64_t wm_mp_param(wm_mp *mp, unsigned index)
 
 void wm_mp_export(wm_mp *mp, unsigned index, int64_t value)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_export");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_export", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_EXPORT);
     wm_sched_export(mp, index, value);
     wm_sched_enter(mp, outer);
@@ -105,7 +109,7 @@ uint32_t *wm_mp_mem(wm_mp *mp) { return wm_sched_mem(mp); }
 
 void wm_mp_push(wm_mp *mp, uint32_t wavelet)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_push");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_push", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_PUSH);
     port_jitter(mp);
     wm_sched_push(mp, wavelet);
@@ -114,7 +118,7 @@ void wm_mp_push(wm_mp *mp, uint32_t wavelet)
 
 uint32_t wm_mp_pop(wm_mp *mp)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_pop");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_pop", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_POP);
     port_jitter(mp);
     const uint32_t result = wm_sched_pop(mp);
@@ -124,7 +128,7 @@ uint32_t wm_mp_pop(wm_mp *mp)
 
 uint32_t wm_mp_pop_header(wm_mp *mp)
 {
-    const char *outer = wm_sched_enter(mp, "wm_mp_pop_header");
+    const char *outer = wm_sched_enter_from(mp, "wm_mp_pop_header", __builtin_return_address(0));
     wm_sched_charge(mp, WM_COST_POP);
     port_jitter(mp);
     const uint32_t result = wm_sched_pop_header(mp);

@@ -7,6 +7,7 @@
  * another stack aborts under _FORTIFY_SOURCE, hence the #undef. */
 #undef _FORTIFY_SOURCE
 #include "run/scheduler.h"
+#include "run/host_lines.h"
 #include "run/scheduler_internal.h"
 
 #include <inttypes.h>
@@ -249,22 +250,28 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
 
 static void native_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out)
 {
-    (void)s;
     const wm_instance *in = mp->inst;
     fprintf(out, "  PE (%u,%u) %s [%s]: ", in->x, in->y, in->name, in->kernel->name);
+    /* where the kernel's code is: the line of its last call of sw/mp.h */
+    char line[600] = "";
+    if (mp->state == WM_PE_BLOCKED_RECV || mp->state == WM_PE_BLOCKED_SEND || mp->state == WM_PE_COMPUTING) {
+        char where[560];
+        if (s->cos && wm_host_line_of(s->cos[mp->index].call_site, where, sizeof where))
+            snprintf(line, sizeof line, " at %s", where);
+    }
     switch (mp->state) {
     case WM_PE_BLOCKED_RECV:
         if (mp->pop_is_header)
-            fprintf(out, "blocked on receive: waits for message %u%s", mp->headers_received + 1,
+            fprintf(out, "blocked on receive%s: waits for message %u%s", line, mp->headers_received + 1,
                     deadlocked ? ", which nobody has sent" : "");
         else
-            fprintf(out, "blocked on receive: waits for a data wavelet of message %u", mp->headers_received);
+            fprintf(out, "blocked on receive%s: waits for a data wavelet of message %u", line, mp->headers_received);
         break;
     case WM_PE_BLOCKED_SEND:
-        fprintf(out, "blocked on send: its TX queue is full");
+        fprintf(out, "blocked on send%s: its TX queue is full", line);
         break;
     case WM_PE_COMPUTING:
-        fprintf(out, "computing until cycle %" PRIu64, mp->ready);
+        fprintf(out, "computing%s until cycle %" PRIu64, line, mp->ready);
         break;
     case WM_PE_FAULT:
         fprintf(out, "fault: %s", mp->fault);
@@ -326,6 +333,12 @@ const char *wm_sched_enter(wm_mp *mp, const char *func)
     const char *before = mp->func;
     mp->func = func;
     return before;
+}
+
+const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site)
+{
+    if (!mp->func) mp->s->cos[mp->index].call_site = site;
+    return wm_sched_enter(mp, func);
 }
 
 /* splitmix64: a full-period generator with a state of one word. */

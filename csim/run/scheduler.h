@@ -192,6 +192,10 @@ void wm_sched_export(wm_mp *mp, unsigned index, int64_t value);
 /* mp_native.c: kernel mp now runs sw/mp.h's call func (NULL: its own
  * code again); returns the one it ran before, to be restored. */
 const char *wm_sched_enter(wm_mp *mp, const char *func);
+/* The same for a call from the kernel's own code at site (its return
+ * address), which the reports of a run that ends with the kernel waiting
+ * or computing name as a source line. */
+const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site);
 /* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */
 _Noreturn void wm_sched_fault(wm_mp *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -78,6 +78,7 @@ struct wm_mp {
 typedef struct {
     jmp_buf jb;
     void *asan_fake_stack; /* AddressSanitizer's record of the stack switched from */
+    const void *call_site; /* where the kernel's own code last called sw/mp.h, for the reports */
 } wm_coroutine;
 
 /* WM_PE_CORE: a PE's image, and what its core did. */

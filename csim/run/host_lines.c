@@ -1,0 +1,56 @@
+/* host_lines.c: see host_lines.h. */
+#include "run/host_lines.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One line of p without its newline; false at its end. */
+static bool line_of(FILE *p, char *out, size_t size)
+{
+    if (!fgets(out, (int)size, p)) return false;
+    out[strcspn(out, "\n")] = '\0';
+    return true;
+}
+
+bool wm_host_line_of(const void *addr, char *out, size_t size)
+{
+    Dl_info info;
+    if (!addr || !dladdr(addr, &info) || !info.dli_fbase) return false;
+    char exe[1024];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 || strchr(exe, '\'')) return false;
+    exe[n] = '\0';
+    /* a position-independent program is placed anywhere: addr2line wants
+     * the offset in its file; a fixed one, the address itself */
+    const Elf64_Ehdr *elf = info.dli_fbase;
+    const uintptr_t at = (uintptr_t)addr - (elf->e_type == ET_DYN ? (uintptr_t)info.dli_fbase : 0);
+    /* a return address is the instruction after the call: the call is the byte before */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%" PRIxPTR " 2>/dev/null", exe, at - 1);
+    FILE *p = popen(cmd, "r");
+    if (!p) return false;
+    char func[256], where[512];
+    const bool got = line_of(p, func, sizeof func) && line_of(p, where, sizeof where);
+    while (fgetc(p) != EOF) continue;
+    const int status = pclose(p);
+    if (!got || status != 0 || !strcmp(func, "??") || !strncmp(where, "??", 2)) return false;
+    where[strcspn(where, " ")] = '\0'; /* " (discriminator N)" */
+    /* the file as the build named it: relative to the checkout the
+     * program was built in (the folder above its BUILD_DIR), else to the
+     * folder it runs in */
+    const char *file = where;
+    char root[1024] = "";
+    const char *b = NULL;
+    for (const char *c = strstr(exe, "/" BUILD_DIR "/"); c; c = strstr(c + 1, "/" BUILD_DIR "/")) b = c;
+    if (b) snprintf(root, sizeof root, "%.*s", (int)(b - exe), exe);
+    else if (!getcwd(root, sizeof root - 1)) root[0] = '\0';
+    const size_t k = strlen(root);
+    if (k && !strncmp(where, root, k) && where[k] == '/') file = where + k + 1;
+    snprintf(out, size, "%s (%s)", file, func);
+    return true;
+}
