@@ -232,6 +232,10 @@ static const char target_xml[] =
     "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
     "<target version=\"1.0\">\n"
     "<architecture>riscv:rv32</architecture>\n"
+    /* no operating system: GDB's GNU/Linux RISC-V steps by breakpoints at
+     * the next PCs, which another core can reach first; without one it
+     * steps with vCont;s, a step of one core in the server */
+    "<osabi>none</osabi>\n"
     "<feature name=\"org.gnu.gdb.riscv.cpu\">\n"
     "<reg name=\"zero\" bitsize=\"32\" type=\"int\" regnum=\"0\"/>\n"
     "<reg name=\"ra\" bitsize=\"32\" type=\"code_ptr\"/>\n"
