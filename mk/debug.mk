@@ -1,10 +1,10 @@
 # ---------------------------------------------------------------- GDB on the PE cores
-# docs/debugging.md. check-gdb drives gdb-multiarch through
-# tests/gdb/tutorial.gdb against `wavemesh run --gdb` on both backends;
+# docs/debugging.md. check-gdb drives gdb-multiarch through the sessions
+# of tests/gdb/ against `wavemesh run --gdb` on both backends;
 # debug starts an interactive session on a row of sw/collectives/test.rows
 # (TEST, default tutorial; BACKEND, default sw), GDB on the node kernel.
 .PHONY: check-gdb debug
-check-gdb: check-tools $(WAVEMESH) firmware ## gdb-multiarch on the tutorial row's cores (sw, rtl): threads, breaks, values, watch, stepi, same results
+check-gdb: check-tools $(WAVEMESH) firmware ## gdb-multiarch on the tutorial row's cores (sw, rtl): threads, breaks, values, watch, stepi, same results; cores that stop in one cycle, each reported
 	@bash tests/check_gdb.sh $(WAVEMESH)
 
 TEST    ?= tutorial

@@ -157,6 +157,7 @@ module wm_mesh #(
                         .clk_i           (clk_i),
                         .rst_ni          (rst_ni),
                         .core_run_i      (core_run_i[T]),
+                        .core_hold_i     (1'b0),          // no debugger on the Verilated mesh
                         .x_i             (X),
                         .y_i             (Y),
                         .last_x_i        (LAST_X),

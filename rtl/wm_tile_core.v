@@ -12,6 +12,9 @@
 // core_run_i holds the core, not the RAM or the tile, in reset while it is
 // 0: the host loads the RAM through its public copies (u_ram.mem_q, imem_q), then raises it, and
 // the first cycle with it high is the core's cycle 0 (F fetches address 0).
+// core_hold_i freezes the core for the cycles it is 1 (wm_core's hold_i):
+// GDB's hold on a core whose breakpoint it has not reported yet
+// (docs/debugging.md); the tile runs on.
 // The core's outputs here are for the host: the halt record (from flops),
 // this cycle's retire, write-back, push and pop (combinational, valid
 // between the inputs settling and the edge), the PC in X and whether X is
@@ -33,6 +36,7 @@ module wm_tile_core #(
     input  wire        clk_i,
     input  wire        rst_ni,
     input  wire        core_run_i,    // 0: the core is held in reset
+    input  wire        core_hold_i,   // 1: the core stands still in this cycle (a debugger's hold)
     input  wire [9:0]  x_i,           // 10 bits: wm_tile's COORD_W, the core's COORD fields
     input  wire [9:0]  y_i,
     input  wire [9:0]  last_x_i,      // mesh width - 1
@@ -200,6 +204,7 @@ module wm_tile_core #(
     wm_core #(.MEM_BYTES(MEM_BYTES), .TX_DEPTH(TX_DEPTH)) u_core (
         .clk_i          (clk_i),
         .rst_ni         (core_rst_n),
+        .hold_i         (core_hold_i),
         .imem_addr_o    (imem_addr),
         .imem_rdata_i   (imem_rdata),
         .dmem_en_o      (dmem_en),

@@ -7,7 +7,9 @@
  * the results of a run without the server, and the port is closed. And
  * every read the server answers (registers, pc, the register window, the
  * RAM's edges), on every thread of a 3x2 mesh at stops all along a run,
- * against the fabric's own state, on both backends. */
+ * against the fabric's own state, on both backends. Ctrl-C stops a core
+ * that still runs; cores held at a breakpoint that GDB, running one
+ * thread alone, waits for, run on, and GDB's console says so. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -782,16 +784,94 @@ static void test_g_is_all_or_nothing(void **state)
                  "E04");
     expect_reply(fd, "p1", "00000000");
     char why[200];
-    assert_false(wm_gdb_server_writes(s.g, why, sizeof why));
+    assert_false(wm_gdb_server_changes(s.g, why, sizeof why));
     assert_string_equal(why, "");
     /* the same with the PC where it is: every register written */
     expect_reply(fd, "G00000000" "11111111111111111111111111111111111111111111111111111111" X8("11111111")
                      X8("11111111") X8("11111111") "00000000",
                  "OK");
     expect_reply(fd, "p1f", "11111111");
-    assert_true(wm_gdb_server_writes(s.g, why, sizeof why));
-    assert_string_equal(why, "l0 (0,0): 0 bytes of memory, 31 registers");
+    assert_true(wm_gdb_server_changes(s.g, why, sizeof why));
+    assert_string_equal(why, "GDB wrote to l0 (0,0): 0 bytes of memory, 31 registers");
     close_session(&s, fd, th);
+    fclose(quiet);
+}
+
+/* Ctrl-C stops a thread whose core still runs: the tutorial's root (thread
+ * 7, selected) halts at cycle 242; an interrupt sent with the resume is
+ * seen at the 256th cycle, when every other core runs, and stops thread 1,
+ * not the root. */
+static void test_interrupt_stops_a_running_core(void **state)
+{
+    (void)state;
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    session s = {0};
+    pthread_t th;
+    const int fd = open_session(&s, quiet, &th);
+    expect_reply(fd, "QStartNoAckMode", "OK");
+    expect_reply(fd, "Hg7", "OK");
+    send_raw(fd, "$vCont;c#a8\x03", 12);
+    char reply[256];
+    assert_true(get_reply(fd, reply, sizeof reply, NULL));
+    assert_string_equal(reply, "T02thread:1;");
+    expect_reply(fd, "qRcmd,6379636c65", "6379636c65203235360a"); /* monitor cycle: "cycle 256" */
+    close_session(&s, fd, th);
+    fclose(quiet);
+}
+
+/* GDB runs the root alone (vCont;c:7) with a breakpoint where p0 and p1
+ * go to send their sums up (0x1c8, a node that is no root): both hit it
+ * and are held, unreported; the root waits for their messages, the leaves
+ * for their prefixes, nothing is in flight. The server lets p0 and p1 run
+ * on, says so on GDB's console, and the run ends as every run of the row
+ * does, with the cycles the holds cost. */
+static void test_held_cores_run_on_when_the_others_wait_for_them(void **state)
+{
+    (void)state;
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    session s = {0};
+    pthread_t th;
+    const int fd = open_session(&s, quiet, &th);
+    expect_reply(fd, "QStartNoAckMode", "OK"); /* no `+` to send after the server closes */
+    expect_reply(fd, "Z0,1c8,4", "OK");
+    send_packet(fd, "vCont;c:7");
+    /* the run goes on to its end and the server closes: its packets are
+     * read raw, with no `+` after them */
+    assert_int_equal(pthread_join(th, NULL), 0);
+    static char raw[4096];
+    size_t n = 0;
+    for (int c; (c = get_byte(fd)) >= 0 && n + 1 < sizeof raw;) raw[n++] = (char)c;
+    raw[n] = '\0';
+    /* the console packets, decoded, then the exit */
+    char text[4][200];
+    size_t lines = 0;
+    const char *p = raw;
+    while ((p = strstr(p, "$O")) != NULL && lines < 4) {
+        size_t k = 0;
+        for (p += 2; p[0] != '#' && p[1] && k + 1 < sizeof text[lines]; p += 2) {
+            unsigned b;
+            assert_int_equal(sscanf(p, "%2x", &b), 1);
+            text[lines][k++] = (char)b;
+        }
+        text[lines++][k] = '\0';
+    }
+    assert_int_equal(lines, 3);
+    assert_string_equal(text[0], "wavemesh: p0 (4,0) runs on from its breakpoint at 0x1c8 (cycle 106), not reported: "
+                                 "the threads GDB runs wait for it\n");
+    assert_string_equal(text[1], "wavemesh: p1 (5,0) runs on from its breakpoint at 0x1c8 (cycle 104), not reported: "
+                                 "the threads GDB runs wait for it\n");
+    assert_string_equal(text[2], "wavemesh: the run ended at cycle 313\n"); /* 310 without GDB */
+    assert_non_null(strstr(raw, "$W00#"));
+    char why[300];
+    assert_true(wm_gdb_server_changes(s.g, why, sizeof why));
+    assert_string_equal(why,
+                        "GDB held p0 (4,0), p1 (5,0) where they stopped, while it ran other cores: 4 cycles in all");
+    close(fd);
+    wm_gdb_server_destroy(s.g);
+    wm_runner_destroy(s.r);
+    wm_layout_destroy(s.layout);
     fclose(quiet);
 }
 
@@ -858,6 +938,8 @@ int main(void)
         cmocka_unit_test(test_loopback_only),
         cmocka_unit_test(test_gdb_writes_make_a_row_modified),
         cmocka_unit_test(test_gdb_kill_ends_only_its_row),
+        cmocka_unit_test(test_interrupt_stops_a_running_core),
+        cmocka_unit_test(test_held_cores_run_on_when_the_others_wait_for_them),
         cmocka_unit_test(test_g_is_all_or_nothing),
         cmocka_unit_test(test_monitor_output_longer_than_a_packet_is_whole),
     };

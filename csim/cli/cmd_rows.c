@@ -46,9 +46,10 @@ static const char about[] =
     "One line per row, backend and mode:\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl ]     (native)\n"
     "  SUITE : m:ss.cc PASS NAME [ PARAM=VALUE... BACKEND=rtl PE=core ]\n"
-    "Under --gdb, a row in which GDB wrote memory or registers is MODIFIED, not\n"
-    "PASS or FAIL (the line under it says what GDB wrote), unless\n"
-    "--gdb-writes-ok; GDB's kill ends its own row only.\n"
+    "Under --gdb, a row GDB changed (wrote memory or registers, or held cores\n"
+    "at a breakpoint while it ran others) is MODIFIED, not PASS or FAIL (the\n"
+    "line under it says what GDB changed), unless --gdb-writes-ok; GDB's kill\n"
+    "ends its own row only.\n"
     "SUITE is the name of the directory holding FILE. Exits 0 only when every row\n"
     "passed; a malformed line, or an `expect` naming an instance or an export\n"
     "the row's layout does not have, is reported with FILE:LINE before any row\n"
@@ -165,8 +166,9 @@ static bool has_scan_leaves(const wm_layout *l)
     return false;
 }
 
-/* What a row on one backend comes to: MODIFIED when GDB wrote memory or
- * registers during it (unless --gdb-writes-ok), whatever it computed. */
+/* What a row on one backend comes to: MODIFIED when GDB changed it (wrote
+ * memory or registers, held cores) (unless --gdb-writes-ok), whatever it
+ * computed. */
 typedef enum { ROW_PASS, ROW_FAIL, ROW_MODIFIED } row_verdict;
 static const char *const verdict_word[] = {"PASS", "FAIL", "MODIFIED"};
 
@@ -235,7 +237,7 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
         wm_exact_destroy(exact);
         pass = got == expected && wrong == 0;
         if (modified[0])
-            fprintf(to, "  GDB wrote to %s%s\n", modified,
+            fprintf(to, "  %s%s\n", modified,
                     c->gdb.writes_ok ? "" : " (--gdb-writes-ok judges the row as it ran)");
         FILE *ex = fmemopen(exports, exports_size - 1, "w");
         if (ex) {

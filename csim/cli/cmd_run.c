@@ -26,9 +26,10 @@ static const char about[] =
     "exactly (the scans, the all-reduce) and it does not fit the word exported,\n"
     "a warning names the export, its exact value and the word, and the exit\n"
     "status is 1.\n"
-    "Under --gdb, a run in which GDB wrote memory or registers says so after\n"
-    "its results (`modified: GDB wrote to CORES: N bytes of memory, M\n"
-    "registers`) and exits 1, unless --gdb-writes-ok.\n"
+    "Under --gdb, a run GDB changed says so after its results (`modified: GDB\n"
+    "wrote to CORES: N bytes of memory, M registers`, or `GDB held CORES ...`,\n"
+    "cores it held at a breakpoint while it ran others) and exits 1, unless\n"
+    "--gdb-writes-ok.\n"
     "--mem-report prints, after the run, where its memory went, in bytes a PE:\n"
     "the process's peak resident set, the RAM pages the cores touched (pages\n"
     "shared by content counted once) or the kernels' stack pages natively,\n"
@@ -98,7 +99,7 @@ int wm_cmd_run(int argc, char **argv)
         wm_mem_report_print(&m, stdout);
     }
     /* the results above are not the firmware's alone: said beside them */
-    if (modified[0]) printf("modified: GDB wrote to %s\n", modified);
+    if (modified[0]) printf("modified: %s\n", modified);
     const bool ended_well = wm_sched_ending(wm_runner_sched(r), res, stderr) == WM_END_RETURNED;
     wm_exact *exact = wm_exact_create(layout);
     const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);

@@ -212,7 +212,7 @@ bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, u
     }
     *res = wm_runner_run(r, max_cycles);
     wm_gdb_server_finish(g, *res);
-    (void)wm_gdb_server_writes(g, modified, modified_size);
+    (void)wm_gdb_server_changes(g, modified, modified_size);
     wm_gdb_server_destroy(g);
     return true;
 }

@@ -75,7 +75,7 @@ typedef struct {
     char host[256];
     unsigned port;   /* 0: any free one */
     bool any_host;
-    bool writes_ok;  /* --gdb-writes-ok: a run GDB wrote to is judged as it ran */
+    bool writes_ok;  /* --gdb-writes-ok: a run GDB changed is judged as it ran */
 } wm_gdb_spec;
 bool wm_gdb_addr_parse(const char *text, void *spec);
 #define WM_OPT_GDB_ROWS(spec)                                                                                    \
@@ -86,15 +86,16 @@ bool wm_gdb_addr_parse(const char *text, void *spec);
     WM_OPT_FLAG_ROW("--gdb-any-host", &(spec)->any_host,                                                         \
                     "let --gdb listen on an address that is not loopback (the protocol has no authentication)"), \
     WM_OPT_FLAG_ROW("--gdb-writes-ok", &(spec)->writes_ok,                                                       \
-                    "judge a run in which GDB wrote memory or registers as it ran (default: MODIFIED, exit 1)")
+                    "judge a run GDB changed (wrote memory or registers, held cores) as it ran (default: MODIFIED, "  \
+                    "exit 1)")
 /* After the options: --gdb only with the cores (core_given: --pe core is
  * among the modes), on a loopback address unless --gdb-any-host; false
  * after a message naming cmd. */
 bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given);
 /* Run r to max_cycles, under GDB when spec->given (the sched's mode is
  * the cores); false after a message naming cmd when the server cannot be
- * set up (nothing ran). When GDB wrote memory or registers, modified gets
- * what it changed (wm_gdb_server_writes), else "". */
+ * set up (nothing ran). When GDB wrote memory or registers or held cores,
+ * modified gets what it changed (wm_gdb_server_changes), else "". */
 struct wm_runner;
 bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
                 wm_run_result *res, char *modified, size_t modified_size);

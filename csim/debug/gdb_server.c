@@ -36,11 +36,20 @@ typedef struct {
     bool store;           /* the instruction in X is a store ... */
     uint32_t store_addr;  /* ... of store_size bytes here */
     unsigned store_size;
-    /* A breakpoint or watchpoint it hit at a look that reported another
-     * thread's: reported when the fabric resumes, before it moves. */
-    bool pending;
-    bool pending_watch;
-    uint32_t pending_addr;
+    bool store_seen;      /* ... and was looked at against the watchpoints set */
+    /* A breakpoint or watchpoint it hit that GDB has not heard of. GDB
+     * takes one thread's stop at a time: a core that hit in the cycle of
+     * another one's reported stop, or while GDB ran other threads alone,
+     * is held (core_hold) where it stopped, and its hit is reported at
+     * the next resume of it, or dropped when GDB steps it or removed the
+     * point (docs/debugging.md, "Cores that stop in one cycle"). */
+    bool held;
+    bool held_watch;
+    uint32_t held_addr;   /* the breakpoint's address, or the watchpoint's */
+    uint64_t held_order;  /* held hits are reported in the order they happened */
+    uint64_t held_from;   /* the cycle its hold began */
+    uint64_t held_cycles; /* cycles it stood held, in all: GDB's change to the run */
+    char act;             /* what the last resume asks of it: 'c', 's', or 0 (stay) */
     /* what GDB changed on this core: bytes of memory and registers whose
      * values it replaced by others */
     uint64_t wrote_bytes, wrote_regs;
@@ -64,7 +73,8 @@ struct wm_gdb_server {
     bool first;          /* no look yet: the run is at its first cycle */
     size_t g, c;         /* Hg and Hc: the threads, 0-based */
     size_t step;         /* with a step: its thread; SIZE_MAX: none */
-    bool one_thread;     /* the last resume named its threads (GDB stepping one over a breakpoint) */
+    size_t nheld;        /* threads held with a hit GDB has not heard of */
+    uint64_t hits;       /* hits held, ever: their order */
     const char *image;   /* the kernel whose cores breakpoints stop */
     point bp[MAX_POINTS], wp[MAX_POINTS];
     size_t nbp, nwp;
@@ -147,82 +157,181 @@ static void note_store(wm_gdb_server *g, size_t t, uint32_t pc)
 
 static bool in_image(const wm_gdb_server *g, size_t t) { return !strcmp(g->th[t].inst->kernel->name, g->image); }
 
-/* One look at every core between two cycles; true with the stop reply
- * due in stop. A core whose instruction retired since the last look has
- * a new one about to enter X: a breakpoint on its address stops it, and
- * so does a watched store that just retired, or the step it made. */
-static bool look(wm_gdb_server *g, char *stop, size_t size)
+static void stop_text(char *stop, size_t size, size_t t, bool watch, uint32_t addr)
 {
-    bool stopped = false;
-    for (size_t t = 0; t < g->n; t++) {
-        thread *th = &g->th[t];
-        const wm_core_status st = g->ops->core_status(g->f, th->inst->x, th->inst->y);
-        if (st.halt.state != WM_CORE_RUNNING || st.retired == th->retired) continue;
-        const bool was_store = th->store;
-        const uint32_t sa = th->store_addr, ss = th->store_size;
-        th->retired = st.retired;
-        th->pending = false; /* it moved on: a hit left pending is gone */
-        note_store(g, t, st.pc);
-        bool hit = false;
-        if (in_image(g, t)) {
-            for (size_t k = 0; was_store && k < g->nwp && !hit; k++)
-                if (sa < g->wp[k].addr + g->wp[k].len && g->wp[k].addr < sa + ss) {
-                    hit = th->pending_watch = true;
-                    th->pending_addr = g->wp[k].addr;
-                }
-            for (size_t k = 0; k < g->nbp && !hit; k++)
-                if (g->bp[k].addr == st.pc) {
-                    hit = true;
-                    th->pending_watch = false;
-                    th->pending_addr = st.pc;
-                }
-        }
-        if (hit && stopped) {
-            th->pending = true; /* the others' hits wait for the next resume */
-            continue;
-        }
-        if (hit) {
-            if (th->pending_watch)
-                snprintf(stop, size, "T05watch:%" PRIx32 ";thread:%zx;", th->pending_addr, t + 1);
-            else
-                snprintf(stop, size, "T05thread:%zx;", t + 1);
-            stopped = true;
-            g->g = g->c = t;
-        } else if (!stopped && g->step == t) {
-            snprintf(stop, size, "T05thread:%zx;", t + 1);
-            stopped = true;
-            g->g = g->c = t;
-        }
-    }
-    return stopped;
+    if (watch)
+        snprintf(stop, size, "T05watch:%" PRIx32 ";thread:%zx;", addr, t + 1);
+    else
+        snprintf(stop, size, "T05thread:%zx;", t + 1);
 }
 
-/* At a resume of every thread: a hit left pending, if its point is still
- * set; the stop reply in stop. A resume of one thread (GDB stepping it
- * over its breakpoint) keeps them: GDB takes no other thread's stop then,
- * and the fabric moves on, so a core that reached a breakpoint in the
- * cycle another one did, while GDB steps that one over, is not stopped
- * there (docs/debugging.md). */
-static bool pending_hit(wm_gdb_server *g, bool one_thread, char *stop, size_t size)
+/* Thread t's core stands where it stopped at a hit GDB has not heard of. */
+static void hold(wm_gdb_server *g, size_t t, bool watch, uint32_t addr)
 {
-    if (one_thread) return false;
+    thread *th = &g->th[t];
+    th->held = true;
+    th->held_watch = watch;
+    th->held_addr = addr;
+    th->held_order = g->hits++;
+    th->held_from = g->ops->cycle(g->f);
+    g->ops->core_hold(g->f, th->inst->x, th->inst->y, true);
+    g->nheld++;
+}
+
+/* Thread t's core runs again: its hit is reported, or dropped. */
+static void release(wm_gdb_server *g, size_t t)
+{
+    thread *th = &g->th[t];
+    if (!th->held) return;
+    th->held = false;
+    th->held_cycles += g->ops->cycle(g->f) - th->held_from;
+    g->ops->core_hold(g->f, th->inst->x, th->inst->y, false);
+    g->nheld--;
+}
+
+static size_t put_hex_bytes(char *out, const uint8_t *b, size_t n);
+
+/* A line on GDB's console, while it waits for a stop (an `O` packet). */
+__attribute__((format(printf, 2, 3))) static bool console(wm_gdb_server *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char line[512];
+    const int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    const size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    char o[2 * sizeof line + 2] = "O";
+    return wm_rsp_send(g->conn, o, 1 + put_hex_bytes(o + 1, (const uint8_t *)line, len));
+}
+
+/* Whether thread t's core, since the last look, retired an instruction
+ * (*hit: the new one about to enter X stops it, at a breakpoint on its
+ * address). A store about to enter X into a watchpoint's bytes stops it
+ * too (*watch, the watchpoint at *addr), before it writes, as RISC-V's
+ * triggers do: GDB steps the store itself, then compares the values. A
+ * store is looked at once against the watchpoints set (store_seen), and
+ * again after GDB set one. */
+static bool moved(wm_gdb_server *g, size_t t, const wm_core_status *st, bool *hit, bool *watch, uint32_t *addr)
+{
+    thread *th = &g->th[t];
+    *hit = *watch = false;
+    if (st->halt.state != WM_CORE_RUNNING) return false;
+    const bool arrived = st->retired != th->retired;
+    if (arrived) {
+        th->retired = st->retired;
+        note_store(g, t, st->pc);
+        th->store_seen = false;
+    }
+    if (!in_image(g, t)) return arrived;
+    for (size_t k = 0; th->store && !th->store_seen && k < g->nwp && !*hit; k++)
+        if (th->store_addr < g->wp[k].addr + g->wp[k].len && g->wp[k].addr < th->store_addr + th->store_size) {
+            *hit = *watch = true;
+            *addr = g->wp[k].addr;
+        }
+    th->store_seen = true;
+    for (size_t k = 0; arrived && k < g->nbp && !*hit; k++)
+        if (g->bp[k].addr == st->pc) {
+            *hit = true;
+            *addr = st->pc;
+        }
+    return arrived;
+}
+
+/* One look at every core between two cycles; true with the stop reply
+ * due in stop. GDB takes the stop of a thread it resumed: the step of
+ * the thread it steps, first, or a hit of a thread it let run; every
+ * other hit of the cycle is held for a later resume. When the only
+ * cores that could move the fabric on are held ones (every other
+ * running core waits on its queue and no wavelet is in flight: GDB runs
+ * one thread alone, and it waits for what a held core would send), the
+ * held cores run on, their hits dropped, and GDB's console says so. */
+static bool look(wm_gdb_server *g, char *stop, size_t size)
+{
+    size_t report = SIZE_MAX;
+    bool hit, watch, report_watch = false, free_running = false;
+    uint32_t addr = 0, report_addr = 0;
+    if (g->step != SIZE_MAX) {
+        const wm_instance *in = g->th[g->step].inst;
+        const wm_core_status st = g->ops->core_status(g->f, in->x, in->y);
+        if (moved(g, g->step, &st, &hit, &watch, &addr) || hit) {
+            report = g->step;
+            report_watch = watch;
+            report_addr = addr;
+        }
+        free_running = st.halt.state == WM_CORE_RUNNING && !st.waiting;
+    }
     for (size_t t = 0; t < g->n; t++) {
         thread *th = &g->th[t];
-        if (!th->pending) continue;
-        th->pending = false;
-        bool set = false;
-        const point *ps = th->pending_watch ? g->wp : g->bp;
-        const size_t np = th->pending_watch ? g->nwp : g->nbp;
-        for (size_t k = 0; k < np; k++) set = set || ps[k].addr == th->pending_addr;
-        if (!set) continue;
-        if (th->pending_watch)
-            snprintf(stop, size, "T05watch:%" PRIx32 ";thread:%zx;", th->pending_addr, t + 1);
-        else
-            snprintf(stop, size, "T05thread:%zx;", t + 1);
-        g->g = g->c = t;
+        if (t == g->step || th->held) continue;
+        const wm_core_status st = g->ops->core_status(g->f, th->inst->x, th->inst->y);
+        free_running = free_running || (st.started && st.halt.state == WM_CORE_RUNNING && !st.waiting);
+        (void)moved(g, t, &st, &hit, &watch, &addr);
+        if (!hit) continue;
+        if (report == SIZE_MAX && th->act == 'c') {
+            report = t;
+            report_watch = watch;
+            report_addr = addr;
+        } else {
+            hold(g, t, watch, addr);
+        }
+    }
+    if (report == SIZE_MAX && g->nheld && !free_running && g->ops->quiescent(g->f)) {
+        for (size_t t = 0; t < g->n; t++) {
+            if (!g->th[t].held) continue;
+            release(g, t);
+            g->th[t].store_seen = true; /* its hit is dropped: its store does not stop it again */
+            (void)console(g,
+                          "wavemesh: %s runs on from its %s at 0x%" PRIx32 " (cycle %" PRIu64
+                          "), not reported: the threads GDB runs wait for it\n",
+                          g->th[t].name, g->th[t].held_watch ? "watchpoint" : "breakpoint", g->th[t].held_addr,
+                          g->th[t].held_from);
+        }
+    }
+    if (report == SIZE_MAX) return false;
+    stop_text(stop, size, report, report_watch, report_addr);
+    g->g = g->c = report;
+    return true;
+}
+
+/* Whether the hit held on thread t is still one GDB can take: its point
+ * is set (GDB may have removed it since). */
+static bool still_set(const wm_gdb_server *g, const thread *th)
+{
+    const point *ps = th->held_watch ? g->wp : g->bp;
+    const size_t np = th->held_watch ? g->nwp : g->nbp;
+    for (size_t k = 0; k < np; k++)
+        if (ps[k].addr == th->held_addr) return true;
+    return false;
+}
+
+/* At a resume, before the fabric moves: the held hits of the threads GDB
+ * steps are dropped (it moves them on, past their point). A resume that
+ * steps a thread runs the fabric until that step is done, and the other
+ * held hits wait (GDB sees the step it asked for: `stepi` on a thread
+ * moves it, not the threads held beside it); a resume without a step
+ * takes the oldest held hit of a thread it resumes, if its point is still
+ * set, as the stop (stop), at once. The held hits of the threads GDB
+ * leaves stopped wait. */
+static bool held_hit(wm_gdb_server *g, char *stop, size_t size)
+{
+    for (;;) {
+        size_t first = SIZE_MAX;
+        for (size_t t = 0; t < g->n; t++) {
+            thread *th = &g->th[t];
+            if (!th->held) continue;
+            if (th->act == 's') {
+                release(g, t);
+                th->store_seen = false; /* a store it was stopped at meets the watchpoints set now */
+            } else if (th->act == 'c' && (first == SIZE_MAX || th->held_order < g->th[first].held_order)) first = t;
+        }
+        if (first == SIZE_MAX || g->step != SIZE_MAX) return false;
+        thread *th = &g->th[first];
+        release(g, first);
+        if (!still_set(g, th)) continue;
+        stop_text(stop, size, first, th->held_watch, th->held_addr);
+        g->g = g->c = first;
         return true;
     }
-    return false;
 }
 
 /* ---------------------------------------------------------------- replies */
@@ -232,6 +341,10 @@ static const char target_xml[] =
     "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
     "<target version=\"1.0\">\n"
     "<architecture>riscv:rv32</architecture>\n"
+    /* no operating system: GDB's GNU/Linux RISC-V steps by breakpoints at
+     * the next PCs, which another core can reach first; without one it
+     * steps with vCont;s, a step of one core in the server */
+    "<osabi>none</osabi>\n"
     "<feature name=\"org.gnu.gdb.riscv.cpu\">\n"
     "<reg name=\"zero\" bitsize=\"32\" type=\"int\" regnum=\"0\"/>\n"
     "<reg name=\"ra\" bitsize=\"32\" type=\"code_ptr\"/>\n"
@@ -590,25 +703,38 @@ static bool rcmd(wm_gdb_server *g, const char *hex)
 
 typedef enum { SERVE, RESUME, DETACH, KILL } served;
 
-static served resume(wm_gdb_server *g, size_t step, bool one_thread)
+/* Resume with the actions in each thread's act; step: the thread
+ * stepped (SIZE_MAX: none). */
+static served resume(wm_gdb_server *g, size_t step)
 {
     g->step = step;
-    g->one_thread = one_thread;
     g->state = RUNNING;
     return RESUME;
 }
 
-/* vCont;ACTION[:TID]...: a step of one thread, or continue. */
+/* `c` and `s`: every thread runs; s steps Hc's. */
+static served resume_all(wm_gdb_server *g, bool step)
+{
+    for (size_t t = 0; t < g->n; t++) g->th[t].act = 'c';
+    if (step) g->th[g->c].act = 's';
+    return resume(g, step ? g->c : SIZE_MAX);
+}
+
+/* vCont;ACTION[:TID]...: for each thread, the leftmost action that names
+ * it or names none; a thread no action names stays stopped. Steps step
+ * one thread, Hc's when several do (GDB steps one at a time). */
 static served vcont(wm_gdb_server *g, const char *p)
 {
-    size_t step = SIZE_MAX;
-    bool any = false, one_thread = true;
+    char dflt = 0;
+    bool any = false;
+    for (size_t t = 0; t < g->n; t++) g->th[t].act = 0;
     while (*p == ';') {
         p++;
-        const char a = *p++;
+        char a = *p++;
         if (a == 'C' || a == 'S') { /* the signal is ignored: a core has none */
             uint32_t sig;
             if (!take_hex(&p, &sig)) return error(g, E_SYNTAX) ? SERVE : DETACH;
+            a = (char)(a - 'A' + 'a');
         } else if (a != 'c' && a != 's') {
             return error(g, E_SYNTAX) ? SERVE : DETACH;
         }
@@ -617,12 +743,17 @@ static served vcont(wm_gdb_server *g, const char *p)
             p++;
             if (!take_thread(g, &p, &t)) return error(g, E_THREAD) ? SERVE : DETACH;
         }
-        one_thread = one_thread && t != SIZE_MAX;
-        if ((a == 's' || a == 'S') && step == SIZE_MAX) step = t == SIZE_MAX ? g->c : t;
+        if (t == SIZE_MAX && !dflt) dflt = a;
+        if (t != SIZE_MAX && !g->th[t].act) g->th[t].act = a;
         any = true;
     }
     if (*p || !any) return error(g, E_SYNTAX) ? SERVE : DETACH;
-    return resume(g, step, one_thread);
+    size_t step = SIZE_MAX;
+    for (size_t t = 0; t < g->n; t++) {
+        if (!g->th[t].act) g->th[t].act = dflt;
+        if (g->th[t].act == 's' && (step == SIZE_MAX || t == g->c)) step = t;
+    }
+    return resume(g, step);
 }
 
 static bool read_regs(wm_gdb_server *g)
@@ -684,6 +815,7 @@ static bool points(wm_gdb_server *g, const char *p, bool insert)
             const wm_instance *in = g->th[t].inst;
             const wm_core_status st = g->ops->core_status(g->f, in->x, in->y);
             if (st.halt.state == WM_CORE_RUNNING) note_store(g, t, st.pc);
+            g->th[t].store_seen = false;
         }
     return reply(g, "OK");
 }
@@ -821,13 +953,13 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
             ok = error(g, E_SYNTAX); /* continuing elsewhere: the PC is the core's */
             break;
         }
-        return resume(g, SIZE_MAX, false);
+        return resume_all(g, false);
     case 's':
         if (p[1]) {
             ok = error(g, E_SYNTAX);
             break;
         }
-        return resume(g, g->c, false);
+        return resume_all(g, true);
     case 'D':
         reply(g, "OK");
         return DETACH;
@@ -916,6 +1048,7 @@ static served packet(wm_gdb_server *g, const char *p, size_t len)
 /* GDB is gone: the run goes on alone, at full speed, as without it. */
 static void drop(wm_gdb_server *g)
 {
+    for (size_t t = 0; t < g->n; t++) release(g, t);
     wm_rsp_close(g->conn);
     g->conn = NULL;
     g->state = GONE;
@@ -947,8 +1080,10 @@ static bool serve(wm_gdb_server *g)
         switch (packet(g, data, len)) {
         case SERVE: break;
         case RESUME: {
+            /* a held hit, or a store already in X into a watchpoint set
+             * while the fabric stood: the stop, before the fabric moves */
             char stop[96];
-            if (!pending_hit(g, g->one_thread, stop, sizeof stop)) break;
+            if (!held_hit(g, stop, sizeof stop) && !look(g, stop, sizeof stop)) break;
             g->state = STOPPED;
             g->step = SIZE_MAX;
             if (!reply(g, stop)) drop(g);
@@ -962,6 +1097,24 @@ static bool serve(wm_gdb_server *g)
         }
     }
     return true;
+}
+
+/* The thread a Ctrl-C stops: the one GDB steps, else the selected one,
+ * else the first, of the threads it resumed whose core still runs (not
+ * one that halted, nor one held); the selected one if none does. */
+static size_t interrupted(const wm_gdb_server *g)
+{
+    if (g->step != SIZE_MAX) return g->step;
+    size_t best = SIZE_MAX;
+    for (size_t t = 0; t < g->n; t++) {
+        const thread *th = &g->th[t];
+        if (th->held || !th->act) continue;
+        const wm_core_status st = g->ops->core_status(g->f, th->inst->x, th->inst->y);
+        if (!st.started || st.halt.state != WM_CORE_RUNNING) continue;
+        if (t == g->g) return t;
+        if (best == SIZE_MAX) best = t;
+    }
+    return best != SIZE_MAX ? best : g->g;
 }
 
 static bool between(void *ctx, uint64_t cycle)
@@ -985,6 +1138,7 @@ static bool between(void *ctx, uint64_t cycle)
             return true;
         }
         if (ev == WM_RSP_INTERRUPT) {
+            g->g = g->c = interrupted(g);
             snprintf(stop, sizeof stop, "T02thread:%zx;", g->g + 1);
             stopped = true;
         } else if (ev == WM_RSP_PACKET || ev == WM_RSP_TOO_LONG) {
@@ -1033,8 +1187,9 @@ bool wm_gdb_server_attach(wm_gdb_server *g, wm_sched *s, char *err, size_t err_s
         snprintf(err, err_size, "GDB debugs the firmware on the cores: it needs --pe core");
         return false;
     }
-    if (!ops->core_regs || !ops->core_set_reg) {
-        snprintf(err, err_size, "the %s backend does not show its cores' registers (GDB needs rtl or sw)", ops->name);
+    if (!ops->core_regs || !ops->core_set_reg || !ops->core_hold) {
+        snprintf(err, err_size, "the %s backend does not show its cores' registers nor hold one (GDB needs rtl or sw)",
+                 ops->name);
         return false;
     }
     g->s = s;
@@ -1073,37 +1228,51 @@ void wm_gdb_server_finish(wm_gdb_server *g, wm_run_result r)
 {
     wm_rsp_listener_close(&g->listener);
     if (!g->conn) return;
-    char line[160];
-    snprintf(line, sizeof line, "wavemesh: the run ended at cycle %" PRIu64 "\n", g->ops->cycle(g->f));
-    char o[2 * sizeof line + 2] = "O";
-    const size_t k = put_hex_bytes(o + 1, (const uint8_t *)line, strlen(line));
-    if (g->state == RUNNING) (void)wm_rsp_send(g->conn, o, k + 1);
+    if (g->state == RUNNING) (void)console(g, "wavemesh: the run ended at cycle %" PRIu64 "\n", g->ops->cycle(g->f));
     (void)reply(g, r == WM_RUN_DONE ? "W00" : "W01");
     drop(g);
 }
 
-bool wm_gdb_server_writes(const wm_gdb_server *g, char *buf, size_t size)
+/* "NAME, NAME" of the threads `which` picks, at buf + *k. */
+static void names(const wm_gdb_server *g, bool (*which)(const thread *), char *buf, size_t size, size_t *k)
 {
-    uint64_t bytes = 0, regs = 0;
     size_t n = 0;
-    int k = 0;
+    for (size_t t = 0; t < g->n; t++) {
+        if (!which(&g->th[t])) continue;
+        if (*k < size) *k += (size_t)snprintf(buf + *k, size - *k, "%s%s", n++ ? ", " : "", g->th[t].name);
+    }
+}
+
+static bool wrote(const thread *th) { return th->wrote_bytes || th->wrote_regs; }
+static bool was_held(const thread *th) { return th->held_cycles != 0; }
+
+bool wm_gdb_server_changes(const wm_gdb_server *g, char *buf, size_t size)
+{
+    uint64_t bytes = 0, regs = 0, cycles = 0;
     for (size_t t = 0; t < g->n; t++) {
         const thread *th = &g->th[t];
-        if (!th->wrote_bytes && !th->wrote_regs) continue;
         bytes += th->wrote_bytes;
         regs += th->wrote_regs;
-        if (k >= 0 && (size_t)k < size) k += snprintf(buf + k, size - (size_t)k, "%s%s", n ? ", " : "", th->name);
-        n++;
+        cycles += th->held_cycles;
     }
-    if (!n) {
-        if (size) buf[0] = '\0';
-        return false;
+    size_t k = 0;
+    if (size) buf[0] = '\0';
+    if (bytes || regs) {
+        if (k < size) k += (size_t)snprintf(buf + k, size - k, "GDB wrote to ");
+        names(g, wrote, buf, size, &k);
+        if (k < size)
+            k += (size_t)snprintf(buf + k, size - k, ": %" PRIu64 " byte%s of memory, %" PRIu64 " register%s", bytes,
+                                  bytes == 1 ? "" : "s", regs, regs == 1 ? "" : "s");
     }
-    char tail[160];
-    snprintf(tail, sizeof tail, ": %" PRIu64 " byte%s of memory, %" PRIu64 " register%s", bytes, bytes == 1 ? "" : "s",
-             regs, regs == 1 ? "" : "s");
-    if (k >= 0 && (size_t)k < size) snprintf(buf + k, size - (size_t)k, "%s", tail);
-    return true;
+    if (cycles) {
+        if (k < size) k += (size_t)snprintf(buf + k, size - k, "%sGDB held ", k ? "; " : "");
+        names(g, was_held, buf, size, &k);
+        if (k < size)
+            k += (size_t)snprintf(buf + k, size - k,
+                                  " where they stopped, while it ran other cores: %" PRIu64 " cycle%s in all", cycles,
+                                  cycles == 1 ? "" : "s");
+    }
+    return bytes || regs || cycles;
 }
 
 void wm_gdb_server_destroy(wm_gdb_server *g)

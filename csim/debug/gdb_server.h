@@ -9,18 +9,25 @@
  * (wm_sched_set_debugger), called before every step. While GDB looks,
  * the fabric is not stepped at all: routers, queues and every core stand
  * at that cycle, so a session changes nothing the run computes, unless
- * GDB writes a register or memory, which the server counts and tells
- * (wm_gdb_server_writes). Breakpoints (Z0, Z1) stop a core
- * before the instruction at their address enters execute; write
- * watchpoints (Z2) stop it after a store into their bytes retired; stepi
- * on a thread runs the fabric until that core retires one instruction;
- * Ctrl-C stops it where it is. Each core runs its kernel's image, linked
- * at address 0 like every other: breakpoints and watchpoints apply to the
- * cores of one image, the one `monitor image KERNEL` names (at first the
- * image of the root of the layout: its last instance). Registers and
- * memory are those of the thread GDB selected (Hg); memory is the tile's
- * RAM and, read-only, the PE's register window, read as a load would
- * read it but without popping anything.
+ * GDB writes a register or memory, or cores stop in one cycle (below),
+ * which the server counts and tells (wm_gdb_server_changes). Breakpoints
+ * (Z0, Z1) stop a core before the instruction at their address enters
+ * execute; write watchpoints (Z2) stop it before a store into their
+ * bytes writes, as RISC-V's triggers do (GDB steps the store itself);
+ * vCont;s steps one thread: the fabric runs until that core retires one
+ * instruction; Ctrl-C stops it where it is, on a thread still running.
+ * GDB takes one thread's stop at a time: of cores that stop in the same
+ * cycle, or while GDB runs some threads alone (stepping one over its
+ * breakpoint), one is reported and the others are held (core_hold) where
+ * they stopped, each reported at the next resume of it that steps no
+ * thread, so that every hit reaches GDB with its own thread; held cores
+ * run late by the cycles they were held. Each core runs its kernel's
+ * image, linked at address 0 like every other: breakpoints and
+ * watchpoints apply to the cores of one image, the one `monitor image
+ * KERNEL` names (at first the image of the root of the layout: its last
+ * instance). Registers and memory are those of the thread GDB selected
+ * (Hg); memory is the tile's RAM and, read-only, the PE's register
+ * window, read as a load would read it but without popping anything.
  *
  * The server listens from its creation, waits for GDB before cycle 0,
  * and stops listening once a connection is made. When GDB detaches or
@@ -51,9 +58,13 @@ WM_MUST_USE bool wm_gdb_server_attach(wm_gdb_server *g, wm_sched *s, char *err, 
  * connection closes. */
 void wm_gdb_server_finish(wm_gdb_server *g, wm_run_result r);
 /* Whether GDB changed the run: wrote memory (M) or registers (P, G) with
- * values other than those there. If so, buf gets the cores and the counts,
- * e.g. "p0 (4,0), root (6,0): 16 bytes of memory, 0 registers". */
-bool wm_gdb_server_writes(const wm_gdb_server *g, char *buf, size_t size);
+ * values other than those there, or held cores at hits it had not heard
+ * of while it ran others (they ran that many cycles late). If so, buf
+ * says so, e.g. "GDB wrote to p0 (4,0), root (6,0): 16 bytes of memory,
+ * 0 registers", or "GDB held l1 (1,0), l2 (2,0) where they stopped, while
+ * it ran other cores: 3 cycles in all", or both, joined by "; ". Call it
+ * after wm_gdb_server_finish. */
+bool wm_gdb_server_changes(const wm_gdb_server *g, char *buf, size_t size);
 void wm_gdb_server_destroy(wm_gdb_server *g);
 
 #endif

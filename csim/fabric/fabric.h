@@ -252,6 +252,14 @@ typedef struct wm_fabric_ops {
     /* What the fabric holds now (docs/core.md, "Where a PE's bytes go");
      * NULL: a backend that cannot tell (the Verilated ones). */
     void (*memory)(const wm_fabric *f, wm_fabric_memory *out);
+    /* A debugger's hold on PE core (x, y) (csim/debug/): from the next step
+     * on, while held, the core spends no cycle: nothing in it changes,
+     * nothing retires, nothing is pushed or popped, while its tile, its
+     * queues, its tsc and the rest of the fabric run on. Released, it goes
+     * on from where it stood, as many cycles later as it was held (the
+     * RTL core's hold_i, rtl/core/wm_core.v). NULL: a backend that cannot
+     * hold one core. */
+    void (*core_hold)(wm_fabric *f, unsigned x, unsigned y, bool hold);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

@@ -71,7 +71,7 @@ struct LinkPorts {
 // The core of a wm_tile_core: its ports and its public RAM and registers.
 // Kept beside the tiles, not in them, so a Tile is what it always was.
 struct CorePorts {
-    CData *run_i, *halted_o, *exited_o, *fault_o, *fault_cause_o;
+    CData *run_i, *hold_i, *halted_o, *exited_o, *fault_o, *fault_cause_o;
     CData *retire_o, *rd_we_o, *rd_o, *push_o, *pop_o, *wait_o;
     IData *exit_code_o, *fault_pc_o, *fault_insn_o, *retire_pc_o, *retire_insn_o, *rd_data_o, *push_data_o, *pc_o;
     IData *mem;  // u_ram.mem_q, WM_TILE_MEM_BYTES / 4 words: the data port's copy
@@ -157,6 +157,7 @@ template <class M> Tile bind_core_tile(M *m, CorePorts &c)
 {
     Tile t = bind_common(m);
     c.run_i = &m->core_run_i;
+    c.hold_i = &m->core_hold_i;
     c.halted_o = &m->halted_o;
     c.exited_o = &m->exited_o;
     c.fault_o = &m->fault_o;
@@ -386,6 +387,7 @@ Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y
     std::memset(c.imem, 0, WM_TILE_MEM_BYTES);
     std::memset(c.regs, 0, 32 * sizeof(IData));
     *c.run_i = 0;
+    *c.hold_i = 0;
     return t;
 }
 
@@ -869,6 +871,14 @@ void rtl_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, uint32_t
     if (core && r > 0 && r < 32) core->port.regs[r] = value;
 }
 
+// core_hold_i, an input like core_run_i: it holds the core in the steps
+// that follow until it is lowered.
+void rtl_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
+{
+    const Core *core = core_at(as_rtl(f), x, y);
+    if (core) *core->port.hold_i = hold;
+}
+
 } // namespace
 
 extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace,
@@ -952,4 +962,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
     rtl_create_with,  nullptr,          rtl_core_regs,   rtl_core_set_reg, rtl_get_link_hook,
     nullptr, // no memory accounting: Verilator allocates the tiles, RAMs included
+    rtl_core_hold,
 };

@@ -685,6 +685,7 @@ static inline __attribute__((always_inline)) void tile_step(sw_fabric *s, sw_lan
 static void core_cycle(sw_fabric *s, sw_lane *lane, uint32_t idx, sw_core *c)
 {
     s->posted[idx] = 0;
+    if (c->held) return; /* a debugger's hold: the core spends no cycle */
     if (wm_iss_halted(&c->iss) || s->cycle < c->start) return; /* halted, or in reset for a restart */
     const sw_tile *t = &s->tiles[idx];
     const wm_core_pe_in in = {
@@ -1295,6 +1296,17 @@ static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
     out->ram_spare = u.pages.free * WM_ISS_PAGE_BYTES + u.pages.overhead;
 }
 
+/* The hold takes effect from the next step (core_cycle); released, the
+ * core's tile is evaluated in it, whether the core sleeps or not. */
+static void sw_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
+{
+    sw_fabric *s = as_sw(f);
+    sw_core *c = core_of(s, x, y, "core_hold", true);
+    if (!c) return;
+    c->held = hold;
+    if (!hold) queue_tile(s, (uint32_t)(y * s->w + x));
+}
+
 static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
 {
     *ctx = as_sw_const(f)->hook_ctx;
@@ -1327,6 +1339,7 @@ const wm_fabric_ops wm_fabric_sw = {
     .core_set_reg = sw_core_set_reg,
     .get_link_hook = sw_get_link_hook,
     .memory = sw_memory,
+    .core_hold = sw_core_hold,
 };
 
 static int port_from_letter(char c)

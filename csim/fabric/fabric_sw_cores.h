@@ -17,7 +17,10 @@
  * evaluated; so such a core is not stepped at all while it sleeps, and
  * the cycles it slept are handed to wm_iss_idle when it is stepped next
  * (wm_sw_core_cycle), which the ISS defines to be the same as stepping it
- * through them.
+ * through them. A core a debugger holds (core_hold) is not stepped at
+ * all, asleep or not; the cycles it stood held go to wm_iss_idle with the
+ * others, which changes nothing in a core that does not wait on a queue
+ * and only counts them in one that does.
  */
 #ifndef WM_FABRIC_SW_CORES_H
 #define WM_FABRIC_SW_CORES_H
@@ -36,6 +39,7 @@ typedef struct {
     wm_iss iss;
     uint64_t start;      /* the fabric cycle that is the core's cycle 0 */
     bool started;        /* core_start was called */
+    bool held;           /* a debugger holds it (core_hold): it spends no cycle */
     uint64_t last_cycle; /* the fabric cycle `last` describes; UINT64_MAX before the first */
     wm_core_cycle last;  /* what the core did in that cycle, for the dumps */
 } sw_core;
@@ -79,7 +83,7 @@ void wm_sw_core_fill_view(const sw_core *c, uint64_t cycle, wm_sw_core_view *out
 static inline void wm_sw_core_cycle(sw_core *c, uint64_t cycle, const wm_core_pe_in *in, wm_core_cycle *out)
 {
     const uint64_t due = cycle - c->start;
-    /* Only a core asleep on its queue misses steps (wm_sw_core_wants_next). */
+    /* Only a core asleep on its queue, or held, misses steps (wm_sw_core_wants_next). */
     if (wm_iss_cycle(&c->iss) < due) wm_iss_idle(&c->iss, due - wm_iss_cycle(&c->iss));
     wm_iss_step(&c->iss, in, out);
     c->last = *out;

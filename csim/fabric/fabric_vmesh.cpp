@@ -480,4 +480,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     nullptr,
     nullptr,
     nullptr, // no memory accounting: Verilator allocates the mesh
+    nullptr, // nor its hold
 };

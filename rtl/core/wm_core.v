@@ -25,6 +25,11 @@
 // Faults are detected in an instruction's first X cycle; the core halts at
 // the end of that cycle (or of an EXIT store) and freezes: halted_q gates
 // everything, so no later instruction retires or touches memory.
+// hold_i freezes it the same way for one cycle, from outside: a debugger's
+// hold (docs/debugging.md). Every flop keeps its value, nothing retires,
+// fetches anew, reads the register file, accesses the RAM or the PE, so
+// the core goes on after the hold exactly as it would have before it, that
+// many cycles later; the RAM, the tile and the fabric run on.
 //
 // The register window (0x8000_0000..0x23) is decoded here, not in a bus:
 // a register access samples the datapath inputs in its first X cycle and
@@ -39,6 +44,7 @@ module wm_core #(
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,
+    input  wire        hold_i,        // a debugger's hold: this cycle changes nothing in the core
     // instruction port: synchronous RAM read
     output wire [31:0] imem_addr_o,
     input  wire [31:0] imem_rdata_i,
@@ -130,7 +136,8 @@ module wm_core #(
     reg [31:0] fault_pc_q, fault_pc_d;
     reg [31:0] fault_insn_q, fault_insn_d;
 
-    wire x_active = x_valid_q && !halted_q;
+    wire frozen   = halted_q || hold_i;
+    wire x_active = x_valid_q && !frozen;
     wire first    = (cnt_q == 6'd0);
 
     // ---- decode ----
@@ -278,8 +285,8 @@ module wm_core #(
 
     reg wait_q;
     always @(posedge clk_i) begin
-        if (!rst_ni) wait_q <= 1'b0;
-        else         wait_q <= stall;
+        if (!rst_ni)      wait_q <= 1'b0;
+        else if (!hold_i) wait_q <= stall;
     end
 
     reg [31:0] win_val;
@@ -398,7 +405,7 @@ module wm_core #(
             cnt_d = ends ? 6'd0 : cnt_q + 6'd1;
 
         // F: advance when X takes the next word, redirect on a taken jump
-        if (!halted_q && (!x_valid_q || ends)) begin
+        if (!frozen && (!x_valid_q || ends)) begin
             x_valid_d = 1'b1;
             x_new_d   = 1'b1;
             x_pc_d    = pc_f_q;

@@ -53,6 +53,7 @@ module wm_core_top #(
     wm_core #(.MEM_BYTES(MEM_BYTES), .TX_DEPTH(TX_DEPTH)) u_core (
         .clk_i          (clk_i),
         .rst_ni         (rst_ni),
+        .hold_i         (1'b0),           // no debugger here
         .imem_addr_o    (imem_addr),
         .imem_rdata_i   (imem_rdata),
         .dmem_en_o      (dmem_en),

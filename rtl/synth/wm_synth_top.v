@@ -147,6 +147,7 @@ module wm_synth_top #(
                 .west_en_i        (din_q[172]),
                 .west_credit_i    (din_q[173]),
                 .core_run_i       (din_q[174]),
+                .core_hold_i      (1'b0),            // the debugger's hold is the simulator's
                 .north_credit_o   (dout[1]),
                 .north_valid_o    (dout[2]),
                 .north_data_o     (dout[34:3]),

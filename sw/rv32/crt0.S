@@ -5,10 +5,20 @@
  * for gp-relative addressing; .bss is cleared in case the RAM held
  * something (both models start it zeroed, a real one might not). The
  * kernel's return value, 0, goes to the EXIT register, which halts the
- * core. */
+ * core.
+ *
+ * The call frame information says that _start has no caller (its return
+ * address is undefined), so that a debugger's backtrace ends here
+ * (docs/debugging.md) instead of taking the return address a callee
+ * saved, which points back into _start, for a frame of its caller. It is
+ * debug information only (.debug_frame): the image is the same. */
+    .cfi_sections .debug_frame
     .section .text.start, "ax"
     .globl _start
+    .type _start, @function
 _start:
+    .cfi_startproc
+    .cfi_undefined ra
     .option push
     .option norelax
     la      gp, __global_pointer$
@@ -24,3 +34,5 @@ _start:
     li      t0, 0x80000000
     sw      a0, 0x20(t0)
 3:  j       3b
+    .cfi_endproc
+    .size _start, . - _start
