@@ -75,6 +75,7 @@ struct wm_layout {
     unsigned errors;
     wm_param_value *lparams;
     size_t nlparams;
+    name_index lparam_index;
     instance *inst;
     size_t ninst;
     name_index inst_index;
@@ -178,12 +179,7 @@ static bool valid_name(const char *s)
     return true;
 }
 
-static const wm_param_value *find_lparam(const wm_layout *l, const char *name)
-{
-    for (size_t i = 0; i < l->nlparams; i++)
-        if (!strcmp(l->lparams[i].name, name)) return &l->lparams[i];
-    return NULL;
-}
+static const wm_param_value *find_lparam(const wm_layout *l, const char *name);
 
 /* A number or $PARAM. */
 static bool eval_scalar(wm_layout *l, unsigned line, const char *tok, int64_t *v)
@@ -245,6 +241,15 @@ static void index_add(name_index *ix, size_t i, const char *(*name_of)(const wm_
 }
 
 static const char *inst_name(const wm_layout *l, size_t i) { return l->inst[i].name; }
+static const char *lparam_name(const wm_layout *l, size_t i) { return l->lparams[i].name; }
+
+/* A tree of 2^19 leaves declares 2^19 parameters: found by name in the
+ * index, not by a search of them all. */
+static const wm_param_value *find_lparam(const wm_layout *l, const char *name)
+{
+    const long i = index_find(&l->lparam_index, name, lparam_name, l);
+    return i < 0 ? NULL : &l->lparams[i];
+}
 static const char *at_name(const wm_layout *l, size_t i) { return l->at[i].name; }
 
 static instance *find_inst(wm_layout *l, const char *name)
@@ -391,6 +396,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
         wm_param_value *p = push_back(&l->lparams, &l->nlparams, sizeof *l->lparams);
         p->name = wm_xstrdup(tok[1]);
         p->value = v;
+        index_add(&l->lparam_index, l->nlparams - 1, lparam_name, l);
     } else if (!strcmp(kw, "mesh")) {
         int64_t w, h;
         if (n != 3) {
@@ -636,6 +642,7 @@ static void free_layout(wm_layout *l)
     }
     free(l->inst);
     free(l->inst_index.slot);
+    free(l->lparam_index.slot);
     free(l->at_index.slot);
     free(l->pub);
     for (size_t i = 0; i < l->nat; i++) free(l->at[i].name);
