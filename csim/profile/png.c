@@ -247,7 +247,7 @@ static void write_script(const wm_profile *p, const char *note, const char *png,
     if (note) {
         fputs("set label 3 '", g);
         put_quoted(g, note);
-        fprintf(g, "' at screen 0.99, screen %.4f right font 'sans,10' tc rgb '#404040'\n", 1.0 - 18.0 / height);
+        fprintf(g, "' at screen 0.99, screen %.4f right font 'sans,10' tc rgb '#404040'\n", 14.0 / height);
     }
     /* a run that did not return is a timeline cut short: said above it */
     if (p->ending && strcmp(p->ending, "returned")) {
