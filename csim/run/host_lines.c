@@ -3,16 +3,22 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-/* One line of p without its newline; false at its end. */
+/* One line of p without its newline; false at its end. A signal the run
+ * takes (its interval timer, a child's end) may interrupt the read: it
+ * is read again. */
 static bool line_of(FILE *p, char *out, size_t size)
 {
-    if (!fgets(out, (int)size, p)) return false;
+    while (!fgets(out, (int)size, p)) {
+        if (!ferror(p) || errno != EINTR) return false;
+        clearerr(p);
+    }
     out[strcspn(out, "\n")] = '\0';
     return true;
 }
