@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "event_log.h"
+
 #include "core/randprog.h"
 #include "core/rv32_asm.h"
 #include "fabric/fabric.h"
@@ -61,38 +63,6 @@ static void load_prog(const wm_fabric_ops *ops, wm_fabric *f, unsigned x, unsign
 }
 
 /* ------------------------------------------------------------ logs */
-
-typedef struct {
-    wm_core_event *ev;
-    size_t n, cap;
-} core_log;
-
-typedef struct {
-    wm_link_event *ev;
-    size_t n, cap;
-} link_log;
-
-static void log_core(void *ctx, const wm_core_event *ev)
-{
-    core_log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
-        assert_non_null(l->ev);
-    }
-    l->ev[l->n++] = *ev;
-}
-
-static void log_link(void *ctx, const wm_link_event *ev)
-{
-    link_log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
-        assert_non_null(l->ev);
-    }
-    l->ev[l->n++] = *ev;
-}
 
 /* What two core events say, their flags and the fields the flags give a
  * meaning (the RTL drives the others with whatever its datapath holds). */

@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "event_log.h"
+
 #include "core/iss.h"
 #include "core/randprog.h"
 #include "core/rv32_asm.h"
@@ -78,38 +80,6 @@ static uint32_t read_word(wm_fabric *f, unsigned x, unsigned y, uint32_t addr)
 }
 
 /* ------------------------------------------------------------ logs */
-
-typedef struct {
-    wm_link_event *ev;
-    size_t n, cap;
-} link_log;
-
-static void log_link(void *ctx, const wm_link_event *ev)
-{
-    link_log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
-        assert_non_null(l->ev);
-    }
-    l->ev[l->n++] = *ev;
-}
-
-typedef struct {
-    wm_core_event *ev;
-    size_t n, cap;
-} core_log;
-
-static void log_core(void *ctx, const wm_core_event *ev)
-{
-    core_log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
-        assert_non_null(l->ev);
-    }
-    l->ev[l->n++] = *ev;
-}
 
 static void assert_link(const wm_link_event *ev, uint64_t cycle, unsigned x, unsigned y, unsigned port, uint32_t data)
 {
