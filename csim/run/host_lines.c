@@ -23,7 +23,30 @@ static bool line_of(FILE *p, char *out, size_t size)
     return true;
 }
 
+static bool place(const void *addr, char *out, size_t size);
+
+/* A report of a large run names the same few call sites for many PEs:
+ * each is placed once, not an addr2line a PE. */
+enum { CACHED = 64 };
+static struct {
+    const void *addr;
+    bool ok;
+    char text[800];
+} cache[CACHED];
+
 bool wm_host_line_of(const void *addr, char *out, size_t size)
+{
+    if (!addr) return false;
+    const size_t k = ((uintptr_t)addr >> 2) % CACHED;
+    if (cache[k].addr != addr) {
+        cache[k].addr = addr;
+        cache[k].ok = place(addr, cache[k].text, sizeof cache[k].text);
+    }
+    if (cache[k].ok) snprintf(out, size, "%s", cache[k].text);
+    return cache[k].ok;
+}
+
+static bool place(const void *addr, char *out, size_t size)
 {
     Dl_info info;
     if (!addr || !dladdr(addr, &info) || !info.dli_fbase) return false;

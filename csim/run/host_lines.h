@@ -7,7 +7,8 @@
  * FILE relative to the checkout the program was built in (as the build
  * names the sources), or to the current folder.
  * Without addr2line, or for an address it cannot place, false: the caller
- * says what it can without the line. */
+ * says what it can without the line. Answers are kept (a report of a
+ * million PEs names a few call sites): not for use from two threads. */
 #ifndef WM_HOST_LINES_H
 #define WM_HOST_LINES_H
 

@@ -84,7 +84,7 @@ void wm_mp_queues(wm_mp *mp, unsigned *tx_room, unsigned *rx_count)
 
 void wm_mp_work(wm_mp *mp, unsigned cycles)
 {
-    wm_sched_enter(mp, wm_sched_enter_from(mp, NULL, __builtin_return_address(0)));
+    wm_sched_note_call(mp, __builtin_return_address(0));
     wm_sched_charge(mp, cycles);
 }
 

@@ -335,9 +335,14 @@ const char *wm_sched_enter(wm_mp *mp, const char *func)
     return before;
 }
 
-const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site)
+void wm_sched_note_call(wm_mp *mp, const void *site)
 {
     if (!mp->func) mp->s->cos[mp->index].call_site = site;
+}
+
+const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site)
+{
+    wm_sched_note_call(mp, site);
     return wm_sched_enter(mp, func);
 }
 

@@ -196,6 +196,8 @@ const char *wm_sched_enter(wm_mp *mp, const char *func);
  * address), which the reports of a run that ends with the kernel waiting
  * or computing name as a source line. */
 const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site);
+/* Only the site, for a call that runs no port access (wm_mp_work). */
+void wm_sched_note_call(wm_mp *mp, const void *site);
 /* Stop the kernel with a message; the run ends with WM_RUN_FAULT. */
 _Noreturn void wm_sched_fault(wm_mp *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
