@@ -200,6 +200,9 @@ static const hostile table[] = {
     /* gs */
     {"$W gs --ranks 0x4", 2, "--ranks 0x4: expected WxH, each an integer in 1..1024", NULL, 0},
     {"$W gs --ranks 4x4x4", 2, "--ranks 4x4x4: expected WxH, each an integer in 1..1024", NULL, 0},
+    /* past gs's 15 bisection stages, refused before anything is built */
+    {"$W gs --ranks 256x256", 1, "gs: a 256x256 rank grid has 65536 ranks, more than the 32768 (15 bisection stages) gs runs",
+     NULL, 0},
     {"$W gs --dofs 10211", 2, "--dofs 10211: expected an integer in 1..10210", NULL, 0},
     {"$W gs --seed -1", 2, "--seed -1: expected an integer in 0..18446744073709551615", NULL, 0},
     /* values as words (issue 26, mechanism 3): a value out of the word's
