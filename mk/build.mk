@@ -2,8 +2,8 @@
 # csim/ and sw/ compiled for the host into libwavemesh.a, the C++ shims
 # over the Verilated models, and wavemesh and every cmocka test linked with
 # them and the models.
-# csim/regress/mpi is the MPI plugin's, built apart with mpicc (below).
-CSIM_C    := $(filter-out csim/cli/main.c csim/regress/mpi/%,$(shell find csim -name '*.c'))
+# csim/mpi/plugin is the MPI plugin's, built apart with mpicc (below).
+CSIM_C    := $(filter-out csim/cli/main.c csim/mpi/plugin/%,$(shell find csim -name '*.c'))
 # sw/rv32 is the core's runtime: firmware only, never linked into the host.
 SW_C      := $(shell find sw -path sw/rv32 -prune -o -name '*.c' -print 2>/dev/null)
 LIB_C     := $(CSIM_C) $(SW_C)
@@ -69,7 +69,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(MODEL_LIBS)
 MPICC     ?= mpicc
 MPI_PLUGIN := $(BUILD)/lib/wavemesh-mpi.so
 HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)
-$(MPI_PLUGIN): csim/regress/mpi/transport_mpi.c csim/regress/transport.h
+$(MPI_PLUGIN): csim/mpi/plugin/transport_mpi.c csim/mpi/transport.h
 	@mkdir -p $(@D)
 	$(MPICC) $(filter-out -MMD -MP,$(CPPFLAGS)) $(CFLAGS) -fPIC -shared $< -o $@
 all: $(if $(HAVE_MPICC),$(MPI_PLUGIN))

@@ -5,8 +5,8 @@
 root=${1:-.}
 rank() {
     case $1 in
-    cli) echo 7 ;; regress) echo 6 ;; gs | profile | debug) echo 5 ;; run | traffic) echo 4 ;;
-    waves) echo 3 ;; fabric) echo 2 ;; core) echo 1 ;; *) echo 0 ;;
+    cli) echo 8 ;; regress) echo 7 ;; gs | profile | debug) echo 6 ;; run | traffic) echo 5 ;;
+    mpi) echo 4 ;; waves) echo 3 ;; fabric) echo 2 ;; core) echo 1 ;; *) echo 0 ;;
     esac
 }
 bad=0

@@ -1,5 +1,6 @@
 /* cmd_run.c: `wavemesh run LAYOUT`, the kernels of a layout to completion. */
 #include "cli/commands.h"
+#include "mpi/partition.h"
 #include "run/exact.h"
 #include "run/mem_report.h"
 #include "run/runner.h"
@@ -40,6 +41,78 @@ static const char about[] =
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";
 
+/* The run on one band of the mesh, as one rank of an MPI job
+ * (docs/distributed.md): every rank runs its band, rank 0 prints what one
+ * process prints, and every rank exits with rank 0's status. */
+static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mode mode, uint64_t max_cycles,
+                           uint64_t jitter, bool mem_report)
+{
+    char err[600];
+    wm_mpi_job job;
+    if (!wm_mpi_open(&job, err, sizeof err)) {
+        fprintf(stderr, "wavemesh run: %s\n", err);
+        return 1;
+    }
+    if (!job.ops) return -1; /* a job of one: the whole fabric here */
+    wm_partition *part =
+        wm_partition_create(&job, "run", wm_layout_width(layout), wm_layout_height(layout), err, sizeof err);
+    if (!part) {
+        fprintf(stderr, "wavemesh run: %s\n", err);
+        job.ops->kill_job(2);
+        return 2;
+    }
+    const bool first = wm_partition_rank(part) == 0;
+    wm_runner *r = wm_runner_create_banded(ops, layout, mode, part);
+    if (!r) {
+        /* the others wait on this rank's band: the job ends */
+        job.ops->kill_job(1);
+        wm_partition_destroy(part);
+        return 1;
+    }
+    wm_sched *s = wm_runner_sched(r);
+    if (jitter) wm_sched_set_jitter(s, jitter);
+    const wm_run_result res = wm_runner_run(r, max_cycles);
+    if (first) {
+        wm_runner_print_results(r, stdout);
+        wm_runner_print_cycles(r, "cycles", stdout);
+        printf("run: %" PRIu64 " cycles\n", wm_sched_cycle(s));
+        wm_runner_print_ends(r, "end", stdout);
+    }
+    if (mem_report) {
+        /* each rank's own: it holds only its band */
+        wm_mem_report m;
+        wm_mem_report_take(s, &m);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (mem) {
+            const wm_fabric_band b = wm_partition_band(part);
+            fprintf(mem, "rank %d of %d, rows %u-%u:\n", wm_partition_rank(part), wm_partition_size(part),
+                    b.row_begin, b.row_end - 1);
+            wm_mem_report_print(&m, mem);
+            fclose(mem);
+        }
+        size_t total = 0;
+        char *all = wm_partition_gather(part, text, mem ? len : 0, &total, wm_sched_cycle(s));
+        if (all) fwrite(all, 1, total, stdout);
+        free(all);
+        free(text);
+    }
+    const bool ended_well = wm_sched_ending(s, res, stderr) == WM_END_RETURNED;
+    uint64_t status = 0;
+    if (first) {
+        wm_exact *exact = wm_exact_create(layout);
+        const size_t wrapped = wm_exact_report_wraps(exact, s, "wavemesh: warning: ", NULL, NULL, stderr);
+        wm_exact_destroy(exact);
+        status = ended_well && !wrapped ? 0 : 1;
+    }
+    wm_partition_broadcast(part, &status, sizeof status, wm_sched_cycle(s));
+    fflush(stdout);
+    wm_runner_destroy(r);
+    wm_partition_destroy(part);
+    return (int)status;
+}
+
 int wm_cmd_run(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native";
@@ -75,6 +148,19 @@ int wm_cmd_run(int argc, char **argv)
     const wm_pe_mode mode = wm_pe_mode_of(pe);
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
+    if (wm_partition_wanted()) {
+        if (trace.path || gdb.given) {
+            fprintf(stderr, "wavemesh run: %s is for a run in one process: under mpirun each rank holds one band of "
+                            "the mesh (docs/distributed.md)\n", trace.path ? "--trace" : "--gdb");
+            wm_layout_destroy(layout);
+            return 2;
+        }
+        const int st = run_partitioned(ops, layout, mode, max_cycles, jitter, mem_report);
+        if (st >= 0) {
+            wm_layout_destroy(layout);
+            return st;
+        }
+    }
     wm_runner *r = wm_runner_create_mode(ops, layout, &trace, mode);
     if (!r) {
         wm_layout_destroy(layout);

@@ -148,6 +148,22 @@ typedef enum {
 /* An RTL assertion failed in the edge that led to cycle. */
 typedef void (*wm_fabric_assertion_fn)(void *ctx, uint64_t cycle);
 
+/* A band of a mesh (docs/distributed.md): rows [row_begin, row_end) of the
+ * W x H mesh; row_end == 0 means the whole mesh (the default). */
+typedef struct { unsigned row_begin, row_end; } wm_fabric_band;
+
+/* What a band's edge row shows the band across the boundary, one entry
+ * per column: the output register facing it, the credit pulse for our
+ * input buffer facing it, and en_q. */
+typedef struct {
+    uint32_t data;
+    uint8_t valid;
+    uint8_t credit;
+    uint8_t en;
+} wm_edge_wire;
+
+typedef enum { WM_EDGE_NORTH = 0, WM_EDGE_SOUTH = 1 } wm_band_edge;
+
 /* How a backend makes a fabric, beyond its size: passed to create_with,
  * kept by the fabric for its life. Zeroed (or NULL) is the default, what
  * create and create_cores make. Each backend reads its own fields. */
@@ -166,6 +182,7 @@ typedef struct wm_fabric_config {
      * the 64-bit counter (tests/test_tsc_carry.c). rtl-mesh refuses any
      * other value than 0. */
     uint64_t tsc_start;
+    wm_fabric_band band;
 } wm_fabric_config;
 
 /* Where a fabric's memory goes, in bytes (memory member of the ops). */
@@ -260,6 +277,8 @@ typedef struct wm_fabric_ops {
      * RTL core's hold_i, rtl/core/wm_core.v). NULL: a backend that cannot
      * hold one core. */
     void (*core_hold)(wm_fabric *f, unsigned x, unsigned y, bool hold);
+    void (*band_edge_out)(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires);
+    void (*band_edge_in)(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;

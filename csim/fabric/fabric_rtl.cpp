@@ -963,4 +963,6 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_create_with,  nullptr,          rtl_core_regs,   rtl_core_set_reg, rtl_get_link_hook,
     nullptr, // no memory accounting: Verilator allocates the tiles, RAMs included
     rtl_core_hold,
+    nullptr,
+    nullptr,
 };

@@ -481,4 +481,6 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     nullptr,
     nullptr, // no memory accounting: Verilator allocates the mesh
     nullptr, // nor its hold
+    nullptr,
+    nullptr,
 };

@@ -27,7 +27,7 @@
 
 #include "core/must_use.h"
 #include "regress/ledger.h"
-#include "regress/transport.h"
+#include "mpi/transport.h"
 
 #include <stdbool.h>
 #include <stddef.h>

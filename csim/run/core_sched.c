@@ -89,6 +89,7 @@ static void core_free(wm_sched *s)
 static void start_cores(wm_sched *s)
 {
     for (size_t i = 0; i < s->n; i++) {
+        if (!wm_sched_pe_here(s, i)) continue; /* another rank's */
         wm_mp *mp = &s->pes[i];
         const wm_core_pe *cp = &s->cpes[i];
         const unsigned x = mp->inst->x, y = mp->inst->y;
@@ -127,6 +128,7 @@ static void collect(wm_sched *s)
     if (s->cores_collected) return;
     s->cores_collected = true;
     for (size_t i = 0; i < s->n; i++) {
+        if (!wm_sched_pe_here(s, i)) continue; /* another rank's, gathered by rank 0 */
         wm_mp *mp = &s->pes[i];
         const unsigned x = mp->inst->x, y = mp->inst->y;
         read_block(s, mp);
@@ -177,59 +179,63 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
     if (s->cores_collected) return s->nlive ? WM_RUN_MAX_CYCLES : WM_RUN_DONE;
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
-        if (wm_sched_interrupted(s)) return finish(s, WM_RUN_INTERRUPTED);
+        /* a partitioned run stops where every rank does: below */
+        if (!s->part && wm_sched_interrupted(s)) return finish(s, WM_RUN_INTERRUPTED);
         wm_sched_progress(s);
+        wm_sched_tally t = {0, s->nlive, 0, 0, 0, 0, s->part && wm_sched_interrupted(s)};
         /* Each core is looked at only when the census says something
          * happened: a core halted, or every live one is waiting. A dump
-         * follows each core's state every cycle. */
+         * follows each core's state every cycle. Otherwise some live core
+         * is not waiting: the tally says so with blocked 0 of nlive. */
+        bool look = true;
         if (s->ops->core_census && !s->obs.on_state && !s->dbg.between && s->cycle < max_cycles) {
             size_t halted, waiting;
             s->ops->core_census(s->f, &halted, &waiting);
-            if (halted == s->census_halted && waiting < s->nlive) {
-                s->idle_cycles = 0;
-                s->prev_snap_n = (size_t)-1;
-                s->ops->step(s->f);
-                if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
-                continue;
-            }
-            s->census_halted = halted;
+            if (halted == s->census_halted && waiting < s->nlive) look = false;
+            else s->census_halted = halted;
         }
-        bool faulted = false;
-        size_t blocked_recv = 0, blocked = 0, kept = 0;
-        for (size_t k = 0; k < s->nlive; k++) {
-            wm_mp *mp = &s->pes[s->live[k]];
-            const unsigned x = mp->inst->x, y = mp->inst->y;
-            wm_core_status *cs = &s->cpes[mp->index].core;
-            *cs = s->ops->core_status(s->f, x, y);
-            if (cs->halt.state != WM_CORE_RUNNING) {
-                if (!halted_ok(s, mp)) faulted = true;
-                continue;
+        if (look) {
+            bool faulted = false;
+            size_t blocked_recv = 0, blocked = 0, kept = 0;
+            for (size_t k = 0; k < s->nlive; k++) {
+                wm_mp *mp = &s->pes[s->live[k]];
+                const unsigned x = mp->inst->x, y = mp->inst->y;
+                wm_core_status *cs = &s->cpes[mp->index].core;
+                *cs = s->ops->core_status(s->f, x, y);
+                if (cs->halt.state != WM_CORE_RUNNING) {
+                    if (!halted_ok(s, mp)) faulted = true;
+                    continue;
+                }
+                if (cs->waiting) {
+                    const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
+                    const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
+                    wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
+                    blocked_recv += recv;
+                    blocked++;
+                } else {
+                    wm_sched_set_state(s, mp, WM_PE_RUNNING);
+                }
+                s->live[kept++] = s->live[k];
             }
-            if (cs->waiting) {
-                const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
-                const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
-                wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
-                blocked_recv += recv;
-                blocked++;
-            } else {
-                wm_sched_set_state(s, mp, WM_PE_RUNNING);
-            }
-            s->live[kept++] = s->live[k];
+            s->nlive = kept;
+            t = (wm_sched_tally){faulted, s->nlive, blocked_recv, blocked, 0,
+                                 blocked_recv == s->nlive && !s->ops->quiescent(s->f), t.stop};
         }
-        s->nlive = kept;
-        if (faulted) return finish(s, WM_RUN_FAULT);
-        if (s->nlive == 0) return finish(s, WM_RUN_DONE);
-        if (blocked_recv == s->nlive && s->ops->quiescent(s->f)) return finish(s, WM_RUN_DEADLOCK);
-        if (blocked == s->nlive) {
+        wm_sched_agree(s, &t);
+        if (t.faulted) return finish(s, WM_RUN_FAULT);
+        if (t.live == 0) return finish(s, WM_RUN_DONE);
+        if (t.blocked_recv == t.live && !t.busy) return finish(s, WM_RUN_DEADLOCK);
+        if (t.blocked == t.live) {
             if (++s->idle_cycles % STALL_WINDOW == 0 && wm_sched_snapshot_unchanged(s))
                 return finish(s, WM_RUN_STALLED);
         } else {
             s->idle_cycles = 0;
             s->prev_snap_n = (size_t)-1;
         }
+        if (t.stop) return finish(s, WM_RUN_INTERRUPTED);
         if (s->cycle >= max_cycles) return finish(s, WM_RUN_MAX_CYCLES);
         if (s->dbg.between && !s->dbg.between(s->dbg_ctx, s->cycle)) return finish(s, WM_RUN_INTERRUPTED);
-        s->ops->step(s->f);
+        wm_sched_step(s);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }
 }

@@ -98,6 +98,7 @@ static bool native_init(wm_sched *s)
     }
     for (size_t i = 0; i < s->n; i++) {
         wm_mp *mp = &s->pes[i];
+        if (!wm_sched_pe_here(s, i)) continue; /* another rank's */
         mp->wait = WAIT_START;
         /* What a core spends before its kernel starts (sw/cost_model.h). */
         mp->ready = s->cycle + WM_COST_START;
@@ -219,7 +220,8 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
 {
     for (;;) {
         s->cycle = s->ops->cycle(s->f);
-        if (wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
+        /* a partitioned run stops where every rank does: below */
+        if (!s->part && wm_sched_interrupted(s)) return WM_RUN_INTERRUPTED;
         wm_sched_progress(s);
         bool acted = false, faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
@@ -233,17 +235,23 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
             s->live[kept++] = s->live[k];
         }
         s->nlive = kept;
-        if (faulted) return WM_RUN_FAULT;
-        if (s->nlive == 0) return WM_RUN_DONE;
-        if (!acted && blocked_recv == s->nlive && s->ops->quiescent(s->f)) return WM_RUN_DEADLOCK;
-        if (!acted && blocked == s->nlive) {
+        /* The fabric is looked at only where it decides a deadlock. */
+        const bool waits = !acted && blocked_recv == s->nlive;
+        wm_sched_tally t = {faulted, s->nlive, blocked_recv, blocked, acted, waits && !s->ops->quiescent(s->f),
+                            s->part && wm_sched_interrupted(s)};
+        wm_sched_agree(s, &t);
+        if (t.faulted) return WM_RUN_FAULT;
+        if (t.live == 0) return WM_RUN_DONE;
+        if (!t.acted && t.blocked_recv == t.live && !t.busy) return WM_RUN_DEADLOCK;
+        if (!t.acted && t.blocked == t.live) {
             if (++s->idle_cycles % STALL_WINDOW == 0 && wm_sched_snapshot_unchanged(s)) return WM_RUN_STALLED;
         } else {
             s->idle_cycles = 0;
             s->prev_snap_n = (size_t)-1;
         }
+        if (t.stop) return WM_RUN_INTERRUPTED;
         if (s->cycle >= max_cycles) return WM_RUN_MAX_CYCLES;
-        s->ops->step(s->f);
+        wm_sched_step(s);
         if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
     }
 }

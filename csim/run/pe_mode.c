@@ -30,7 +30,18 @@ wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_
         fprintf(stderr, "wavemesh: no PE mode %d\n", (int)mode);
         return NULL;
     }
-    return wm_sched_create_with(pm, ops, f, layout);
+    return wm_sched_create_with(pm, ops, f, layout, NULL);
+}
+
+wm_sched *wm_sched_create_banded(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout, wm_pe_mode mode,
+                                 wm_partition *part)
+{
+    const wm_pe_mode_ops *pm = mode_ops(mode);
+    if (!pm) {
+        fprintf(stderr, "wavemesh: no PE mode %d\n", (int)mode);
+        return NULL;
+    }
+    return wm_sched_create_with(pm, ops, f, layout, part);
 }
 
 wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout)

@@ -120,6 +120,43 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
     return r;
 }
 
+wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
+                                   wm_partition *part)
+{
+    if (!ops->band_edge_out || !ops->band_edge_in) {
+        fprintf(stderr, "wavemesh: the %s backend cannot hold one band of a mesh (a partitioned run needs rtl or sw)\n",
+                ops->name);
+        return NULL;
+    }
+    if (mode == WM_PE_CORE && !ops->create_cores) {
+        fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
+        return NULL;
+    }
+    wm_runner *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->ops = ops;
+    r->layout = layout;
+    const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
+    wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
+    cfg.band = wm_partition_band(part);
+    r->f = wm_fabric_create(ops, w, h, mode == WM_PE_CORE, &cfg);
+    if (!r->f) {
+        wm_runner_destroy(r);
+        return NULL;
+    }
+    for (unsigned y = cfg.band.row_begin; y < cfg.band.row_end; y++)
+        for (unsigned x = 0; x < w; x++)
+            if (!wm_layout_enabled(layout, x, y)) ops->set_enable(r->f, x, y, false);
+    r->s = wm_sched_create_banded(ops, r->f, layout, mode, part);
+    if (!r->s) {
+        wm_runner_destroy(r);
+        return NULL;
+    }
+    /* what each band shows the next at cycle 0 */
+    wm_partition_exchange(part, ops, r->f, ops->cycle(r->f));
+    return r;
+}
+
 wm_runner *wm_runner_create(const wm_fabric_ops *ops, const wm_layout *layout)
 {
     return wm_runner_create_traced(ops, layout, NULL);

@@ -27,6 +27,13 @@ wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *la
 WM_MUST_USE
 wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
                                  wm_pe_mode mode);
+/* One band of the layout's fabric, partitioned over the ranks of an MPI
+ * job (mpi/partition.h): this rank's rows and the PEs on them; no dump.
+ * Every rank runs it alike; rank 0 then holds every PE's results and
+ * prints them as one process would (wm_sched_create_banded). */
+WM_MUST_USE
+wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
+                                   wm_partition *part);
 /* Close the dump, if any; false after a message on stderr. */
 WM_MUST_USE bool wm_runner_finish(wm_runner *r);
 void wm_runner_destroy(wm_runner *r);

@@ -24,7 +24,7 @@ char *wm_sched_fault_text(wm_mp *mp)
 }
 
 wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *ops, wm_fabric *f,
-                               const wm_layout *layout)
+                               const wm_layout *layout, wm_partition *part)
 {
     wm_sched *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -32,6 +32,7 @@ wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *op
     s->ops = ops;
     s->f = f;
     s->layout = layout;
+    s->part = part;
     s->n = wm_layout_count(layout);
     s->pes = calloc(s->n ? s->n : 1, sizeof *s->pes);
     s->live = calloc(s->n ? s->n : 1, sizeof *s->live);
@@ -51,8 +52,9 @@ wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *op
         mp->index = i;
         mp->inst = wm_layout_instance(layout, i);
         mp->state = WM_PE_RUNNING;
-        s->live[s->nlive++] = i;
+        if (wm_sched_pe_here(s, i)) s->live[s->nlive++] = i;
     }
+    s->live_all = s->n;
     if (!pm->init(s)) {
         wm_sched_destroy(s);
         return NULL;
@@ -74,7 +76,23 @@ void wm_sched_destroy(wm_sched *s)
     free(s->snap);
     free(s->prev_snap);
     wm_msg_flight_free(&s->msgs);
+    for (size_t i = 0; i < s->nnames; i++) free(s->names[i]);
+    free(s->names);
     free(s);
+}
+
+void wm_sched_step(const wm_sched *s)
+{
+    s->ops->step(s->f);
+    if (s->part) wm_partition_exchange(s->part, s->ops, s->f, s->ops->cycle(s->f));
+}
+
+void wm_sched_agree(const wm_sched *s, wm_sched_tally *t)
+{
+    if (!s->part) return;
+    uint64_t v[7] = {t->faulted, t->live, t->blocked_recv, t->blocked, t->acted, t->busy, t->stop};
+    wm_partition_sum(s->part, v, 7, s->cycle);
+    *t = (wm_sched_tally){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 }
 
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
@@ -127,6 +145,12 @@ bool wm_sched_snapshot_unchanged(wm_sched *s)
     s->prev_snap = s->snap;
     s->snap = t;
     s->prev_snap_n = n;
+    if (s->part) {
+        /* unchanged when every band is */
+        uint64_t changed = !same;
+        wm_partition_sum(s->part, &changed, 1, s->cycle);
+        same = changed == 0;
+    }
     return same;
 }
 
@@ -136,6 +160,7 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
     wm_progress_begin(&s->progress, s->ops->cycle(s->f));
     const wm_run_result r = s->pm->run(s, max_cycles);
     wm_progress_end(&s->progress);
+    if (s->part) wm_sched_gather(s);
     return r;
 }
 

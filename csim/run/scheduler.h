@@ -17,6 +17,7 @@
 #define WM_SCHEDULER_H
 
 #include "fabric/fabric.h"
+#include "mpi/partition.h"
 #include "run/ending.h"
 #include "run/layout.h"
 #include "mp.h"
@@ -76,6 +77,14 @@ wm_sched *wm_sched_create(const wm_fabric_ops *ops, wm_fabric *f, const wm_layou
  * PE block, and starts at the first wm_sched_run; NULL with a message on
  * stderr naming the PE if an image cannot be made. */
 wm_sched *wm_sched_create_mode(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout, wm_pe_mode mode);
+/* The same on one band of a fabric partitioned over MPI ranks
+ * (mpi/partition.h): f holds the band's rows, and only the PEs on them
+ * run here. Every rank runs, steps and ends the run with the others, and
+ * when it ends rank 0 holds every PE's state, end cycle, exports and
+ * fault, and prints the reports (wm_sched_ending, wm_sched_check_delivered)
+ * as one process would; the other ranks print none. */
+wm_sched *wm_sched_create_banded(const wm_fabric_ops *ops, wm_fabric *f, const wm_layout *layout, wm_pe_mode mode,
+                                 wm_partition *part);
 wm_pe_mode wm_sched_mode(const wm_sched *s);
 /* WM_PE_CORE: what PE pe's core did (started, PC, retired, halt). */
 wm_core_status wm_sched_core(const wm_sched *s, size_t pe);

@@ -10,6 +10,7 @@
 #ifndef WM_SCHEDULER_INTERNAL_H
 #define WM_SCHEDULER_INTERNAL_H
 
+#include "mpi/partition.h"
 #include "run/core_image.h"
 #include "run/msg_flight.h"
 #include "run/scheduler.h"
@@ -166,14 +167,44 @@ struct wm_sched {
     /* WM_PE_CORE: a debugger, called before every step */
     wm_sched_debugger dbg;
     void *dbg_ctx;
+    /* One band of a fabric over several ranks (mpi/partition.h), NULL:
+     * the whole fabric here. Only this band's PEs are live; the others'
+     * results come to rank 0 when the run ends (wm_sched_gather). */
+    wm_partition *part;
+    size_t live_all;      /* the kernels still running on every rank, at the last tally */
+    char **names;         /* rank 0: export names of other ranks' kernels, held here */
+    size_t nnames;
 };
+
+/* How the run stands after one cycle's look at its live PEs, summed over
+ * the ranks of a partitioned run (wm_sched_agree). busy: the fabric is
+ * not quiescent (looked at only where every live kernel waits to receive
+ * and none acted); stop: a signal came (a partitioned run stops where
+ * every rank does). */
+typedef struct {
+    uint64_t faulted, live, blocked_recv, blocked, acted, busy, stop;
+} wm_sched_tally;
 
 /* The base's services to the modes (scheduler.c). */
 
 /* A scheduler of mode pm over the layout, its PEs made; NULL on failure
  * (pe_mode.c's wm_sched_create_mode picks pm). */
 wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *ops, wm_fabric *f,
-                               const wm_layout *layout);
+                               const wm_layout *layout, wm_partition *part);
+/* Whether PE i runs in this process: always, but in a partitioned run,
+ * where only the band's PEs do. */
+static inline bool wm_sched_pe_here(const wm_sched *s, size_t i)
+{
+    return !s->part || wm_partition_owns_row(s->part, s->pes[i].inst->y);
+}
+/* One clock edge of the fabric; in a partitioned run, then the exchange
+ * of the band's boundary links. */
+void wm_sched_step(const wm_sched *s);
+/* The tally of every rank, summed into t (nothing to do in a whole run). */
+void wm_sched_agree(const wm_sched *s, wm_sched_tally *t);
+/* A partitioned run has ended: every rank's PEs' states, end cycles,
+ * exports and faults to rank 0 (scheduler.c). */
+void wm_sched_gather(wm_sched *s);
 /* PE mp is now in state st; the observer hears of a change. */
 static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {

@@ -35,6 +35,48 @@ static const wm_mp *pe_at(const wm_sched *s, unsigned x, unsigned y)
     return NULL;
 }
 
+/* The rows this process holds: all of them, or its band's. */
+static void rows_here(const wm_sched *s, unsigned *y0, unsigned *y1)
+{
+    *y0 = 0;
+    *y1 = wm_layout_height(s->layout);
+    if (s->part) {
+        const wm_fabric_band b = wm_partition_band(s->part);
+        *y0 = b.row_begin;
+        *y1 = b.row_end;
+    }
+}
+
+/* A section of the report each process wrote of its own tiles (text,
+ * len bytes, freed here): in a partitioned run, rank 0 prints every
+ * rank's in rank order, which is the rows' order, as one process would. */
+static void emit(const wm_sched *s, char *text, size_t len, FILE *out)
+{
+    if (s->part) {
+        size_t total = 0;
+        char *all = wm_partition_gather(s->part, text, len, &total, s->cycle);
+        free(text);
+        if (!all) return;
+        text = all;
+        len = total;
+    }
+    if (len) fwrite(text, 1, len, out);
+    free(text);
+}
+
+/* Whether this process prints the report: always, but in a partitioned
+ * run only rank 0. */
+static bool prints(const wm_sched *s) { return !s->part || wm_partition_rank(s->part) == 0; }
+
+/* n summed over the ranks of a partitioned run. */
+static size_t summed(const wm_sched *s, size_t n)
+{
+    if (!s->part) return n;
+    uint64_t v = n;
+    wm_partition_sum(s->part, &v, 1, s->cycle);
+    return (size_t)v;
+}
+
 typedef enum { FRAMING_UNKNOWN, FRAMING_HEADER, FRAMING_DATA } framing;
 
 /* Whether the oldest of the count wavelets in tile (x, y)'s TX queue is a
@@ -92,8 +134,10 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
  * full, with what its kernel (if any) is doing instead. */
 static void report_full_rx(const wm_sched *s, FILE *out)
 {
-    const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
-    for (unsigned y = 0; y < h; y++) {
+    const unsigned w = wm_layout_width(s->layout);
+    unsigned y0, y1;
+    rows_here(s, &y0, &y1);
+    for (unsigned y = y0; y < y1; y++) {
         for (unsigned x = 0; x < w; x++) {
             const wm_pe_status st = s->ops->pe_status(s->f, x, y);
             if (st.rx_count < WM_RX_DEPTH) continue;
@@ -122,7 +166,9 @@ static size_t report_lost(const wm_sched *s, FILE *out)
 {
     const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
     size_t lost = 0;
-    for (unsigned y = 0; y < h; y++) {
+    unsigned y0, y1;
+    rows_here(s, &y0, &y1);
+    for (unsigned y = y0; y < y1; y++) {
         for (unsigned x = 0; x < w; x++) {
             const wm_pe_status st = s->ops->pe_status(s->f, x, y);
             if (st.status & WM_ST_ERR_OFFMESH) {
@@ -161,76 +207,160 @@ static size_t report_lost(const wm_sched *s, FILE *out)
     return lost;
 }
 
+/* A report section of this process's tiles, written to memory. */
+typedef struct {
+    char *text;
+    size_t len;
+    FILE *f;
+} section;
+
+static FILE *section_open(section *sec)
+{
+    sec->text = NULL;
+    sec->len = 0;
+    sec->f = open_memstream(&sec->text, &sec->len);
+    return sec->f;
+}
+
+/* Closed, and printed as emit prints it. */
+static void section_emit(const wm_sched *s, section *sec, FILE *out)
+{
+    if (sec->f) fclose(sec->f);
+    emit(s, sec->text, sec->f ? sec->len : 0, out);
+}
+
+static void flights_section(const wm_sched *s, const char *how, FILE *out)
+{
+    section sec;
+    if (section_open(&sec)) report_flights(s, how, sec.f);
+    section_emit(s, &sec, out);
+}
+
 bool wm_sched_check_delivered(const wm_sched *s, FILE *out)
 {
     /* Let what is still on its way arrive, to say where it ends. */
-    for (unsigned c = 0; c < DRAIN_CYCLES && !s->ops->quiescent(s->f); c++) s->ops->step(s->f);
-    const size_t flying = s->ops->in_flight(s->f, NULL, 0);
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    size_t lost = mem ? report_lost(s, mem) : 0;
-    if (mem) fclose(mem);
+    for (unsigned c = 0; c < DRAIN_CYCLES; c++) {
+        if (!summed(s, !s->ops->quiescent(s->f))) break;
+        wm_sched_step(s);
+    }
+    const size_t flying = summed(s, s->ops->in_flight(s->f, NULL, 0));
+    section lost_sec;
+    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, lost_sec.f) : 0);
     if (!lost && !flying) {
-        free(text);
+        if (lost_sec.f) fclose(lost_sec.f);
+        free(lost_sec.text);
         return true;
     }
-    fprintf(out, "every kernel returned at cycle %" PRIu64 ", but not every message was delivered:\n", s->cycle);
-    if (text) fputs(text, out);
-    if (flying) report_flights(s, "still in flight", out);
-    free(text);
+    if (prints(s))
+        fprintf(out, "every kernel returned at cycle %" PRIu64 ", but not every message was delivered:\n", s->cycle);
+    section_emit(s, &lost_sec, out);
+    if (flying) flights_section(s, "still in flight", out);
     return false;
+}
+
+/* The line of every PE whose kernel is not done, in layout order. In a
+ * partitioned run each rank writes its own PEs', each as its index, its
+ * length and its text, and rank 0 prints them in the PEs' order. */
+static void report_pes(const wm_sched *s, bool deadlocked, FILE *out)
+{
+    if (!s->part) {
+        for (size_t i = 0; i < s->n; i++)
+            if (s->pes[i].state != WM_PE_DONE) s->pm->report_pe(s, &s->pes[i], deadlocked, out);
+        return;
+    }
+    section sec;
+    if (section_open(&sec)) {
+        for (size_t i = 0; i < s->n; i++) {
+            if (!wm_sched_pe_here(s, i) || s->pes[i].state == WM_PE_DONE) continue;
+            char *line = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&line, &len);
+            if (!m) continue;
+            s->pm->report_pe(s, &s->pes[i], deadlocked, m);
+            fclose(m);
+            const uint64_t head[2] = {i, len};
+            fwrite(head, sizeof head, 1, sec.f);
+            fwrite(line, 1, len, sec.f);
+            free(line);
+        }
+        fclose(sec.f);
+    }
+    size_t total = 0;
+    char *all = wm_partition_gather(s->part, sec.text, sec.f ? sec.len : 0, &total, s->cycle);
+    free(sec.text);
+    if (!all) return;
+    const char **line = calloc(s->n ? s->n : 1, sizeof *line);
+    size_t *len = calloc(s->n ? s->n : 1, sizeof *len);
+    for (size_t at = 0; line && len && at + 2 * sizeof(uint64_t) <= total;) {
+        uint64_t head[2];
+        memcpy(head, all + at, sizeof head);
+        at += sizeof head;
+        if (head[0] >= s->n || head[1] > total - at) break;
+        line[head[0]] = all + at;
+        len[head[0]] = (size_t)head[1];
+        at += (size_t)head[1];
+    }
+    for (size_t i = 0; line && len && i < s->n; i++)
+        if (line[i]) fwrite(line[i], 1, len[i], out);
+    free(line);
+    free(len);
+    free(all);
 }
 
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
 {
     char why[200];
+    /* only the printing process says why; every process takes part in
+     * the sections that follow */
+    FILE *head = prints(s) ? out : NULL;
     switch (r) {
     case WM_RUN_DONE:
         return;
     case WM_RUN_INTERRUPTED:
         /* One line: the run did nothing wrong, it was stopped. */
         wm_interrupt_describe(why, sizeof why);
-        if (wm_interrupt_signal())
-            fprintf(out, "%s at cycle %" PRIu64 "\n", why, s->cycle);
-        else
-            fprintf(out, "stopped at cycle %" PRIu64 ": %s\n", s->cycle, why);
+        if (!head) {
+        } else if (wm_interrupt_signal()) {
+            fprintf(head, "%s at cycle %" PRIu64 "\n", why, s->cycle);
+        } else {
+            fprintf(head, "stopped at cycle %" PRIu64 ": %s\n", s->cycle, why);
+        }
         wm_interrupt_note_reported();
         return;
     case WM_RUN_DEADLOCK:
-        fprintf(out, "deadlock at cycle %" PRIu64 ": the fabric is quiescent and every live kernel waits for a message\n",
-                s->cycle);
+        if (head)
+            fprintf(head,
+                    "deadlock at cycle %" PRIu64 ": the fabric is quiescent and every live kernel waits for a message\n",
+                    s->cycle);
         break;
     case WM_RUN_STALLED:
-        fprintf(out, "stalled at cycle %" PRIu64 ": every live kernel is blocked and no wavelet has moved for %u cycles\n",
-                s->cycle, STALL_WINDOW);
+        if (head)
+            fprintf(head,
+                    "stalled at cycle %" PRIu64 ": every live kernel is blocked and no wavelet has moved for %u cycles\n",
+                    s->cycle, STALL_WINDOW);
         break;
     case WM_RUN_FAULT:
-        fprintf(out, "firmware fault at cycle %" PRIu64 "\n", s->cycle);
+        if (head) fprintf(head, "firmware fault at cycle %" PRIu64 "\n", s->cycle);
         break;
     case WM_RUN_MAX_CYCLES:
-        fprintf(out, "cycle limit reached at cycle %" PRIu64 " with %zu kernel(s) still running\n", s->cycle,
-                s->nlive);
+        if (head)
+            fprintf(head, "cycle limit reached at cycle %" PRIu64 " with %zu kernel(s) still running\n", s->cycle,
+                    s->part ? s->live_all : s->nlive);
         break;
     }
-    char *lost_text = NULL;
-    size_t lost_size = 0;
-    FILE *mem = open_memstream(&lost_text, &lost_size);
-    const size_t lost = mem ? report_lost(s, mem) : 0;
-    if (mem) fclose(mem);
-    for (size_t i = 0; i < s->n; i++) {
-        const wm_mp *mp = &s->pes[i];
-        /* "nobody has sent" only when no message went astray */
-        if (mp->state != WM_PE_DONE) s->pm->report_pe(s, mp, r == WM_RUN_DEADLOCK && !lost, out);
+    section lost_sec;
+    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, lost_sec.f) : 0);
+    /* "nobody has sent" only when no message went astray */
+    report_pes(s, r == WM_RUN_DEADLOCK && !lost, out);
+    if (lost && head) fprintf(head, "  messages that went astray:\n");
+    section_emit(s, &lost_sec, out);
+    if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) {
+        section sec;
+        if (section_open(&sec)) report_full_rx(s, sec.f);
+        section_emit(s, &sec, out);
     }
-    if (lost) {
-        fprintf(out, "  messages that went astray:\n");
-        fputs(lost_text, out);
-    }
-    free(lost_text);
-    if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) report_full_rx(s, out);
-    if (r == WM_RUN_STALLED) report_flights(s, "stuck", out);
-    if (r == WM_RUN_MAX_CYCLES) report_flights(s, "in flight", out);
+    if (r == WM_RUN_STALLED) flights_section(s, "stuck", out);
+    if (r == WM_RUN_MAX_CYCLES) flights_section(s, "in flight", out);
 }
 
 wm_ending wm_sched_ending(const wm_sched *s, wm_run_result r, FILE *out)

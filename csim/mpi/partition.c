@@ -1,0 +1,220 @@
+/* partition.c: one fabric over the ranks of an MPI job (partition.h). */
+#include "mpi/partition.h"
+
+#include "waves/interrupt.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    TAG_EDGE = 7100,   /* the wires of facing rows, once a cycle */
+    TAG_GATHER = 7101, /* bytes for rank 0 */
+    TAG_BCAST = 7102,  /* bytes from rank 0 */
+    /* A stop signal that finds this rank waiting on the others this long
+     * means they will not answer: it ends, saying where it stood. */
+    STUCK_MS = 500
+};
+
+struct wm_partition {
+    wm_mpi_job job;
+    const char *cmd;
+    unsigned w, h;
+    wm_edge_wire *out, *in; /* one row of wires each */
+    pthread_t watchdog;
+    bool watching;
+};
+
+/* Where this rank stands, for the watchdog: in a transport call or not,
+ * and the cycle. */
+static atomic_int in_transport;
+static atomic_uint_fast64_t at_cycle;
+static atomic_bool stop_watching;
+static char who[160]; /* "rank K of N (rows A-B of H)", set once before the watchdog starts */
+
+bool wm_partition_wanted(void) { return wm_mpi_launched(); }
+
+int wm_partition_rank(const wm_partition *p) { return p->job.rank; }
+int wm_partition_size(const wm_partition *p) { return p->job.size; }
+
+wm_fabric_band wm_partition_band_of(const wm_partition *p, int k)
+{
+    const uint64_t n = (uint64_t)p->job.size;
+    return (wm_fabric_band){(unsigned)((uint64_t)k * p->h / n), (unsigned)((uint64_t)(k + 1) * p->h / n)};
+}
+
+wm_fabric_band wm_partition_band(const wm_partition *p) { return wm_partition_band_of(p, p->job.rank); }
+
+bool wm_partition_owns_row(const wm_partition *p, unsigned y)
+{
+    const wm_fabric_band b = wm_partition_band(p);
+    return y >= b.row_begin && y < b.row_end;
+}
+
+/* A rank blocked in the transport when the launcher stops the job (a rank
+ * died, or mpirun was interrupted) never returns from it: the launcher
+ * would kill it silently. This thread says where it stood first. */
+static void *watch(void *arg)
+{
+    (void)arg;
+    unsigned stuck_ms = 0;
+    while (!atomic_load(&stop_watching)) {
+        const struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        stuck_ms = wm_interrupt_signal() && atomic_load(&in_transport) ? stuck_ms + 50 : 0;
+        if (stuck_ms < STUCK_MS) continue;
+        fprintf(stderr,
+                "%s: stopped at cycle %" PRIu64 " waiting on the other ranks: the launcher is ending the job (a rank "
+                "was lost, or the job was interrupted)\n",
+                who, (uint64_t)atomic_load(&at_cycle));
+        fflush(stderr);
+        kill(getpid(), SIGKILL);
+    }
+    return NULL;
+}
+
+wm_partition *wm_partition_create(const wm_mpi_job *j, const char *cmd, unsigned w, unsigned h, char *err,
+                                  size_t err_size)
+{
+    if ((unsigned)j->size > h) {
+        snprintf(err, err_size, "%d ranks for a mesh of %u rows: a rank holds at least one row, so at most %u ranks",
+                 j->size, h, h);
+        return NULL;
+    }
+    wm_partition *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    p->job = *j;
+    p->cmd = cmd;
+    p->w = w;
+    p->h = h;
+    p->out = calloc(w, sizeof *p->out);
+    p->in = calloc(w, sizeof *p->in);
+    if (!p->out || !p->in) {
+        wm_partition_destroy(p);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    const wm_fabric_band b = wm_partition_band(p);
+    snprintf(who, sizeof who, "wavemesh %s: rank %d of %d (rows %u-%u of %u)", cmd, j->rank, j->size, b.row_begin,
+             b.row_end - 1, h);
+    atomic_store(&stop_watching, false);
+    p->watching = pthread_create(&p->watchdog, NULL, watch, NULL) == 0;
+    return p;
+}
+
+/* A transport call failed: the rank across is gone. */
+static void lost(wm_partition *p, const char *what, int peer, uint64_t cycle)
+{
+    if (peer >= 0) {
+        const wm_fabric_band b = wm_partition_band_of(p, peer);
+        fprintf(stderr, "%s: %s rank %d (rows %u-%u) failed at cycle %" PRIu64 ": that rank is lost; the job ends\n",
+                who, what, peer, b.row_begin, b.row_end - 1, cycle);
+    } else {
+        fprintf(stderr, "%s: %s failed at cycle %" PRIu64 ": a rank is lost; the job ends\n", who, what, cycle);
+    }
+    fflush(NULL);
+    p->job.ops->kill_job(1);
+}
+
+static void enter(uint64_t cycle)
+{
+    atomic_store(&at_cycle, cycle);
+    atomic_store(&in_transport, 1);
+}
+
+static void leave(void) { atomic_store(&in_transport, 0); }
+
+/* The wires of the edge facing peer, out and in. */
+static void swap_edge(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, wm_band_edge side, int peer,
+                      uint64_t cycle)
+{
+    memset(p->out, 0, p->w * sizeof *p->out); /* no padding byte left undefined on the wire */
+    ops->band_edge_out(f, side, p->out);
+    if (!p->job.ops->exchange(peer, TAG_EDGE, p->out, p->w * sizeof *p->out, p->in, p->w * sizeof *p->in))
+        lost(p, "the exchange of boundary links with", peer, cycle);
+    ops->band_edge_in(f, side, p->in);
+}
+
+void wm_partition_exchange(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, uint64_t cycle)
+{
+    const int k = p->job.rank, n = p->job.size;
+    enter(cycle);
+    /* Two phases, so that every pair swaps at once rather than down a
+     * chain: first each even rank with the odd one south of it, then each
+     * odd rank with the even one south of it. */
+    for (int phase = 0; phase < 2; phase++) {
+        if ((k & 1) == phase && k + 1 < n) swap_edge(p, ops, f, WM_EDGE_SOUTH, k + 1, cycle);
+        if ((k & 1) != phase && k > 0) swap_edge(p, ops, f, WM_EDGE_NORTH, k - 1, cycle);
+    }
+    leave();
+}
+
+void wm_partition_sum(wm_partition *p, uint64_t *vals, size_t n, uint64_t cycle)
+{
+    enter(cycle);
+    if (!p->job.ops->sum(vals, n)) lost(p, "summing the ranks' counts", -1, cycle);
+    leave();
+}
+
+char *wm_partition_gather(wm_partition *p, const void *mine, size_t len, size_t *total, uint64_t cycle)
+{
+    enter(cycle);
+    char *all = NULL;
+    if (p->job.rank != 0) {
+        if (!p->job.ops->send(0, TAG_GATHER, mine, len)) lost(p, "sending its results to", 0, cycle);
+    } else {
+        size_t used = len;
+        all = malloc(len ? len : 1);
+        if (!all) lost(p, "gathering the results (out of memory)", -1, cycle);
+        if (len) memcpy(all, mine, len);
+        for (int k = 1; k < p->job.size; k++) {
+            size_t n = 0;
+            if (!p->job.ops->wait_for(k, TAG_GATHER, &n)) lost(p, "gathering the results of", k, cycle);
+            char *grown = realloc(all, used + n + 1);
+            if (!grown) lost(p, "gathering the results (out of memory)", -1, cycle);
+            all = grown;
+            if (!p->job.ops->recv(k, TAG_GATHER, all + used, n)) lost(p, "gathering the results of", k, cycle);
+            used += n;
+        }
+        *total = used;
+    }
+    leave();
+    return all;
+}
+
+void wm_partition_broadcast(wm_partition *p, void *buf, size_t len, uint64_t cycle)
+{
+    enter(cycle);
+    if (p->job.rank == 0) {
+        for (int k = 1; k < p->job.size; k++)
+            if (!p->job.ops->send(k, TAG_BCAST, buf, len)) lost(p, "sending the outcome to", k, cycle);
+    } else if (!p->job.ops->recv(0, TAG_BCAST, buf, len)) {
+        lost(p, "receiving the outcome from", 0, cycle);
+    }
+    leave();
+}
+
+void wm_partition_destroy(wm_partition *p)
+{
+    if (!p) return;
+    if (p->watching) {
+        atomic_store(&stop_watching, true);
+        pthread_join(p->watchdog, NULL);
+    }
+    fflush(NULL);
+    /* stopped by the launcher: MPI_Finalize would wait on ranks it killed */
+    if (wm_interrupt_signal()) p->job.ops->kill_job(1);
+    p->job.ops->finish();
+    free(p->out);
+    free(p->in);
+    free(p);
+}
