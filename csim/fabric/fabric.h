@@ -148,6 +148,22 @@ typedef enum {
 /* An RTL assertion failed in the edge that led to cycle. */
 typedef void (*wm_fabric_assertion_fn)(void *ctx, uint64_t cycle);
 
+/* A band of a mesh (docs/distributed.md): rows [row_begin, row_end) of the
+ * W x H mesh; row_end == 0 means the whole mesh (the default). */
+typedef struct { unsigned row_begin, row_end; } wm_fabric_band;
+
+/* What a band's edge row shows the band across the boundary, one entry
+ * per column: the output register facing it, the credit pulse for our
+ * input buffer facing it, and en_q. */
+typedef struct {
+    uint32_t data;
+    uint8_t valid;
+    uint8_t credit;
+    uint8_t en;
+} wm_edge_wire;
+
+typedef enum { WM_EDGE_NORTH = 0, WM_EDGE_SOUTH = 1 } wm_band_edge;
+
 /* How a backend makes a fabric, beyond its size: passed to create_with,
  * kept by the fabric for its life. Zeroed (or NULL) is the default, what
  * create and create_cores make. Each backend reads its own fields. */
@@ -166,6 +182,11 @@ typedef struct wm_fabric_config {
      * the 64-bit counter (tests/test_tsc_carry.c). rtl-mesh refuses any
      * other value than 0. */
     uint64_t tsc_start;
+    /* rtl, sw: the rows this fabric holds (docs/fabric.md, "Bands"); zeroed:
+     * all of them. A banded fabric takes global coordinates everywhere and
+     * holds, reports and accepts calls for the tiles of its rows only (a
+     * call for a tile outside them is a programming error, asserted). */
+    wm_fabric_band band;
 } wm_fabric_config;
 
 /* Where a fabric's memory goes, in bytes (memory member of the ops). */
@@ -260,6 +281,21 @@ typedef struct wm_fabric_ops {
      * RTL core's hold_i, rtl/core/wm_core.v). NULL: a backend that cannot
      * hold one core. */
     void (*core_hold)(wm_fabric *f, unsigned x, unsigned y, bool hold);
+    /* A banded fabric (config.band): what its edge row on side faces out
+     * with at the current cycle, W entries (side NORTH: row row_begin's
+     * north outputs; SOUTH: row row_end-1's south outputs). Valid after
+     * create and after every step. data is 0 where valid is 0; on a side
+     * that is the mesh's edge, valid and credit are 0. NULL members: a
+     * backend without bands (rtl-mesh). */
+    void (*band_edge_out)(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires);
+    /* What the band across side shows this band at the current cycle (its
+     * band_edge_out of the facing side), W entries; read by the next step
+     * as the inputs of the edge row's side. Not called on a side that is
+     * the mesh's edge (there the inputs are tied to 0, as today; a call
+     * there is ignored). valid and credit are pulses: a step not preceded
+     * by a call reads them 0; en holds its last value. Before the first
+     * call all are 0. */
+    void (*band_edge_in)(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires);
 } wm_fabric_ops;
 
 extern const wm_fabric_ops wm_fabric_rtl;
