@@ -31,6 +31,7 @@
 #include "core/randprog.h" /* wm_xorshift */
 #include "core/rv32_asm.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_sw.h" /* wm_fabric_sw_parallel_steps */
 
 enum { MAX_BANDS = 4 };
 
@@ -63,7 +64,7 @@ static wm_fabric *band_of(const split *sp, unsigned y)
 }
 
 static void split_open(split *sp, const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores, const unsigned *rows,
-                       unsigned nbands)
+                       unsigned nbands, wm_sw_threads threads)
 {
     memset(sp, 0, sizeof *sp);
     sp->ops = ops;
@@ -73,12 +74,14 @@ static void split_open(split *sp, const wm_fabric_ops *ops, unsigned w, unsigned
     memcpy(sp->rows, rows, (nbands + 1) * sizeof *rows);
     assert_int_equal(rows[0], 0);
     assert_int_equal(rows[nbands], h);
-    sp->whole = wm_fabric_create(ops, w, h, cores, NULL);
+    /* threads: the bands' (sw); the whole, the reference, on one */
+    const wm_fabric_config whole_cfg = {.threads = WM_SW_THREADS_ONE};
+    sp->whole = wm_fabric_create(ops, w, h, cores, &whole_cfg);
     assert_non_null(sp->whole);
     ops->set_link_hook(sp->whole, log_link, &sp->whole_links);
     if (cores) ops->set_core_hook(sp->whole, log_core, &sp->whole_cores);
     for (unsigned k = 0; k < nbands; k++) {
-        const wm_fabric_config cfg = {.band = {rows[k], rows[k + 1]}};
+        const wm_fabric_config cfg = {.threads = threads, .band = {rows[k], rows[k + 1]}};
         sp->band[k] = wm_fabric_create(ops, w, h, cores, &cfg);
         assert_non_null(sp->band[k]);
         ops->set_link_hook(sp->band[k], log_link, &sp->band_links);
@@ -370,12 +373,15 @@ static void host_traffic_on(const wm_fabric_ops *ops, unsigned cycles)
 {
     for (uint64_t seed = 1; seed <= 3; seed++) {
         split sp;
-        split_open(&sp, ops, 5, 7, false, three_bands, 3);
-        assert_true(run_host_traffic(&sp, seed, cycles));
+        /* the last seed on two threads a step (sw): the threaded path
+         * reaches the ghosts and the edge rows too */
+        split_open(&sp, ops, 5, 7, false, three_bands, 3, seed == 3 ? WM_SW_THREADS_TWO : WM_SW_THREADS_ONE);
+        /* (two threads a step on this small mesh cost a handover each) */
+        assert_true(run_host_traffic(&sp, seed, seed == 3 ? cycles / 3 : cycles));
         /* The traffic reached across the boundaries: the events compared
          * were not all inside one band. */
-        fprintf(stderr, "crossings %llu\n", (unsigned long long)sp.crossings);
-        assert_true(sp.crossings > cycles);
+        assert_true(sp.crossings > cycles / 3);
+        if (seed == 3 && wm_fabric_is(ops, "sw")) assert_true(wm_fabric_sw_parallel_steps(sp.band[1]) > 0);
         split_close(&sp);
     }
 }
@@ -401,7 +407,7 @@ static void test_bands_of_one_row(void **state)
     const wm_fabric_ops *const backends[] = {&wm_fabric_sw, &wm_fabric_rtl};
     for (unsigned b = 0; b < 2; b++) {
         split sp;
-        split_open(&sp, backends[b], 4, 3, false, one_row_each, 3);
+        split_open(&sp, backends[b], 4, 3, false, one_row_each, 3, WM_SW_THREADS_ONE);
         assert_true(run_host_traffic(&sp, 7, 2000));
         split_close(&sp);
     }
@@ -415,7 +421,7 @@ static void test_a_dropped_exchange_is_noticed(void **state)
     const wm_fabric_ops *const backends[] = {&wm_fabric_sw, &wm_fabric_rtl};
     for (unsigned b = 0; b < 2; b++) {
         split sp;
-        split_open(&sp, backends[b], 5, 7, false, three_bands, 3);
+        split_open(&sp, backends[b], 5, 7, false, three_bands, 3, WM_SW_THREADS_ONE);
         sp.drop = true;
         sp.drop_from = 50;
         assert_false(run_host_traffic(&sp, 1, 3000));
@@ -504,11 +510,11 @@ static void load_and_start(const wm_fabric_ops *ops, wm_fabric *f, unsigned x, u
     ops->core_start(f, x, y);
 }
 
-static void cores_on(const wm_fabric_ops *ops, unsigned cycles)
+static void cores_on(const wm_fabric_ops *ops, unsigned cycles, wm_sw_threads threads)
 {
     static const unsigned bands[] = {0, 1, 3, 5};
     split sp;
-    split_open(&sp, ops, 4, 5, true, bands, 3);
+    split_open(&sp, ops, 4, 5, true, bands, 3, threads);
     prog p;
     sender_drainer(&p, sp.w, sp.h);
     /* Every core but one starts at cycle 0; (2,3) at cycle 9, the rest of
@@ -548,13 +554,14 @@ static void cores_on(const wm_fabric_ops *ops, unsigned cycles)
 static void test_sw_bands_with_cores(void **state)
 {
     (void)state;
-    cores_on(&wm_fabric_sw, 4000);
+    cores_on(&wm_fabric_sw, 4000, WM_SW_THREADS_ONE);
+    cores_on(&wm_fabric_sw, 1000, WM_SW_THREADS_TWO);
 }
 
 static void test_rtl_bands_with_cores(void **state)
 {
     (void)state;
-    cores_on(&wm_fabric_rtl, 2000);
+    cores_on(&wm_fabric_rtl, 2000, WM_SW_THREADS_ONE);
 }
 
 /* ------------------------------------------------------------ memory */
