@@ -182,6 +182,10 @@ typedef struct wm_fabric_config {
      * the 64-bit counter (tests/test_tsc_carry.c). rtl-mesh refuses any
      * other value than 0. */
     uint64_t tsc_start;
+    /* rtl, sw: the rows this fabric holds (docs/fabric.md, "Bands"); zeroed:
+     * all of them. A banded fabric takes global coordinates everywhere and
+     * holds, reports and accepts calls for the tiles of its rows only (a
+     * call for a tile outside them is a programming error, asserted). */
     wm_fabric_band band;
 } wm_fabric_config;
 
@@ -277,7 +281,20 @@ typedef struct wm_fabric_ops {
      * RTL core's hold_i, rtl/core/wm_core.v). NULL: a backend that cannot
      * hold one core. */
     void (*core_hold)(wm_fabric *f, unsigned x, unsigned y, bool hold);
+    /* A banded fabric (config.band): what its edge row on side faces out
+     * with at the current cycle, W entries (side NORTH: row row_begin's
+     * north outputs; SOUTH: row row_end-1's south outputs). Valid after
+     * create and after every step. data is 0 where valid is 0; on a side
+     * that is the mesh's edge, valid and credit are 0. NULL members: a
+     * backend without bands (rtl-mesh). */
     void (*band_edge_out)(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires);
+    /* What the band across side shows this band at the current cycle (its
+     * band_edge_out of the facing side), W entries; read by the next step
+     * as the inputs of the edge row's side. Not called on a side that is
+     * the mesh's edge (there the inputs are tied to 0, as today; a call
+     * there is ignored). valid and credit are pulses: a step not preceded
+     * by a call reads them 0; en holds its last value. Before the first
+     * call all are 0. */
     void (*band_edge_in)(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires);
 } wm_fabric_ops;
 

@@ -19,6 +19,11 @@
 // shared; the core drives the firmware port inside the model, and its own
 // ports (run, halt, this cycle's record) are one more table in the Tile. A
 // fabric of bare tiles never touches them: its step is the one it always was.
+//
+// Bands (config.band, docs/fabric.md): the fabric holds the tiles of rows
+// [row_begin, row_end) of the mesh only, in global coordinates; the inputs
+// of the edge rows facing another band are wired from what band_edge_in
+// gave, as phase 1 wires every other input from a neighbour's outputs.
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
 #include "core/vl_coverage.h"
@@ -41,6 +46,7 @@
 #include "verilated_fst_c.h"
 #include "verilated_vcd_c.h"
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -295,7 +301,9 @@ public:
 };
 
 struct RtlFabric {
-    unsigned w, h;
+    unsigned w, h;                    // the whole mesh's
+    unsigned row_begin, row_end;      // the band's rows (0, h: the whole mesh)
+    std::vector<wm_edge_wire> edge_in[2]; // by wm_band_edge, w entries where a band lies across
     uint64_t cycle;
     VerilatedContext ctx;
     std::vector<Tile> tiles;
@@ -326,8 +334,16 @@ struct RtlFabric {
 RtlFabric *as_rtl(wm_fabric *f) { return reinterpret_cast<RtlFabric *>(f); }
 const RtlFabric *as_rtl(const wm_fabric *f) { return reinterpret_cast<const RtlFabric *>(f); }
 
-Tile *tile_at(RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[(size_t)y * r->w + x]; }
-const Tile *tile_at(const RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[(size_t)y * r->w + x]; }
+// Tile (x, y) of the band, in global coordinates: its index in tiles,
+// posted and cores.
+size_t index_of(const RtlFabric *r, unsigned x, unsigned y)
+{
+    assert(x < r->w && y >= r->row_begin && y < r->row_end && "a tile of the band");
+    return (size_t)(y - r->row_begin) * r->w + x;
+}
+
+Tile *tile_at(RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[index_of(r, x, y)]; }
+const Tile *tile_at(const RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[index_of(r, x, y)]; }
 
 // Drive link input p of t from the output facing it of neighbour n.
 void wire_link(Tile *t, unsigned p, const Tile *n)
@@ -340,12 +356,25 @@ void wire_link(Tile *t, unsigned p, const Tile *n)
     *to.en_i = *n->en_o;
 }
 
-// Drive tile (x, y)'s link inputs from its neighbours' current outputs.
+// Drive link input p of t from the band across (band_edge_in).
+void wire_edge(Tile *t, unsigned p, const wm_edge_wire &in)
+{
+    LinkPorts &to = t->link[p];
+    *to.valid_i = in.valid;
+    *to.data_i = in.data;
+    *to.credit_i = in.credit;
+    *to.en_i = in.en;
+}
+
+// Drive tile (x, y)'s link inputs from its neighbours' current outputs,
+// or across a band's edge from the band there.
 void wire_inputs(RtlFabric *r, unsigned x, unsigned y)
 {
     Tile *t = tile_at(r, x, y);
-    if (y > 0) wire_link(t, WM_PORT_N, tile_at(r, x, y - 1));
-    if (y + 1 < r->h) wire_link(t, WM_PORT_S, tile_at(r, x, y + 1));
+    if (y > r->row_begin) wire_link(t, WM_PORT_N, tile_at(r, x, y - 1));
+    else if (y > 0) wire_edge(t, WM_PORT_N, r->edge_in[WM_EDGE_NORTH][x]);
+    if (y + 1 < r->row_end) wire_link(t, WM_PORT_S, tile_at(r, x, y + 1));
+    else if (y + 1 < r->h) wire_edge(t, WM_PORT_S, r->edge_in[WM_EDGE_SOUTH][x]);
     if (x > 0) wire_link(t, WM_PORT_W, tile_at(r, x - 1, y));
     if (x + 1 < r->w) wire_link(t, WM_PORT_E, tile_at(r, x + 1, y));
 }
@@ -367,7 +396,7 @@ bool inside(const wm_rtl_trace *tr, unsigned x, unsigned y)
 // rectangle. The RAM and the register file have no reset: zeroed here.
 Tile make_core_tile(RtlFabric *r, const wm_rtl_trace *tr, unsigned x, unsigned y)
 {
-    CorePorts &c = r->cores[(size_t)y * r->w + x].port;
+    CorePorts &c = r->cores[index_of(r, x, y)].port;
     Tile t;
     if (!inside(tr, x, y)) {
         t = bind_core_tile(new Vwm_tile_core(&r->ctx, "tile"), c);
@@ -419,6 +448,14 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
         return nullptr;
     }
+    const unsigned row_begin = cfg && cfg->band.row_end ? cfg->band.row_begin : 0;
+    const unsigned row_end = cfg && cfg->band.row_end ? cfg->band.row_end : h;
+    if (row_begin >= row_end || row_end > h) {
+        fprintf(stderr, "wavemesh: band of rows [%u,%u) is not a band of the %u rows of a %ux%u mesh\n", row_begin,
+                row_end, h, w, h);
+        return nullptr;
+    }
+    const size_t ntiles = (size_t)w * (row_end - row_begin);
 #ifdef WM_RTL_CORES_ONLY
     if (!cores || tr) {
         fprintf(stderr, "wavemesh: this build (mk/params.mk) has the rtl backend's untraced tiles with cores only\n");
@@ -437,6 +474,11 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     } guard{r};
     r->w = w;
     r->h = h;
+    r->row_begin = row_begin;
+    r->row_end = row_end;
+    // Before the first band_edge_in, the inputs across read 0.
+    if (row_begin > 0) r->edge_in[WM_EDGE_NORTH].assign(w, wm_edge_wire{0, 0, 0, 0});
+    if (row_end < h) r->edge_in[WM_EDGE_SOUTH].assign(w, wm_edge_wire{0, 0, 0, 0});
     r->cycle = 0;
     r->hook = nullptr;
     r->hook_ctx = nullptr;
@@ -452,8 +494,8 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     // gotError.
     r->ctx.fatalOnError(false);
     if (cores) {
-        r->cores.assign((size_t)w * h, Core{});
-        r->core_events.reserve((size_t)w * h);
+        r->cores.assign(ntiles, Core{});
+        r->core_events.reserve(ntiles);
     }
     if (tr) {
         r->ctx.traceEverOn(true);
@@ -463,9 +505,9 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
         }
         else r->fst.reset(new VerilatedFstC);
     }
-    r->tiles.reserve((size_t)w * h);
-    r->posted.assign((size_t)w * h, Posted{0, false, false});
-    for (unsigned y = 0; y < h; y++) {
+    r->tiles.reserve(ntiles);
+    r->posted.assign(ntiles, Posted{0, false, false});
+    for (unsigned y = row_begin; y < row_end; y++) {
         for (unsigned x = 0; x < w; x++) {
             Tile t = cores ? make_core_tile(r, tr, x, y) : make_tile(r, tr, x, y);
             *t.x_i = (uint16_t)x;
@@ -478,8 +520,8 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
             r->tiles.push_back(t);
         }
     }
-    // One reset edge (the cores' too: core_run_i is 0); edge inputs stay
-    // tied to 0 for ever.
+    // One reset edge (the cores' too: core_run_i is 0); the mesh's edge
+    // inputs stay tied to 0 for ever.
     for (Tile &t : r->tiles) clock(t);
     for (Tile &t : r->tiles) *t.rst_ni = 1;
     guard.r = nullptr;
@@ -533,10 +575,10 @@ void rtl_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
 // Report every wavelet standing in an output register at the new cycle.
 void report_links(RtlFabric *r)
 {
-    const unsigned w = r->w, h = r->h;
+    const unsigned w = r->w;
     wm_link_event ev;
     ev.cycle = r->cycle;
-    for (unsigned y = 0; y < h; y++) {
+    for (unsigned y = r->row_begin; y < r->row_end; y++) {
         for (unsigned x = 0; x < w; x++) {
             const Tile *t = tile_at(r, x, y);
             const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
@@ -570,6 +612,17 @@ void apply_injected(RtlFabric *r, bool on)
     if (!on) r->injected.clear();
 }
 
+// After an edge: the wavelets and credits from across were this edge's
+// (pulses, as a neighbour's would be); en_q across holds until told again.
+void consume_edge_pulses(RtlFabric *r)
+{
+    for (auto &side : r->edge_in)
+        for (wm_edge_wire &wire : side) {
+            wire.valid = wire.credit = 0;
+            wire.data = 0;
+        }
+}
+
 // After an edge: an assertion that failed in it is reported once, to the
 // config's handler or on stderr; the fabric goes on, and the caller that
 // asks wm_fabric_rtl_assertion (or set a handler) stops the run.
@@ -597,8 +650,8 @@ void check_assertion(RtlFabric *r)
 // simulated, then the link events of the new one.
 void step_cores(RtlFabric *r)
 {
-    const unsigned w = r->w, h = r->h;
-    for (unsigned y = 0; y < h; y++)
+    const unsigned w = r->w;
+    for (unsigned y = r->row_begin; y < r->row_end; y++)
         for (unsigned x = 0; x < w; x++) wire_inputs(r, x, y);
     const bool injected = VL_UNLIKELY(!r->injected.empty());
     if (injected) apply_injected(r, true);
@@ -617,7 +670,7 @@ void step_cores(RtlFabric *r)
                 std::memset(&ev, 0, sizeof ev);
                 ev.cycle = r->cycle;
                 ev.x = (uint16_t)(i % w);
-                ev.y = (uint16_t)(i / w);
+                ev.y = (uint16_t)(r->row_begin + i / w);
                 ev.what.push = *c.push_o;
                 ev.what.push_data = *c.push_data_o;
                 ev.what.pop = *c.pop_o;
@@ -640,6 +693,7 @@ void step_cores(RtlFabric *r)
     }
     r->cycle++;
     if (injected) apply_injected(r, false);
+    consume_edge_pulses(r);
     check_assertion(r);
     if (record) {
         for (const wm_core_event &ev : r->core_events) r->core_hook(r->core_hook_ctx, &ev);
@@ -656,13 +710,13 @@ void rtl_step(wm_fabric *f)
         step_cores(r);
         return;
     }
-    const unsigned w = r->w, h = r->h;
+    const unsigned w = r->w;
     // Phase 1: every input from the outputs as they stand (no tile has been
     // clocked yet, so all of them are this cycle's values).
-    for (unsigned y = 0; y < h; y++) {
+    for (unsigned y = r->row_begin; y < r->row_end; y++) {
         for (unsigned x = 0; x < w; x++) {
             wire_inputs(r, x, y);
-            Posted &p = r->posted[(size_t)y * w + x];
+            Posted &p = r->posted[index_of(r, x, y)];
             Tile *t = tile_at(r, x, y);
             *t->pe_push_i = p.push;
             *t->pe_data_i = p.data;
@@ -676,6 +730,7 @@ void rtl_step(wm_fabric *f)
     for (Tile &t : r->tiles) clock(t);
     r->cycle++;
     if (injected) apply_injected(r, false);
+    consume_edge_pulses(r);
     check_assertion(r);
     if (r->hook) report_links(r);
 }
@@ -684,14 +739,14 @@ uint64_t rtl_cycle(const wm_fabric *f) { return as_rtl(f)->cycle; }
 
 void rtl_pe_push(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet)
 {
-    Posted &p = as_rtl(f)->posted[(size_t)y * as_rtl(f)->w + x];
+    Posted &p = as_rtl(f)->posted[index_of(as_rtl(f), x, y)];
     p.push = true;
     p.data = wavelet;
 }
 
 void rtl_pe_pop(wm_fabric *f, unsigned x, unsigned y)
 {
-    as_rtl(f)->posted[(size_t)y * as_rtl(f)->w + x].pop = true;
+    as_rtl(f)->posted[index_of(as_rtl(f), x, y)].pop = true;
 }
 
 wm_pe_status rtl_pe_status(const wm_fabric *f, unsigned x, unsigned y)
@@ -729,7 +784,7 @@ size_t rtl_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
         }
         n++;
     };
-    for (unsigned y = 0; y < r->h; y++) {
+    for (unsigned y = r->row_begin; y < r->row_end; y++) {
         for (unsigned x = 0; x < r->w; x++) {
             const Tile *t = tile_at(r, x, y);
             if (!(*t->pe_status_o & WM_ST_BUSY)) continue;
@@ -758,7 +813,7 @@ void rtl_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
 // The core of tile (x, y), or null when the fabric has none.
 const Core *core_at(const RtlFabric *r, unsigned x, unsigned y)
 {
-    return r->with_cores ? &r->cores[(size_t)y * r->w + x] : nullptr;
+    return r->with_cores ? &r->cores[index_of(r, x, y)] : nullptr;
 }
 
 // The RAM as little-endian bytes; bytes past it are not written and read
@@ -793,7 +848,7 @@ void rtl_core_start(wm_fabric *f, unsigned x, unsigned y)
 {
     RtlFabric *r = as_rtl(f);
     if (!r->with_cores) return;
-    Core &core = r->cores[(size_t)y * r->w + x];
+    Core &core = r->cores[index_of(r, x, y)];
     if (core.run) {
         // A started core has left reset: it goes back for one step (its
         // synchronous reset needs an edge), and runs from the step after.
@@ -879,6 +934,30 @@ void rtl_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
     if (core) *core->port.hold_i = hold;
 }
 
+// The edge row's outputs facing side, straight from its flops.
+void rtl_band_edge_out(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires)
+{
+    const RtlFabric *r = as_rtl(f);
+    const unsigned y = side == WM_EDGE_NORTH ? r->row_begin : r->row_end - 1;
+    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S;
+    for (unsigned x = 0; x < r->w; x++) {
+        const Tile *t = tile_at(r, x, y);
+        const LinkPorts &out = t->link[p];
+        wires[x].valid = *out.valid_o;
+        wires[x].data = *out.valid_o ? *out.data_o : 0;
+        wires[x].credit = *out.credit_o;
+        wires[x].en = *t->en_o;
+    }
+}
+
+// Kept for the next step's phase 1 (wire_inputs).
+void rtl_band_edge_in(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires)
+{
+    RtlFabric *r = as_rtl(f);
+    std::vector<wm_edge_wire> &in = r->edge_in[side];
+    for (size_t x = 0; x < in.size(); x++) in[x] = wires[x]; // none at the mesh's edge: ignored
+}
+
 } // namespace
 
 extern "C" wm_fabric *wm_fabric_rtl_create_traced(unsigned w, unsigned h, const wm_rtl_trace *trace,
@@ -952,7 +1031,8 @@ extern "C" bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle)
 extern "C" void wm_fabric_rtl_inject_link(wm_fabric *f, unsigned x, unsigned y, unsigned port, uint32_t wavelet)
 {
     RtlFabric *r = as_rtl(f);
-    if (x < r->w && y < r->h && port < 4) r->injected.push_back({(size_t)y * r->w + x, port, wavelet});
+    if (x < r->w && y >= r->row_begin && y < r->row_end && port < 4)
+        r->injected.push_back({index_of(r, x, y), port, wavelet});
 }
 
 extern "C" const wm_fabric_ops wm_fabric_rtl = {
@@ -962,7 +1042,5 @@ extern "C" const wm_fabric_ops wm_fabric_rtl = {
     rtl_core_start,   rtl_core_status,   rtl_set_core_hook, rtl_core_census,  rtl_get_core_hook,
     rtl_create_with,  nullptr,          rtl_core_regs,   rtl_core_set_reg, rtl_get_link_hook,
     nullptr, // no memory accounting: Verilator allocates the tiles, RAMs included
-    rtl_core_hold,
-    nullptr,
-    nullptr,
+    rtl_core_hold,    rtl_band_edge_out, rtl_band_edge_in,
 };

@@ -43,11 +43,23 @@
  * the lanes step cores as they evaluate tiles, and record the cores'
  * events as they record the wavelets. A fabric without cores never looks
  * at any of this: its evaluation loop is compiled apart.
+ *
+ * Bands (docs/fabric.md): a fabric made with config.band holds the tiles
+ * of its rows only, and, beside each boundary with another band, a ghost
+ * row: tiles never evaluated, whose mailboxes receive what the edge row
+ * sends across (its output registers and credit pulses facing the ghost),
+ * for band_edge_out to read. What the band across sends arrives by
+ * band_edge_in, written into the edge row's mailboxes of the cycle as a
+ * neighbour's evaluation would have written them, and its en_q into a
+ * per-column array that the step passes on to the edge row's NE at its
+ * edge. The neighbour of a tile (pass_on_enables, NE at creation) stops at
+ * the band's rows; a link (load_output, pop_input) reaches the ghosts.
  */
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
 #include "fabric/fabric_sw_cores.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -230,7 +242,13 @@ struct sw_fabric {
     uint16_t last_x, last_y;
     uint64_t cycle;
     uint64_t tsc_start;  /* every PE's tsc at cycle 0 (wm_fabric_config) */
-    sw_tile *tiles;      /* w * h tiles, then the sentinel */
+    unsigned row_begin, row_end; /* the band's rows, of the whole mesh's h (0, h: the whole mesh) */
+    size_t ntiles;       /* the band's tiles, w * (row_end - row_begin) */
+    uint32_t first;      /* the index of tile (0, row_begin): w after a ghost row north of the band, else 0 */
+    uint32_t ghost[2];   /* by wm_band_edge: the index of the ghost row's first tile; UINT32_MAX at the mesh's edge */
+    uint8_t *edge_en[2]; /* by wm_band_edge, where a ghost row is: per column, the en_q across (band_edge_in) */
+    bool edge_en_changed; /* an edge_en may differ from the edge row's NE */
+    sw_tile *tiles;      /* the north ghost row, the band's tiles, the south ghost row, then the sentinel */
     uint8_t *tx_count;   /* per tile, TX queue occupancy */
     uint8_t *rx_count;   /* per tile, RX queue occupancy */
     uint32_t *rx_head;   /* per tile, the RX queue's oldest wavelet (stale when empty) */
@@ -242,7 +260,7 @@ struct sw_fabric {
      * lane 1: the worker. */
     sw_lane lane[LANES];
     bool lane1_used;     /* lane 1 has next-step tiles to merge */
-    uint32_t sentinel;   /* w * h: the index edge links point at */
+    uint32_t sentinel;   /* the last index: the one edge links point at */
     uint32_t step_to[4]; /* index offset to the neighbour at N, E, S, W (mod 2^32) */
     uint32_t *en_pending; /* the enable changes of the previous step: neighbours see them from the next cycle */
     size_t nen_pending;
@@ -284,16 +302,34 @@ static bool threads_for_new_fabric(wm_sw_threads asked, wm_sw_threads *out)
 static sw_fabric *as_sw(wm_fabric *f) { return (sw_fabric *)f; }
 static const sw_fabric *as_sw_const(const wm_fabric *f) { return (const sw_fabric *)f; }
 
-/* The neighbour of tile idx at port o, or the sentinel at an edge. */
+/* Tile (x, y) of the band, in global coordinates. */
+static uint32_t tile_index(const sw_fabric *s, unsigned x, unsigned y)
+{
+    assert(x < s->w && y >= s->row_begin && y < s->row_end && "a tile of the band");
+    return s->first + (uint32_t)((y - s->row_begin) * s->w + x);
+}
+
+/* The neighbour of tile idx at port o, or the sentinel at an edge of the
+ * band. */
 static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
 {
-    const unsigned x = idx % s->w, y = idx / s->w;
+    const unsigned x = s->tiles[idx].x, y = s->tiles[idx].y;
     switch (o) {
-    case WM_PORT_N: return y > 0 ? idx - s->w : s->sentinel;
+    case WM_PORT_N: return y > s->row_begin ? idx - s->w : s->sentinel;
     case WM_PORT_E: return x + 1 < s->w ? idx + 1 : s->sentinel;
-    case WM_PORT_S: return y + 1 < s->h ? idx + s->w : s->sentinel;
+    case WM_PORT_S: return y + 1 < s->row_end ? idx + s->w : s->sentinel;
     default: return x > 0 ? idx - 1 : s->sentinel;
     }
+}
+
+/* The tile at the other end of tile idx's link o: a neighbour, a ghost
+ * across a band's edge, or the sentinel at the mesh's edge. */
+static uint32_t link_partner(const sw_fabric *s, uint32_t idx, unsigned o)
+{
+    const unsigned y = s->tiles[idx].y;
+    if (o == WM_PORT_N && y == s->row_begin && y > 0) return idx - s->w;
+    if (o == WM_PORT_S && y + 1 == s->row_end && y + 1 < s->h) return idx + s->w;
+    return neighbour(s, idx, o);
 }
 
 /* Between steps: the change goes into lane 0's set. Edge links lead to
@@ -325,6 +361,8 @@ static void sw_free(sw_fabric *s)
         free(s->lane[k].core_events);
     }
     free(s->en_pending);
+    free(s->edge_en[0]);
+    free(s->edge_en[1]);
     wm_sw_cores_free(s->cores);
     free(s);
 }
@@ -337,11 +375,20 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
         fprintf(stderr, "wavemesh: mesh %ux%u is outside 1x1..%ux%u\n", w, h, WM_MESH_MAX, WM_MESH_MAX);
         return NULL;
     }
+    const unsigned row_begin = cfg->band.row_end ? cfg->band.row_begin : 0;
+    const unsigned row_end = cfg->band.row_end ? cfg->band.row_end : h;
+    if (row_begin >= row_end || row_end > h) {
+        fprintf(stderr, "wavemesh: band of rows [%u,%u) is not a band of the %u rows of a %ux%u mesh\n", row_begin,
+                row_end, h, w, h);
+        return NULL;
+    }
     wm_sw_threads threads;
     if (!threads_for_new_fabric(cfg->threads, &threads)) return NULL;
     /* Aligned, so that the lanes' lines hold nothing the other thread reads. */
     sw_fabric *s = aligned_alloc(CACHE_LINE, sizeof *s);
-    const size_t n = (size_t)w * h;
+    const size_t ntiles = (size_t)w * (row_end - row_begin);
+    const size_t ghosts_north = row_begin > 0 ? w : 0, ghosts_south = row_end < h ? w : 0;
+    const size_t n = ghosts_north + ntiles + ghosts_south; /* the sentinel is index n */
     bool ok = s != NULL;
     if (ok) {
         memset(s, 0, sizeof *s);
@@ -359,11 +406,13 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
              s->proc.bits;
         for (unsigned k = 0; k < LANES; k++) {
             set_init(&s->lane[k].next, n);
-            s->lane[k].en_changed = malloc(n * sizeof *s->lane[k].en_changed);
+            s->lane[k].en_changed = malloc(ntiles * sizeof *s->lane[k].en_changed);
             ok = ok && s->lane[k].next.bits && s->lane[k].en_changed;
         }
-        s->en_pending = malloc(n * sizeof *s->en_pending);
+        s->en_pending = malloc(ntiles * sizeof *s->en_pending);
         ok = ok && s->en_pending;
+        if (ghosts_north) ok = ok && (s->edge_en[WM_EDGE_NORTH] = calloc(w, 1));
+        if (ghosts_south) ok = ok && (s->edge_en[WM_EDGE_SOUTH] = calloc(w, 1));
     }
     if (!ok) {
         fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
@@ -372,6 +421,12 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     }
     s->w = w;
     s->h = h;
+    s->row_begin = row_begin;
+    s->row_end = row_end;
+    s->ntiles = ntiles;
+    s->first = (uint32_t)ghosts_north;
+    s->ghost[WM_EDGE_NORTH] = ghosts_north ? 0 : UINT32_MAX;
+    s->ghost[WM_EDGE_SOUTH] = ghosts_south ? (uint32_t)(ghosts_north + ntiles) : UINT32_MAX;
     s->threads = threads;
     s->sentinel = (uint32_t)n;
     s->step_to[WM_PORT_N] = (uint32_t)0 - w;
@@ -381,15 +436,22 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     s->last_x = (uint16_t)(w - 1);
     s->last_y = (uint16_t)(h - 1);
     const uint32_t edge = (uint32_t)n;
-    for (unsigned y = 0; y < h; y++) {
+    /* The ghosts' coordinates are never read; set for a debugger's eyes. */
+    for (unsigned x = 0; x < w; x++) {
+        if (ghosts_north) s->tiles[x] = (sw_tile){.x = (uint16_t)x, .y = (uint16_t)(row_begin - 1)};
+        if (ghosts_south) s->tiles[s->ghost[WM_EDGE_SOUTH] + x] = (sw_tile){.x = (uint16_t)x, .y = (uint16_t)row_end};
+    }
+    for (unsigned y = row_begin; y < row_end; y++) {
         for (unsigned x = 0; x < w; x++) {
-            const uint32_t idx = (uint32_t)(y * w + x);
+            const uint32_t idx = tile_index(s, x, y);
             sw_tile *t = &s->tiles[idx];
             t->x = (uint16_t)x;
             t->y = (uint16_t)y;
             /* NE is 0 in reset and loads the neighbours' en_q at the first
              * edge; in cycle 0 no input holds a wavelet, so nothing can
-             * tell it from its cycle-1 value, which it starts at. */
+             * tell it from its cycle-1 value, which it starts at. Across
+             * a band's edge it starts at 0, as the en across before the
+             * first band_edge_in. */
             t->ne = PORT_L_BIT;
             for (unsigned o = 0; o < 4; o++) {
                 t->cr |= (uint64_t)WM_IN_DEPTH << (8 * o);
@@ -403,11 +465,12 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     s->perturb = cfg->perturbation;
     s->tsc_start = cfg->tsc_start;
     s->perturb_tile = UINT32_MAX;
-    if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y < h)
-        s->perturb_tile = (uint32_t)(s->perturb.y * w + s->perturb.x);
+    if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y >= row_begin && s->perturb.y < row_end)
+        s->perturb_tile = tile_index(s, s->perturb.x, s->perturb.y);
     if (!cores) return (wm_fabric *)s;
-    /* A core per tile, each in reset until core_start. */
-    s->cores = wm_sw_cores_new((size_t)w * h);
+    /* A core per tile, each in reset until core_start; indexed as the
+     * tiles, ghosts included (never made there). */
+    s->cores = wm_sw_cores_new(n);
     if (!s->cores) {
         fprintf(stderr, "wavemesh: out of memory for the cores of a %ux%u sw fabric\n", w, h);
         sw_free(s);
@@ -432,7 +495,7 @@ static void sw_destroy(wm_fabric *f)
 static void sw_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
 {
     sw_fabric *s = as_sw(f);
-    const uint32_t idx = (uint32_t)(y * s->w + x);
+    const uint32_t idx = tile_index(s, x, y);
     s->tiles[idx].enable_i = on ? 1 : 0;
     queue_tile(s, idx);
 }
@@ -1011,6 +1074,50 @@ static void report_links(sw_fabric *s, const tile_set *evaluated)
     }
 }
 
+/* The ghosts that received mail in the last step (a band's): their mail
+ * of the current cycle, which band_edge_out has shown, is emptied for the
+ * step after this one to fill, and they leave the set, never evaluated. */
+static void drop_ghosts(sw_fabric *s, const tile_set *proc, unsigned now)
+{
+    for (unsigned side = 0; side < 2; side++) {
+        const uint32_t begin = s->ghost[side];
+        if (begin == UINT32_MAX) continue;
+        for (uint32_t i = begin; i < begin + s->w; i++) {
+            uint64_t *word = &proc->bits[i >> 6];
+            const uint64_t bit = 1ull << (i & 63u);
+            if (!(*word & bit)) continue;
+            *word &= ~bit;
+            mail_clear(&s->tiles[i].mail[now]);
+        }
+    }
+}
+
+/* The first tile of a band's row on side. */
+static uint32_t edge_row(const sw_fabric *s, wm_band_edge side)
+{
+    return side == WM_EDGE_NORTH ? s->first : s->first + (uint32_t)(s->ntiles - s->w);
+}
+
+/* The en_q across a band's edges, as band_edge_in gave it at the cycle
+ * this step left: the edge row's NE loads it at this step's edge, like
+ * any nbr_en_q. A tile whose NE changes is evaluated in the next step. */
+static void pass_on_edge_enables(sw_fabric *s)
+{
+    s->edge_en_changed = false;
+    for (unsigned side = 0; side < 2; side++) {
+        if (!s->edge_en[side]) continue;
+        const uint32_t row = edge_row(s, (wm_band_edge)side);
+        const uint8_t bit = (uint8_t)(1u << (side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S));
+        for (uint32_t x = 0; x < s->w; x++) {
+            sw_tile *t = &s->tiles[row + x];
+            const uint8_t ne = (uint8_t)(s->edge_en[side][x] ? t->ne | bit : t->ne & ~bit);
+            if (ne == t->ne) continue;
+            t->ne = ne;
+            queue_tile(s, row + x);
+        }
+    }
+}
+
 static void sw_step(wm_fabric *f)
 {
     sw_fabric *s = as_sw(f);
@@ -1028,6 +1135,7 @@ static void sw_step(wm_fabric *f)
         s->lane1_used = false;
     }
     const unsigned now = (unsigned)(s->cycle & 1u), next = now ^ 1u;
+    if (s->edge_en[0] || s->edge_en[1]) drop_ghosts(s, &proc, now);
     if (step_goes_parallel(s)) {
         step_parallel(s, now, next);
         merge_lane1(s);
@@ -1040,6 +1148,7 @@ static void sw_step(wm_fabric *f)
     s->cores_waiting = (size_t)((ptrdiff_t)s->cores_waiting + s->lane[0].waiting_delta);
     s->lane[0].halted_delta = s->lane[0].waiting_delta = 0;
     if (s->nen_pending || s->lane[0].nen_changed) pass_on_enables(s);
+    if (s->edge_en_changed) pass_on_edge_enables(s);
     s->cycle++;
     /* The cycle the cores spent comes before the one the links show. */
     if (s->core_hook) report_core_events(s);
@@ -1054,7 +1163,7 @@ static uint64_t sw_cycle(const wm_fabric *f) { return as_sw_const(f)->cycle; }
 static void sw_pe_push(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet)
 {
     sw_fabric *s = as_sw(f);
-    const uint32_t idx = (uint32_t)(y * s->w + x);
+    const uint32_t idx = tile_index(s, x, y);
     s->posted[idx] |= POSTED_PUSH;
     s->push_data[idx] = wavelet;
     queue_tile(s, idx);
@@ -1063,7 +1172,7 @@ static void sw_pe_push(wm_fabric *f, unsigned x, unsigned y, uint32_t wavelet)
 static void sw_pe_pop(wm_fabric *f, unsigned x, unsigned y)
 {
     sw_fabric *s = as_sw(f);
-    const uint32_t idx = (uint32_t)(y * s->w + x);
+    const uint32_t idx = tile_index(s, x, y);
     s->posted[idx] |= POSTED_POP;
     queue_tile(s, idx);
 }
@@ -1071,7 +1180,7 @@ static void sw_pe_pop(wm_fabric *f, unsigned x, unsigned y)
 static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
 {
     const sw_fabric *s = as_sw_const(f);
-    const size_t idx = (size_t)y * s->w + x;
+    const size_t idx = tile_index(s, x, y);
     const sw_tile *t = &s->tiles[idx];
     wm_pe_status st;
     st.tsc = s->tsc_start + s->cycle; /* tsc_start at cycle 0, one count per edge */
@@ -1086,7 +1195,7 @@ static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
 wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f)
 {
     const sw_fabric *s = as_sw_const(f);
-    return (wm_sw_queues){s->tx_count, s->rx_count, s->rx_head};
+    return (wm_sw_queues){s->tx_count + s->first, s->rx_count + s->first, s->rx_head + s->first};
 }
 
 uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f) { return as_sw_const(f)->parallel_steps; }
@@ -1097,9 +1206,9 @@ static bool sw_quiescent(const wm_fabric *f) { return as_sw_const(f)->nbusy == 0
 static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
 {
     const sw_fabric *s = as_sw_const(f);
-    const size_t ntiles = (size_t)s->w * s->h;
+    const size_t end = s->first + s->ntiles;
     size_t n = 0;
-    for (size_t k = 0; k < ntiles && s->nbusy; k++) {
+    for (size_t k = s->first; k < end && s->nbusy; k++) {
         const sw_tile *t = &s->tiles[k];
         if (!tile_busy(t)) continue;
         wm_flight place = {.x = t->x, .y = t->y};
@@ -1147,7 +1256,7 @@ static void sw_set_link_hook(wm_fabric *f, wm_link_hook hook, void *ctx)
         }
     }
     for (unsigned k = 0; k < LANES && hook; k++) {
-        if (!s->lane[k].events) s->lane[k].events = malloc((size_t)s->w * s->h * WM_NPORTS * sizeof(sw_event));
+        if (!s->lane[k].events) s->lane[k].events = malloc(s->ntiles * WM_NPORTS * sizeof(sw_event));
         if (!s->lane[k].events) {
             for (unsigned j = 0; j < LANES; j++) {
                 free(s->lane[j].events);
@@ -1166,7 +1275,7 @@ static sw_core *core_of(const sw_fabric *s, unsigned x, unsigned y, const char *
         fprintf(stderr, "wavemesh: %s on a sw fabric made without cores (create_cores makes them)\n", what);
         return NULL;
     }
-    const size_t idx = (size_t)y * s->w + x;
+    const size_t idx = tile_index(s, x, y);
     return make ? wm_sw_cores_get(s->cores, idx) : s->cores->tile[idx];
 }
 
@@ -1202,8 +1311,8 @@ static void sw_start_core(wm_fabric *f, unsigned x, unsigned y)
     /* A started core has left reset: as in the RTL, it is held in reset
      * for the next step, and the step after is its cycle 0. */
     wm_sw_core_start(s->cores, c, s->cycle + (restart ? 1u : 0u));
-    if (s->perturb.kind == WM_SW_CORE && y * s->w + x == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
-    queue_tile(s, (uint32_t)(y * s->w + x));
+    if (s->perturb.kind == WM_SW_CORE && tile_index(s, x, y) == s->perturb_tile) c->iss.perturb = (uint8_t)s->perturb.port;
+    queue_tile(s, tile_index(s, x, y));
 }
 
 static void sw_core_census(const wm_fabric *f, size_t *halted, size_t *waiting)
@@ -1215,13 +1324,13 @@ static void sw_core_census(const wm_fabric *f, size_t *halted, size_t *waiting)
 static wm_core_status sw_status_core(const wm_fabric *f, unsigned x, unsigned y)
 {
     const sw_fabric *s = as_sw_const(f);
-    return wm_sw_core_status(s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL, s->cycle);
+    return wm_sw_core_status(s->cores ? s->cores->tile[tile_index(s, x, y)] : NULL, s->cycle);
 }
 
 void wm_fabric_sw_core_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_core_view *out)
 {
     const sw_fabric *s = as_sw_const(f);
-    wm_sw_core_fill_view(s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL, s->cycle, out);
+    wm_sw_core_fill_view(s->cores ? s->cores->tile[tile_index(s, x, y)] : NULL, s->cycle, out);
 }
 
 /* Room for an event of every tile in either lane; without a hook,
@@ -1231,7 +1340,7 @@ static void sw_set_core_hook(wm_fabric *f, wm_core_hook hook, void *ctx)
     sw_fabric *s = as_sw(f);
     for (unsigned k = 0; k < LANES && hook; k++) {
         if (!s->lane[k].core_events)
-            s->lane[k].core_events = malloc((size_t)s->w * s->h * sizeof *s->lane[k].core_events);
+            s->lane[k].core_events = malloc(s->ntiles * sizeof *s->lane[k].core_events);
         if (!s->lane[k].core_events) {
             fprintf(stderr, "wavemesh: out of memory for the core events of a %ux%u sw fabric\n", s->w, s->h);
             hook = NULL;
@@ -1257,7 +1366,7 @@ static wm_core_hook sw_get_core_hook(const wm_fabric *f, void **ctx)
 static void sw_core_regs(const wm_fabric *f, unsigned x, unsigned y, uint32_t regs[32])
 {
     const sw_fabric *s = as_sw_const(f);
-    const sw_core *c = s->cores ? s->cores->tile[(size_t)y * s->w + x] : NULL;
+    const sw_core *c = s->cores ? s->cores->tile[tile_index(s, x, y)] : NULL;
     for (unsigned r = 0; r < 32; r++) regs[r] = c ? wm_iss_reg(&c->iss, r) : 0;
 }
 
@@ -1273,19 +1382,22 @@ static void sw_core_set_reg(wm_fabric *f, unsigned x, unsigned y, unsigned r, ui
 static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
 {
     const sw_fabric *s = as_sw_const(f);
-    const size_t n = (size_t)s->w * s->h + 1; /* with the sentinel */
+    const size_t n = (size_t)s->sentinel + 1; /* the tiles, the ghosts and the sentinel */
+    const size_t nt = s->ntiles;
     const sw_tile *t = s->tiles;
     memset(out, 0, sizeof *out);
     const size_t tile_queues = sizeof t->tx + sizeof t->rx + sizeof t->tx_rd + sizeof t->rx_rd;
     out->queues = n * (tile_queues + sizeof *s->tx_count + sizeof *s->rx_count + sizeof *s->rx_head +
                        sizeof *s->posted + sizeof *s->push_data);
     out->routers = n * (sizeof *t - tile_queues + sizeof *s->err_hdr);
-    out->fabric = sizeof *s + (n - 1) * sizeof *s->en_pending + s->proc.nwords * sizeof *s->proc.bits;
+    out->fabric = sizeof *s + nt * sizeof *s->en_pending + s->proc.nwords * sizeof *s->proc.bits;
+    for (unsigned side = 0; side < 2; side++)
+        if (s->edge_en[side]) out->fabric += s->w * sizeof *s->edge_en[side];
     for (unsigned k = 0; k < LANES; k++) {
         const sw_lane *l = &s->lane[k];
-        out->fabric += l->next.nwords * sizeof *l->next.bits + (n - 1) * sizeof *l->en_changed;
-        if (l->events) out->fabric += (n - 1) * WM_NPORTS * sizeof *l->events;
-        if (l->core_events) out->fabric += (n - 1) * sizeof *l->core_events;
+        out->fabric += l->next.nwords * sizeof *l->next.bits + nt * sizeof *l->en_changed;
+        if (l->events) out->fabric += nt * WM_NPORTS * sizeof *l->events;
+        if (l->core_events) out->fabric += nt * sizeof *l->core_events;
     }
     if (!s->cores) return;
     wm_sw_cores_use u;
@@ -1304,7 +1416,47 @@ static void sw_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
     sw_core *c = core_of(s, x, y, "core_hold", true);
     if (!c) return;
     c->held = hold;
-    if (!hold) queue_tile(s, (uint32_t)(y * s->w + x));
+    if (!hold) queue_tile(s, tile_index(s, x, y));
+}
+
+/* The edge row's outputs facing side, as the ghost row there received them
+ * at the last step; nothing but en_q at the mesh's edge. */
+static void sw_band_edge_out(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires)
+{
+    const sw_fabric *s = as_sw_const(f);
+    const uint32_t row = edge_row(s, side), ghost = s->ghost[side];
+    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_S : WM_PORT_N; /* the ghost's port facing the band */
+    for (uint32_t x = 0; x < s->w; x++) {
+        wires[x] = (wm_edge_wire){.en = s->tiles[row + x].en_q};
+        if (ghost == UINT32_MAX) continue;
+        const sw_mail *m = &s->tiles[ghost + x].mail[s->cycle & 1u];
+        wires[x].valid = m->lv[p] != 0;
+        wires[x].data = m->lv[p] ? m->ld[p] : 0;
+        wires[x].credit = m->ci[p];
+    }
+}
+
+/* The band across, into the edge row's mail of the current cycle, where
+ * the neighbour's evaluation would have put it; a tile that receives a
+ * wavelet or a credit is evaluated in the next step. */
+static void sw_band_edge_in(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires)
+{
+    sw_fabric *s = as_sw(f);
+    if (!s->edge_en[side]) return; /* the mesh's edge: tied to 0 */
+    const uint32_t row = edge_row(s, side);
+    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S;
+    const unsigned now = (unsigned)(s->cycle & 1u);
+    for (uint32_t x = 0; x < s->w; x++) {
+        sw_mail *m = &s->tiles[row + x].mail[now];
+        m->lv[p] = (uint8_t)(wires[x].valid ? 1u << p : 0u);
+        m->ld[p] = wires[x].data;
+        m->ci[p] = wires[x].credit ? 1 : 0;
+        if (wires[x].valid || wires[x].credit) queue_tile(s, row + x);
+        const uint8_t en = wires[x].en != 0;
+        if (en == s->edge_en[side][x]) continue;
+        s->edge_en[side][x] = en;
+        s->edge_en_changed = true;
+    }
 }
 
 static wm_link_hook sw_get_link_hook(const wm_fabric *f, void **ctx)
@@ -1340,6 +1492,8 @@ const wm_fabric_ops wm_fabric_sw = {
     .get_link_hook = sw_get_link_hook,
     .memory = sw_memory,
     .core_hold = sw_core_hold,
+    .band_edge_out = sw_band_edge_out,
+    .band_edge_in = sw_band_edge_in,
 };
 
 static int port_from_letter(char c)
@@ -1390,12 +1544,14 @@ bool wm_sw_perturbation_parse(const char *text, wm_sw_perturbation *out, char *e
 void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_view *out)
 {
     const sw_fabric *s = as_sw_const(f);
-    const sw_tile *t = &s->tiles[y * s->w + x];
+    const uint32_t idx = tile_index(s, x, y);
+    const sw_tile *t = &s->tiles[idx];
     out->out_valid = t->ov;
-    /* The pulses sent at the last edge wait in the neighbours' mailboxes. */
+    /* The pulses sent at the last edge wait in the neighbours' (or the
+     * ghosts') mailboxes. */
     out->credit = 0;
     for (unsigned p = 0; p < 4; p++) {
-        const uint32_t n = neighbour(s, y * s->w + x, p);
+        const uint32_t n = link_partner(s, idx, p);
         if (n != s->sentinel && s->tiles[n].mail[s->cycle & 1u].ci[p ^ 2u])
             out->credit |= (uint8_t)(1u << p);
     }
@@ -1404,9 +1560,9 @@ void wm_fabric_sw_view(const wm_fabric *f, unsigned x, unsigned y, wm_sw_tile_vi
         out->owner[p] = (t->own_valid >> p) & 1u ? t->own_idx[p] : 7u;
     }
     for (unsigned p = 0; p < 4; p++) out->in_count[p] = t->in_cnt[p];
-    out->tx_count = s->tx_count[y * s->w + x];
-    out->rx_count = s->rx_count[y * s->w + x];
+    out->tx_count = s->tx_count[idx];
+    out->rx_count = s->rx_count[idx];
     out->status = (uint8_t)(t->errs | (tile_busy(t) ? WM_ST_BUSY : 0u));
-    out->err_hdr = s->err_hdr[y * s->w + x];
+    out->err_hdr = s->err_hdr[idx];
     out->en = t->en_q;
 }
