@@ -9,6 +9,7 @@
  * ENDING` line (run/ending.h). The whole file is read and checked before
  * the first row runs, the names of its expect lines against the layouts. */
 #include "cli/commands.h"
+#include "mpi/partition.h"
 #include "core/lines.h"
 #include "core/xalloc.h"
 #include "run/exact.h"
@@ -87,6 +88,7 @@ typedef struct {
     wm_gdb_spec gdb; /* given: each row on the cores waits for GDB */
     unsigned long long jitter;      /* --jitter: the first schedule's seed, 0: none */
     unsigned long long jitter_runs; /* --jitter-runs: schedules per row, seeds jitter, jitter + 1, ... */
+    wm_mpi_job job; /* ops set: one rank of several, each row's mesh partitioned over them (docs/distributed.md) */
 } row_ctx;
 
 /* One `expect` value: instance.name = value. */
@@ -198,6 +200,7 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     bool pass = false;
     wm_layout *layout = wm_layout_load(rs->layout_path, settings, n, report ? report : stderr);
     wm_runner *r = NULL;
+    wm_partition *part = NULL;
     if (layout && c->trace.path) {
         /* FILE.fst -> FILE-ROW-BACKEND.fst */
         char dump[4096];
@@ -207,6 +210,12 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
         wm_trace_spec spec = c->trace;
         spec.path = dump;
         r = wm_runner_create_mode(ops, layout, &spec, c->mode);
+    } else if (layout && c->job.ops) {
+        char err[600];
+        part = wm_partition_create(&c->job, "rows", wm_layout_width(layout), wm_layout_height(layout), err,
+                                   sizeof err);
+        if (!part) fprintf(report ? report : stderr, "  %s\n", err);
+        else r = wm_runner_create_banded(ops, layout, c->mode, part);
     } else if (layout) {
         r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }
@@ -262,6 +271,7 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     }
     fflush(stdout);
     wm_runner_destroy(r);
+    wm_partition_destroy(part);
     wm_layout_destroy(layout);
     return v;
 }
@@ -628,6 +638,24 @@ int wm_cmd_rows(int argc, char **argv)
         fprintf(stderr, "wavemesh rows: --jitter and --jitter-runs need --pe native\n");
         return 2;
     }
+    if (wm_partition_wanted()) {
+        if (c.trace.path || c.gdb.given) {
+            fprintf(stderr, "wavemesh rows: %s is for rows run in one process: under mpirun each rank holds one "
+                            "block of each row's mesh (docs/distributed.md)\n", c.trace.path ? "--trace" : "--gdb");
+            return 2;
+        }
+        char err[600];
+        if (!wm_mpi_open(&c.job, err, sizeof err)) {
+            fprintf(stderr, "wavemesh rows: %s\n", err);
+            return 1;
+        }
+        /* every rank runs every row alike; rank 0 prints what one process prints */
+        if (c.job.ops && c.job.rank != 0 && !freopen("/dev/null", "w", stdout)) {
+            fprintf(stderr, "wavemesh rows: rank %d: /dev/null: %s\n", c.job.rank, strerror(errno));
+            wm_mpi_close(&c.job);
+            return 1;
+        }
+    }
     char suite[128], dir[1024];
     suite_of(path, suite, sizeof suite, dir, sizeof dir);
     c.suite = suite;
@@ -657,7 +685,9 @@ int wm_cmd_rows(int argc, char **argv)
     }
     const bool unopened = rf.unopened;
     rows_file_free(&rf);
-    if (errors) return unopened ? 1 : 2;
-    if (!ran) return 1;
-    return failed ? 1 : 0;
+    const int outcome = errors ? (unopened ? 1 : 2) : !ran ? 1 : failed ? 1 : 0;
+    const int agreed = wm_mpi_status_of_rank0(&c.job, outcome);
+    fflush(stdout);
+    wm_mpi_close(&c.job);
+    return agreed;
 }

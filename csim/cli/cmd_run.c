@@ -57,14 +57,14 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
     wm_partition *part =
         wm_partition_create(&job, "run", wm_layout_width(layout), wm_layout_height(layout), err, sizeof err);
     if (!part) {
-        fprintf(stderr, "wavemesh run: %s\n", err);
-        job.ops->kill_job(2);
+        if (job.rank == 0) fprintf(stderr, "wavemesh run: %s\n", err);
+        wm_mpi_close(&job);
         return 2;
     }
     const bool first = wm_partition_rank(part) == 0;
     wm_runner *r = wm_runner_create_banded(ops, layout, mode, part);
     if (!r) {
-        /* the others wait on this rank's band: the job ends */
+        /* the others wait on this rank's block: the job ends */
         job.ops->kill_job(1);
         wm_partition_destroy(part);
         return 1;
@@ -87,8 +87,8 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         FILE *mem = open_memstream(&text, &len);
         if (mem) {
             const wm_fabric_band b = wm_partition_band(part);
-            fprintf(mem, "rank %d of %d, rows %u-%u:\n", wm_partition_rank(part), wm_partition_size(part),
-                    b.row_begin, b.row_end - 1);
+            fprintf(mem, "rank %d of %d, rows %u-%u, columns %u-%u:\n", wm_partition_rank(part),
+                    wm_partition_size(part), b.row_begin, b.row_end - 1, b.col_begin, b.col_end - 1);
             wm_mem_report_print(&m, mem);
             fclose(mem);
         }
@@ -99,18 +99,19 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         free(text);
     }
     const bool ended_well = wm_sched_ending(s, res, stderr) == WM_END_RETURNED;
-    uint64_t status = 0;
+    int status = 0;
     if (first) {
         wm_exact *exact = wm_exact_create(layout);
         const size_t wrapped = wm_exact_report_wraps(exact, s, "wavemesh: warning: ", NULL, NULL, stderr);
         wm_exact_destroy(exact);
         status = ended_well && !wrapped ? 0 : 1;
     }
-    wm_partition_broadcast(part, &status, sizeof status, wm_sched_cycle(s));
+    status = wm_mpi_status_of_rank0(&job, status);
     fflush(stdout);
     wm_runner_destroy(r);
     wm_partition_destroy(part);
-    return (int)status;
+    wm_mpi_close(&job);
+    return status;
 }
 
 int wm_cmd_run(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* main.c: the wavemesh command line, a dispatcher over csim/cli/commands.c. */
 #include "cli/commands.h"
+#include "mpi/launch.h"
 #include "core/datadir.h"
 #include "waves/interrupt.h"
 #include "waves/outfile.h"
@@ -75,6 +76,19 @@ static void close_stdout(void)
     _exit(1);
 }
 
+/* The commands that use the ranks of an MPI job, when one started them. */
+static bool spreads_over_ranks(const char *name)
+{
+    return !strcmp(name, "run") || !strcmp(name, "rows") || !strcmp(name, "regress");
+}
+
+static bool asks_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     /* The reproducer commands name the binary as it was invoked, and its
@@ -93,6 +107,14 @@ int main(int argc, char **argv)
     for (const wm_command *c = wm_commands; c->name; c++)
         if (!strcmp(c->name, argv[1])) {
             snprintf(who, sizeof who, "wavemesh %s", c->name);
+            if (wm_mpi_launched() && !spreads_over_ranks(c->name) && !asks_help(argc, argv)) {
+                fprintf(stderr,
+                        "wavemesh %s: runs in one process, not as one of several MPI ranks: under mpirun, `run` and "
+                        "`rows` partition one fabric over the ranks and `regress` spreads a campaign over them "
+                        "(docs/distributed.md)\n",
+                        c->name);
+                return 2;
+            }
             return wm_interrupt_exit_status(c->main(argc - 1, argv + 1));
         }
     fprintf(stderr, "wavemesh: unknown command '%s'\n", argv[1]);

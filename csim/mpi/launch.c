@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,3 +120,25 @@ bool wm_mpi_open(wm_mpi_job *m, char *err, size_t err_size)
     return true;
 }
 
+
+int wm_mpi_status_of_rank0(const wm_mpi_job *j, int status)
+{
+    if (!j->ops) return status;
+    enum { TAG_STATUS = 7103 };
+    int32_t v = status;
+    if (j->rank == 0) {
+        for (int k = 1; k < j->size; k++) j->ops->send(k, TAG_STATUS, &v, sizeof v);
+    } else if (!j->ops->recv(0, TAG_STATUS, &v, sizeof v)) {
+        v = 1;
+    }
+    return v;
+}
+
+void wm_mpi_close(wm_mpi_job *j)
+{
+    if (!j->ops) return;
+    fflush(NULL);
+    if (wm_interrupt_signal()) j->ops->kill_job(1);
+    j->ops->finish();
+    j->ops = NULL;
+}

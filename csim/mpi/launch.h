@@ -35,4 +35,13 @@ bool wm_mpi_launched(void);
  * ending the process, and standard output never blocks once one came. */
 WM_MUST_USE bool wm_mpi_open(wm_mpi_job *j, char *err, size_t err_size);
 
+/* Rank 0's status, on every rank of job j (status itself without MPI):
+ * the job exits as rank 0 judged it. */
+int wm_mpi_status_of_rank0(const wm_mpi_job *j, int status);
+
+/* Ends MPI, when it was started (MPI_Finalize; the job ended at once when
+ * the launcher is stopping it, as MPI_Finalize would wait on ranks it
+ * killed). */
+void wm_mpi_close(wm_mpi_job *j);
+
 #endif

@@ -26,7 +26,8 @@ struct wm_partition {
     wm_mpi_job job;
     const char *cmd;
     unsigned w, h;
-    wm_edge_wire *out, *in; /* one row of wires each */
+    unsigned px, py;        /* the grid of blocks: px across, py down; rank k is block (k % px, k / px) */
+    wm_edge_wire *out, *in; /* one edge of wires each */
     pthread_t watchdog;
     bool watching;
 };
@@ -45,16 +46,35 @@ int wm_partition_size(const wm_partition *p) { return p->job.size; }
 
 wm_fabric_band wm_partition_band_of(const wm_partition *p, int k)
 {
-    const uint64_t n = (uint64_t)p->job.size;
-    return (wm_fabric_band){(unsigned)((uint64_t)k * p->h / n), (unsigned)((uint64_t)(k + 1) * p->h / n)};
+    const uint64_t kx = (unsigned)k % p->px, ky = (unsigned)k / p->px;
+    return (wm_fabric_band){(unsigned)(ky * p->h / p->py), (unsigned)((ky + 1) * p->h / p->py),
+                            (unsigned)(kx * p->w / p->px), (unsigned)((kx + 1) * p->w / p->px)};
 }
 
 wm_fabric_band wm_partition_band(const wm_partition *p) { return wm_partition_band_of(p, p->job.rank); }
 
-bool wm_partition_owns_row(const wm_partition *p, unsigned y)
+bool wm_partition_owns(const wm_partition *p, unsigned x, unsigned y)
 {
     const wm_fabric_band b = wm_partition_band(p);
-    return y >= b.row_begin && y < b.row_end;
+    return y >= b.row_begin && y < b.row_end && x >= b.col_begin && x < b.col_end;
+}
+
+/* The grid of n blocks on a w x h mesh that cuts the fewest links: px
+ * blocks across and py down, px * py = n, each at least one tile; false
+ * when there is none. */
+static bool grid_of(unsigned n, unsigned w, unsigned h, unsigned *px, unsigned *py)
+{
+    uint64_t best = UINT64_MAX;
+    for (unsigned a = 1; a <= n; a++) {
+        if (n % a || a > w || n / a > h) continue;
+        const uint64_t cut = (uint64_t)(a - 1) * h + (uint64_t)(n / a - 1) * w;
+        if (cut < best) {
+            best = cut;
+            *px = a;
+            *py = n / a;
+        }
+    }
+    return best != UINT64_MAX;
 }
 
 /* A rank blocked in the transport when the launcher stops the job (a rank
@@ -82,9 +102,12 @@ static void *watch(void *arg)
 wm_partition *wm_partition_create(const wm_mpi_job *j, const char *cmd, unsigned w, unsigned h, char *err,
                                   size_t err_size)
 {
-    if ((unsigned)j->size > h) {
-        snprintf(err, err_size, "%d ranks for a mesh of %u rows: a rank holds at least one row, so at most %u ranks",
-                 j->size, h, h);
+    unsigned px = 0, py = 0;
+    if (!grid_of((unsigned)j->size, w, h, &px, &py)) {
+        snprintf(err, err_size,
+                 "%d ranks for a %ux%u mesh: the ranks make a grid of blocks, at least a tile each, so their number "
+                 "must be a product a x b with a <= %u and b <= %u",
+                 j->size, w, h, w, h);
         return NULL;
     }
     wm_partition *p = calloc(1, sizeof *p);
@@ -96,16 +119,19 @@ wm_partition *wm_partition_create(const wm_mpi_job *j, const char *cmd, unsigned
     p->cmd = cmd;
     p->w = w;
     p->h = h;
-    p->out = calloc(w, sizeof *p->out);
-    p->in = calloc(w, sizeof *p->in);
+    p->px = px;
+    p->py = py;
+    const unsigned longest = w > h ? w : h;
+    p->out = calloc(longest, sizeof *p->out);
+    p->in = calloc(longest, sizeof *p->in);
     if (!p->out || !p->in) {
         wm_partition_destroy(p);
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
     const wm_fabric_band b = wm_partition_band(p);
-    snprintf(who, sizeof who, "wavemesh %s: rank %d of %d (rows %u-%u of %u)", cmd, j->rank, j->size, b.row_begin,
-             b.row_end - 1, h);
+    snprintf(who, sizeof who, "wavemesh %s: rank %d of %d (rows %u-%u, columns %u-%u of the %ux%u mesh)", cmd,
+             j->rank, j->size, b.row_begin, b.row_end - 1, b.col_begin, b.col_end - 1, w, h);
     atomic_store(&stop_watching, false);
     p->watching = pthread_create(&p->watchdog, NULL, watch, NULL) == 0;
     return p;
@@ -116,8 +142,10 @@ static void lost(wm_partition *p, const char *what, int peer, uint64_t cycle)
 {
     if (peer >= 0) {
         const wm_fabric_band b = wm_partition_band_of(p, peer);
-        fprintf(stderr, "%s: %s rank %d (rows %u-%u) failed at cycle %" PRIu64 ": that rank is lost; the job ends\n",
-                who, what, peer, b.row_begin, b.row_end - 1, cycle);
+        fprintf(stderr,
+                "%s: %s rank %d (rows %u-%u, columns %u-%u) failed at cycle %" PRIu64
+                ": that rank is lost; the job ends\n",
+                who, what, peer, b.row_begin, b.row_end - 1, b.col_begin, b.col_end - 1, cycle);
     } else {
         fprintf(stderr, "%s: %s failed at cycle %" PRIu64 ": a rank is lost; the job ends\n", who, what, cycle);
     }
@@ -133,27 +161,35 @@ static void enter(uint64_t cycle)
 
 static void leave(void) { atomic_store(&in_transport, 0); }
 
-/* The wires of the edge facing peer, out and in. */
+/* The wires of the edge facing peer, out and in: as many as the block's
+ * edge on that side has tiles. */
 static void swap_edge(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, wm_band_edge side, int peer,
                       uint64_t cycle)
 {
-    memset(p->out, 0, p->w * sizeof *p->out); /* no padding byte left undefined on the wire */
+    const wm_fabric_band b = wm_partition_band(p);
+    const size_t n = side == WM_EDGE_NORTH || side == WM_EDGE_SOUTH ? b.col_end - b.col_begin : b.row_end - b.row_begin;
+    memset(p->out, 0, n * sizeof *p->out); /* no padding byte left undefined on the wire */
     ops->band_edge_out(f, side, p->out);
-    if (!p->job.ops->exchange(peer, TAG_EDGE, p->out, p->w * sizeof *p->out, p->in, p->w * sizeof *p->in))
+    if (!p->job.ops->exchange(peer, TAG_EDGE, p->out, n * sizeof *p->out, p->in, n * sizeof *p->in))
         lost(p, "the exchange of boundary links with", peer, cycle);
     ops->band_edge_in(f, side, p->in);
 }
 
 void wm_partition_exchange(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, uint64_t cycle)
 {
-    const int k = p->job.rank, n = p->job.size;
+    const int k = p->job.rank, px = (int)p->px, py = (int)p->py, kx = k % px, ky = k / px;
     enter(cycle);
-    /* Two phases, so that every pair swaps at once rather than down a
-     * chain: first each even rank with the odd one south of it, then each
-     * odd rank with the even one south of it. */
+    /* Four phases, so that every pair swaps at once rather than down a
+     * chain: each block with the one south of it, first from the even
+     * rows of blocks, then from the odd; then each with the one east of
+     * it, from the even columns, then the odd. */
     for (int phase = 0; phase < 2; phase++) {
-        if ((k & 1) == phase && k + 1 < n) swap_edge(p, ops, f, WM_EDGE_SOUTH, k + 1, cycle);
-        if ((k & 1) != phase && k > 0) swap_edge(p, ops, f, WM_EDGE_NORTH, k - 1, cycle);
+        if ((ky & 1) == phase && ky + 1 < py) swap_edge(p, ops, f, WM_EDGE_SOUTH, k + px, cycle);
+        if ((ky & 1) != phase && ky > 0) swap_edge(p, ops, f, WM_EDGE_NORTH, k - px, cycle);
+    }
+    for (int phase = 0; phase < 2; phase++) {
+        if ((kx & 1) == phase && kx + 1 < px) swap_edge(p, ops, f, WM_EDGE_EAST, k + 1, cycle);
+        if ((kx & 1) != phase && kx > 0) swap_edge(p, ops, f, WM_EDGE_WEST, k - 1, cycle);
     }
     leave();
 }
@@ -191,18 +227,6 @@ char *wm_partition_gather(wm_partition *p, const void *mine, size_t len, size_t 
     return all;
 }
 
-void wm_partition_broadcast(wm_partition *p, void *buf, size_t len, uint64_t cycle)
-{
-    enter(cycle);
-    if (p->job.rank == 0) {
-        for (int k = 1; k < p->job.size; k++)
-            if (!p->job.ops->send(k, TAG_BCAST, buf, len)) lost(p, "sending the outcome to", k, cycle);
-    } else if (!p->job.ops->recv(0, TAG_BCAST, buf, len)) {
-        lost(p, "receiving the outcome from", 0, cycle);
-    }
-    leave();
-}
-
 void wm_partition_destroy(wm_partition *p)
 {
     if (!p) return;
@@ -210,10 +234,6 @@ void wm_partition_destroy(wm_partition *p)
         atomic_store(&stop_watching, true);
         pthread_join(p->watchdog, NULL);
     }
-    fflush(NULL);
-    /* stopped by the launcher: MPI_Finalize would wait on ranks it killed */
-    if (wm_interrupt_signal()) p->job.ops->kill_job(1);
-    p->job.ops->finish();
     free(p->out);
     free(p->in);
     free(p);

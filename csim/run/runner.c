@@ -145,7 +145,7 @@ wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *la
         return NULL;
     }
     for (unsigned y = cfg.band.row_begin; y < cfg.band.row_end; y++)
-        for (unsigned x = 0; x < w; x++)
+        for (unsigned x = cfg.band.col_begin; x < cfg.band.col_end; x++)
             if (!wm_layout_enabled(layout, x, y)) ops->set_enable(r->f, x, y, false);
     r->s = wm_sched_create_banded(ops, r->f, layout, mode, part);
     if (!r->s) {

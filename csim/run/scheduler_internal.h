@@ -195,7 +195,7 @@ wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *op
  * where only the band's PEs do. */
 static inline bool wm_sched_pe_here(const wm_sched *s, size_t i)
 {
-    return !s->part || wm_partition_owns_row(s->part, s->pes[i].inst->y);
+    return !s->part || wm_partition_owns(s->part, s->pes[i].inst->x, s->pes[i].inst->y);
 }
 /* One clock edge of the fabric; in a partitioned run, then the exchange
  * of the band's boundary links. */

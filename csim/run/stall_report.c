@@ -5,6 +5,7 @@
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
+#include "core/xalloc.h"
 #include "waves/interrupt.h"
 
 #include <inttypes.h>
@@ -35,33 +36,19 @@ static const wm_mp *pe_at(const wm_sched *s, unsigned x, unsigned y)
     return NULL;
 }
 
-/* The rows this process holds: all of them, or its band's. */
-static void rows_here(const wm_sched *s, unsigned *y0, unsigned *y1)
+/* The tiles this process holds: all of them, or its block's. */
+static void tiles_here(const wm_sched *s, unsigned *x0, unsigned *x1, unsigned *y0, unsigned *y1)
 {
-    *y0 = 0;
+    *x0 = *y0 = 0;
+    *x1 = wm_layout_width(s->layout);
     *y1 = wm_layout_height(s->layout);
     if (s->part) {
         const wm_fabric_band b = wm_partition_band(s->part);
         *y0 = b.row_begin;
         *y1 = b.row_end;
+        *x0 = b.col_begin;
+        *x1 = b.col_end;
     }
-}
-
-/* A section of the report each process wrote of its own tiles (text,
- * len bytes, freed here): in a partitioned run, rank 0 prints every
- * rank's in rank order, which is the rows' order, as one process would. */
-static void emit(const wm_sched *s, char *text, size_t len, FILE *out)
-{
-    if (s->part) {
-        size_t total = 0;
-        char *all = wm_partition_gather(s->part, text, len, &total, s->cycle);
-        free(text);
-        if (!all) return;
-        text = all;
-        len = total;
-    }
-    if (len) fwrite(text, 1, len, out);
-    free(text);
 }
 
 /* Whether this process prints the report: always, but in a partitioned
@@ -75,6 +62,107 @@ static size_t summed(const wm_sched *s, size_t n)
     uint64_t v = n;
     wm_partition_sum(s->part, &v, 1, s->cycle);
     return (size_t)v;
+}
+
+/* A report section, written to memory, each of its lines under a key
+ * (a tile's index in the mesh, or a PE's in the layout): in a
+ * partitioned run every rank writes its own tiles' and PEs' and rank 0
+ * prints them all in the keys' order, which is the order one process
+ * prints them in. */
+typedef struct {
+    char *text;
+    size_t len;
+    FILE *f;
+    uint64_t *keys;
+    size_t *at; /* where the lines under keys[i] begin in text */
+    size_t n, cap;
+} section;
+
+/* The section the report writes into now (reports run on one thread). */
+static section *writing;
+
+static FILE *section_open(section *sec)
+{
+    memset(sec, 0, sizeof *sec);
+    sec->f = open_memstream(&sec->text, &sec->len);
+    writing = sec->f ? sec : NULL;
+    return sec->f;
+}
+
+/* What is written from here on is under key. */
+static void mark(uint64_t key)
+{
+    section *sec = writing;
+    if (!sec) return;
+    fflush(sec->f);
+    if (sec->n == sec->cap) {
+        sec->cap = sec->cap ? 2 * sec->cap : 64;
+        sec->keys = wm_xrealloc(sec->keys, sec->cap * sizeof *sec->keys);
+        sec->at = wm_xrealloc(sec->at, sec->cap * sizeof *sec->at);
+    }
+    sec->keys[sec->n] = key;
+    sec->at[sec->n++] = sec->len;
+}
+
+typedef struct {
+    uint64_t key, seq;
+    const char *text;
+    size_t len;
+} keyed_line;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed_line *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Closed and printed: here, as written; in a partitioned run, every
+ * rank's by rank 0, in the keys' order. */
+static void section_emit(const wm_sched *s, section *sec, FILE *out)
+{
+    if (writing == sec) writing = NULL;
+    if (sec->f) fclose(sec->f);
+    if (!s->part) {
+        if (sec->f && sec->len) fwrite(sec->text, 1, sec->len, out);
+    } else {
+        /* each keyed run of text as its key, its length and its bytes */
+        char *packed = NULL;
+        size_t plen = 0;
+        FILE *pf = open_memstream(&packed, &plen);
+        for (size_t i = 0; pf && sec->f && i < sec->n; i++) {
+            const size_t end = i + 1 < sec->n ? sec->at[i + 1] : sec->len;
+            const uint64_t head[2] = {sec->keys[i], end - sec->at[i]};
+            fwrite(head, sizeof head, 1, pf);
+            fwrite(sec->text + sec->at[i], 1, end - sec->at[i], pf);
+        }
+        if (pf) fclose(pf);
+        size_t total = 0;
+        char *all = wm_partition_gather(s->part, packed, pf ? plen : 0, &total, s->cycle);
+        free(packed);
+        size_t n = 0, cap = 0;
+        keyed_line *lines = NULL;
+        for (size_t at = 0; all && at + 2 * sizeof(uint64_t) <= total;) {
+            uint64_t head[2];
+            memcpy(head, all + at, sizeof head);
+            at += sizeof head;
+            if (head[1] > total - at) break;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                lines = wm_xrealloc(lines, cap * sizeof *lines);
+            }
+            lines[n] = (keyed_line){head[0], n, all + at, (size_t)head[1]};
+            n++;
+            at += (size_t)head[1];
+        }
+        if (n) qsort(lines, n, sizeof *lines, keyed_cmp);
+        for (size_t i = 0; i < n; i++) fwrite(lines[i].text, 1, lines[i].len, out);
+        free(lines);
+        free(all);
+    }
+    free(sec->text);
+    free(sec->keys);
+    free(sec->at);
 }
 
 typedef enum { FRAMING_UNKNOWN, FRAMING_HEADER, FRAMING_DATA } framing;
@@ -104,6 +192,7 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
     s->ops->in_flight(s->f, fl, n);
     for (size_t i = 0; i < n; i++) {
         const wm_flight *p = &fl[i];
+        mark((uint64_t)p->y * wm_layout_width(s->layout) + p->x);
         const char *place = p->place == WM_AT_TX ? "TX queue" : p->place == WM_AT_INPUT ? "input" : "output";
         fprintf(out, "  %u wavelet(s) %s at (%u,%u) %s", p->count, how, p->x, p->y, place);
         if (p->place != WM_AT_TX) fprintf(out, " %s", port_names[p->port]);
@@ -135,10 +224,11 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
 static void report_full_rx(const wm_sched *s, FILE *out)
 {
     const unsigned w = wm_layout_width(s->layout);
-    unsigned y0, y1;
-    rows_here(s, &y0, &y1);
+    unsigned x0, x1, y0, y1;
+    tiles_here(s, &x0, &x1, &y0, &y1);
     for (unsigned y = y0; y < y1; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = x0; x < x1; x++) {
+            mark((uint64_t)y * w + x);
             const wm_pe_status st = s->ops->pe_status(s->f, x, y);
             if (st.rx_count < WM_RX_DEPTH) continue;
             const wm_mp *mp = pe_at(s, x, y);
@@ -166,10 +256,11 @@ static size_t report_lost(const wm_sched *s, FILE *out)
 {
     const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
     size_t lost = 0;
-    unsigned y0, y1;
-    rows_here(s, &y0, &y1);
+    unsigned x0, x1, y0, y1;
+    tiles_here(s, &x0, &x1, &y0, &y1);
     for (unsigned y = y0; y < y1; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = x0; x < x1; x++) {
+            mark((uint64_t)y * w + x);
             const wm_pe_status st = s->ops->pe_status(s->f, x, y);
             if (st.status & WM_ST_ERR_OFFMESH) {
                 fprintf(out,
@@ -207,28 +298,6 @@ static size_t report_lost(const wm_sched *s, FILE *out)
     return lost;
 }
 
-/* A report section of this process's tiles, written to memory. */
-typedef struct {
-    char *text;
-    size_t len;
-    FILE *f;
-} section;
-
-static FILE *section_open(section *sec)
-{
-    sec->text = NULL;
-    sec->len = 0;
-    sec->f = open_memstream(&sec->text, &sec->len);
-    return sec->f;
-}
-
-/* Closed, and printed as emit prints it. */
-static void section_emit(const wm_sched *s, section *sec, FILE *out)
-{
-    if (sec->f) fclose(sec->f);
-    emit(s, sec->text, sec->f ? sec->len : 0, out);
-}
-
 static void flights_section(const wm_sched *s, const char *how, FILE *out)
 {
     section sec;
@@ -258,53 +327,18 @@ bool wm_sched_check_delivered(const wm_sched *s, FILE *out)
     return false;
 }
 
-/* The line of every PE whose kernel is not done, in layout order. In a
- * partitioned run each rank writes its own PEs', each as its index, its
- * length and its text, and rank 0 prints them in the PEs' order. */
+/* The line of every PE whose kernel is not done, in layout order (in a
+ * partitioned run, each rank's own, keyed by the PE's index). */
 static void report_pes(const wm_sched *s, bool deadlocked, FILE *out)
 {
-    if (!s->part) {
-        for (size_t i = 0; i < s->n; i++)
-            if (s->pes[i].state != WM_PE_DONE) s->pm->report_pe(s, &s->pes[i], deadlocked, out);
-        return;
-    }
     section sec;
-    if (section_open(&sec)) {
-        for (size_t i = 0; i < s->n; i++) {
-            if (!wm_sched_pe_here(s, i) || s->pes[i].state == WM_PE_DONE) continue;
-            char *line = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&line, &len);
-            if (!m) continue;
-            s->pm->report_pe(s, &s->pes[i], deadlocked, m);
-            fclose(m);
-            const uint64_t head[2] = {i, len};
-            fwrite(head, sizeof head, 1, sec.f);
-            fwrite(line, 1, len, sec.f);
-            free(line);
-        }
-        fclose(sec.f);
+    if (!section_open(&sec)) return;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!wm_sched_pe_here(s, i) || s->pes[i].state == WM_PE_DONE) continue;
+        mark(i);
+        s->pm->report_pe(s, &s->pes[i], deadlocked, sec.f);
     }
-    size_t total = 0;
-    char *all = wm_partition_gather(s->part, sec.text, sec.f ? sec.len : 0, &total, s->cycle);
-    free(sec.text);
-    if (!all) return;
-    const char **line = calloc(s->n ? s->n : 1, sizeof *line);
-    size_t *len = calloc(s->n ? s->n : 1, sizeof *len);
-    for (size_t at = 0; line && len && at + 2 * sizeof(uint64_t) <= total;) {
-        uint64_t head[2];
-        memcpy(head, all + at, sizeof head);
-        at += sizeof head;
-        if (head[0] >= s->n || head[1] > total - at) break;
-        line[head[0]] = all + at;
-        len[head[0]] = (size_t)head[1];
-        at += (size_t)head[1];
-    }
-    for (size_t i = 0; line && len && i < s->n; i++)
-        if (line[i]) fwrite(line[i], 1, len[i], out);
-    free(line);
-    free(len);
-    free(all);
+    section_emit(s, &sec, out);
 }
 
 void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
+# (docs/distributed.md) prints what one process prints: the seed's rows
+# natively and on the cores, a deadlock and a message left unread, on both
+# backends; a mesh too small for the ranks is refused; and a rank killed
+# mid-run ends the job, non-zero, naming the cycle, with no process left.
+# Skipped, with a note, where mpirun is not installed.
+W=${1:-build/wavemesh}
+command -v mpirun >/dev/null 2>&1 || { echo "check-mpi-fabric: note: no mpirun here: skipped"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "check-mpi-fabric: $*"; exit 1; }
+# Open MPI refuses root without its opt-in; 3 ranks on fewer cores need --oversubscribe
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPI="timeout 300 mpirun -np 3 --oversubscribe"
+# a row's wall time is the one field that may differ
+untimed() { sed -E 's/^([^ ]+) : [0-9]+:[0-9.]+ /\1 : /' "$1"; }
+same() { # NAME ARGS...: one process against 3 ranks: exit status, stdout and stderr
+    name=$1; shift
+    "$W" "$@" >"$tmp/$name-1.out" 2>"$tmp/$name-1.err"; s1=$?
+    $MPI "$W" "$@" >"$tmp/$name-3.out" 2>"$tmp/$name-3.err"; s3=$?
+    [ "$s3" = "$s1" ] || { cat "$tmp/$name-3.err"; fail "$name: 3 ranks exited $s3, one process $s1"; }
+    for f in out err; do
+        untimed "$tmp/$name-1.$f" >"$tmp/$name-1.u"
+        untimed "$tmp/$name-3.$f" >"$tmp/$name-3.u"
+        cmp -s "$tmp/$name-1.u" "$tmp/$name-3.u" ||
+            { diff "$tmp/$name-1.u" "$tmp/$name-3.u" | head -20; fail "$name: 3 ranks' std$f differs from one process's"; }
+    done
+}
+same rows rows sw/collectives/test.rows --backend sw --backend rtl --pe native --pe core --cycles
+grep -q 'PASS tutorial' "$tmp/rows-3.out" || fail "rows: no PASS tutorial line"
+# the deadlock's and the unread message's layouts, a tile wider: a rank each
+sed 's/^mesh 2 1/mesh 3 1/; s/^at p 1 0/at p 2 0/' tests/layouts/deadlock.layout >"$tmp/deadlock.layout"
+sed 's/^mesh 2 1/mesh 3 1/; s/^at a 1 0/at a 2 0/' tests/layouts/unread.layout >"$tmp/unread.layout"
+for b in sw rtl; do
+    for pe in native core; do
+        same "deadlock-$b-$pe" run "$tmp/deadlock.layout" --backend $b --pe $pe
+        grep -q '^deadlock at cycle' "$tmp/deadlock-$b-$pe-3.err" || fail "deadlock-$b-$pe: no deadlock reported"
+        same "unread-$b-$pe" run "$tmp/unread.layout" --backend $b --pe $pe
+        grep -q 'left unread' "$tmp/unread-$b-$pe-3.err" || fail "unread-$b-$pe: the message left unread is not named"
+    done
+done
+"$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
+same packed-sw run "$tmp/p32.layout" --backend sw --pe core
+same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
+# a mesh of fewer tiles than ranks
+$MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
+grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
+# a rank killed mid-run: the job ends, non-zero, the cycle named, nothing left running
+"$W" tree --leaves 4096 --placement packed -o "$tmp/long.layout" >/dev/null || fail "tree exited $?"
+$MPI "$W" run "$tmp/long.layout" --backend sw >"$tmp/kill.out" 2>"$tmp/kill.err" &
+job=$!
+for i in $(seq 1 100); do
+    victim=$(pgrep -f "wavemesh run $tmp/long.layout" | tail -1)
+    [ -n "$victim" ] && [ "$(pgrep -fc "wavemesh run $tmp/long.layout")" -ge 3 ] && break
+    sleep 0.1
+done
+[ -n "$victim" ] || fail "the ranks of the long run did not start"
+sleep 1
+kill -9 "$victim"
+start=$(date +%s)
+wait $job && fail "a run with a rank killed exited 0"
+[ $(($(date +%s) - start)) -le 30 ] || fail "a run with a rank killed took more than 30 s to end"
+sleep 1
+pgrep -f "wavemesh run $tmp/long.layout" >/dev/null && fail "a rank still runs after the job ended"
+grep -q 'stopped at cycle [0-9]* waiting on the other ranks\|failed at cycle [0-9]*' "$tmp/kill.err" ||
+    { cat "$tmp/kill.err"; fail "no rank says at which cycle the job stopped"; }
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed); a killed rank ends the job"
