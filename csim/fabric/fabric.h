@@ -148,7 +148,7 @@ typedef enum {
 /* An RTL assertion failed in the edge that led to cycle. */
 typedef void (*wm_fabric_assertion_fn)(void *ctx, uint64_t cycle);
 
-/* A band of a mesh (docs/distributed.md): rows [row_begin, row_end) of the
+/* A band of a mesh (docs/fabric.md, "Bands"): rows [row_begin, row_end) of the
  * W x H mesh; row_end == 0 means the whole mesh (the default). */
 typedef struct { unsigned row_begin, row_end; } wm_fabric_band;
 

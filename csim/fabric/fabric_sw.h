@@ -57,7 +57,8 @@ enum { WM_SW_PARALLEL_MIN = 256 };
 uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f);
 
 /* Every PE's queues as pe_status reports them (tx_count, rx_count,
- * rx_head), as arrays indexed y * w + x, so that a driver watching
+ * rx_head), as arrays indexed y * w + x ((y - row_begin) * w + x on a
+ * band, fabric.h's wm_fabric_band), so that a driver watching
  * hundreds of PEs a cycle reads dense bytes instead of a status each.
  * Valid while the fabric lives; the values change at each step. */
 typedef struct {
