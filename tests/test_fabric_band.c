@@ -1,21 +1,24 @@
-/* test_fabric_band.c: a mesh split into bands of rows (docs/fabric.md,
- * "Bands") behaves as the whole mesh, cycle for cycle.
+/* test_fabric_band.c: a mesh split into blocks (docs/fabric.md,
+ * "Blocks") behaves as the whole mesh, cycle for cycle.
  *
- * On each backend with bands (rtl, sw), a whole W x H fabric runs beside
- * the same mesh made as three uneven bands in this one process, the bands
- * exchanging their edges before every step (band_edge_out of one side
- * into band_edge_in of the other, both ways at every boundary). The same
- * seeded random traffic goes into both: host pushes of well-formed
- * messages to random destinations (across the bands, and now and then off
- * the mesh), pops (now and then of an empty queue), pushes into a full TX
- * queue, and enables switched off and on again; or, with cores, every core
- * running one program that sends to random PEs and drains its RX queue.
- * Every cycle, every tile's pe_status, the places in flight, the link
- * events of the cycle (and the core events and statuses), quiescence and
- * the core census must be the same. A run that drops one exchange that
- * carries a wavelet must differ: the comparison can fail. And a band of
- * the sw backend holds what a mesh of its rows holds, plus its two ghost
- * rows: a quarter of a 1024 x 1024 mesh holds a quarter of its bytes. */
+ * On each backend with blocks (rtl, sw), a whole W x H fabric runs beside
+ * the same mesh made as uneven blocks in this one process: three bands of
+ * rows, a 7 x 5 mesh as 2 x 3 blocks, a 7 x 1 mesh as three bands of
+ * columns. The blocks exchange their edges before every step
+ * (band_edge_out of one side into band_edge_in of the other, both ways at
+ * every boundary, north-south and east-west). The same seeded random
+ * traffic goes into both: host pushes of well-formed messages to random
+ * destinations (across the blocks, and now and then off the mesh), pops
+ * (now and then of an empty queue), pushes into a full TX queue, and
+ * enables switched off and on again; or, with cores, every core running
+ * one program that sends to random PEs and drains its RX queue. Every
+ * cycle, every tile's pe_status, the places in flight, the link events of
+ * the cycle (and the core events and statuses), quiescence and the core
+ * census must be the same. A run that drops one exchange that carries a
+ * wavelet, across a north-south or an east-west boundary, must differ:
+ * the comparison can fail. And a band of the sw backend holds what a mesh
+ * of its rows holds, plus its two ghost rows: a quarter of a 1024 x 1024
+ * mesh holds a quarter of its bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,114 +36,153 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h" /* wm_fabric_sw_parallel_steps */
 
-enum { MAX_BANDS = 4 };
+enum { MAX_CUTS = 4, MAX_BLOCKS = MAX_CUTS * MAX_CUTS };
 
-/* A whole fabric and the same mesh in bands, driven alike. */
+/* Where a mesh is cut: block (r, c) is rows [rows[r], rows[r + 1]) x
+ * columns [cols[c], cols[c + 1]). cols NULL: bands of whole rows, made
+ * with col_end 0 (every column). */
+typedef struct {
+    const unsigned *rows, *cols;
+    unsigned nrows, ncols; /* blocks down and across */
+} cuts;
+
+/* A whole fabric and the same mesh in blocks, driven alike. */
 typedef struct {
     const wm_fabric_ops *ops;
-    unsigned w, h, nbands;
-    unsigned rows[MAX_BANDS + 1]; /* band k: rows [rows[k], rows[k + 1]) */
-    wm_fabric *whole, *band[MAX_BANDS];
-    link_log whole_links, band_links; /* one step's; the bands log into one */
-    core_log whole_cores, band_cores;
-    wm_edge_wire *down, *up;          /* w wires each: across one boundary */
-    wm_flight *whole_places, *band_places;
+    unsigned w, h, nrows, ncols;
+    unsigned rows[MAX_CUTS + 1], cols[MAX_CUTS + 1];
+    wm_fabric *whole, *block[MAX_BLOCKS]; /* block (r, c) at r * ncols + c */
+    link_log whole_links, block_links;    /* one step's; the blocks log into one */
+    core_log whole_cores, block_cores;
+    wm_edge_wire *one, *other;            /* max(w, h) wires each: across one boundary */
+    wm_flight *whole_places, *block_places;
     size_t max_places;
-    bool *disabled;                   /* per tile: set_enable(false) is in force */
-    uint64_t crossings;               /* wavelets sent across a boundary between bands */
-    /* The fault: the first exchange into band 1 from the north that
-     * carries a wavelet, at cycle drop_from or later, is not made. */
+    bool *disabled;                       /* per tile: set_enable(false) is in force */
+    uint64_t crossings_ns, crossings_ew;  /* wavelets sent across a boundary between blocks */
+    /* The fault: the first exchange into block drop_into from its side
+     * drop_side that carries a wavelet, at cycle drop_from or later, is
+     * not made. */
     bool drop;
     bool dropped;
+    unsigned drop_into;
+    wm_band_edge drop_side;
     uint64_t drop_from;
 } split;
 
-static wm_fabric *band_of(const split *sp, unsigned y)
+static wm_fabric *block_of(const split *sp, unsigned x, unsigned y)
 {
-    for (unsigned k = 0; k < sp->nbands; k++)
-        if (y < sp->rows[k + 1]) return sp->band[k];
-    fail_msg("row %u is in no band", y);
-    return NULL;
+    unsigned r = 0, c = 0;
+    while (r < sp->nrows && y >= sp->rows[r + 1]) r++;
+    while (c < sp->ncols && x >= sp->cols[c + 1]) c++;
+    if (r == sp->nrows || c == sp->ncols) fail_msg("tile (%u,%u) is in no block", x, y);
+    return sp->block[r * sp->ncols + c];
 }
 
-static void split_open(split *sp, const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores, const unsigned *rows,
-                       unsigned nbands, wm_sw_threads threads)
+static void split_open(split *sp, const wm_fabric_ops *ops, unsigned w, unsigned h, bool cores, cuts cut,
+                       wm_sw_threads threads)
 {
     memset(sp, 0, sizeof *sp);
     sp->ops = ops;
     sp->w = w;
     sp->h = h;
-    sp->nbands = nbands;
-    memcpy(sp->rows, rows, (nbands + 1) * sizeof *rows);
-    assert_int_equal(rows[0], 0);
-    assert_int_equal(rows[nbands], h);
-    /* threads: the bands' (sw); the whole, the reference, on one */
+    sp->nrows = cut.nrows;
+    sp->ncols = cut.cols ? cut.ncols : 1;
+    assert_true(sp->nrows <= MAX_CUTS && sp->ncols <= MAX_CUTS);
+    memcpy(sp->rows, cut.rows, (sp->nrows + 1) * sizeof *cut.rows);
+    if (cut.cols) memcpy(sp->cols, cut.cols, (sp->ncols + 1) * sizeof *cut.cols);
+    else sp->cols[1] = w;
+    assert_int_equal(sp->rows[0], 0);
+    assert_int_equal(sp->rows[sp->nrows], h);
+    assert_int_equal(sp->cols[0], 0);
+    assert_int_equal(sp->cols[sp->ncols], w);
+    /* threads: the blocks' (sw); the whole, the reference, on one */
     const wm_fabric_config whole_cfg = {.threads = WM_SW_THREADS_ONE};
     sp->whole = wm_fabric_create(ops, w, h, cores, &whole_cfg);
     assert_non_null(sp->whole);
     ops->set_link_hook(sp->whole, log_link, &sp->whole_links);
     if (cores) ops->set_core_hook(sp->whole, log_core, &sp->whole_cores);
-    for (unsigned k = 0; k < nbands; k++) {
-        const wm_fabric_config cfg = {.threads = threads, .band = {rows[k], rows[k + 1]}};
-        sp->band[k] = wm_fabric_create(ops, w, h, cores, &cfg);
-        assert_non_null(sp->band[k]);
-        ops->set_link_hook(sp->band[k], log_link, &sp->band_links);
-        if (cores) ops->set_core_hook(sp->band[k], log_core, &sp->band_cores);
-    }
-    sp->down = calloc(w, sizeof *sp->down);
-    sp->up = calloc(w, sizeof *sp->up);
+    for (unsigned r = 0; r < sp->nrows; r++)
+        for (unsigned c = 0; c < sp->ncols; c++) {
+            wm_fabric_config cfg = {.threads = threads, .band = {sp->rows[r], sp->rows[r + 1], 0, 0}};
+            if (cut.cols) {
+                cfg.band.col_begin = sp->cols[c];
+                cfg.band.col_end = sp->cols[c + 1];
+            }
+            wm_fabric **b = &sp->block[r * sp->ncols + c];
+            *b = wm_fabric_create(ops, w, h, cores, &cfg);
+            assert_non_null(*b);
+            ops->set_link_hook(*b, log_link, &sp->block_links);
+            if (cores) ops->set_core_hook(*b, log_core, &sp->block_cores);
+        }
+    const unsigned most = w > h ? w : h;
+    sp->one = calloc(most, sizeof *sp->one);
+    sp->other = calloc(most, sizeof *sp->other);
     sp->max_places = (size_t)w * h * 12;
     sp->whole_places = calloc(sp->max_places, sizeof *sp->whole_places);
-    sp->band_places = calloc(sp->max_places, sizeof *sp->band_places);
+    sp->block_places = calloc(sp->max_places, sizeof *sp->block_places);
     sp->disabled = calloc((size_t)w * h, sizeof *sp->disabled);
-    assert_true(sp->down && sp->up && sp->whole_places && sp->band_places && sp->disabled);
+    assert_true(sp->one && sp->other && sp->whole_places && sp->block_places && sp->disabled);
 }
+
+static unsigned nblocks(const split *sp) { return sp->nrows * sp->ncols; }
 
 static void split_close(split *sp)
 {
     sp->ops->destroy(sp->whole);
-    for (unsigned k = 0; k < sp->nbands; k++) sp->ops->destroy(sp->band[k]);
+    for (unsigned k = 0; k < nblocks(sp); k++) sp->ops->destroy(sp->block[k]);
     free(sp->whole_links.ev);
-    free(sp->band_links.ev);
+    free(sp->block_links.ev);
     free(sp->whole_cores.ev);
-    free(sp->band_cores.ev);
-    free(sp->down);
-    free(sp->up);
+    free(sp->block_cores.ev);
+    free(sp->one);
+    free(sp->other);
     free(sp->whole_places);
-    free(sp->band_places);
+    free(sp->block_places);
     free(sp->disabled);
 }
 
 /* ------------------------------------------------------------ the exchange and the step */
 
-static bool carries_a_wavelet(const wm_edge_wire *wires, unsigned w)
+static bool carries_a_wavelet(const wm_edge_wire *wires, unsigned n)
 {
-    for (unsigned x = 0; x < w; x++)
-        if (wires[x].valid) return true;
+    for (unsigned i = 0; i < n; i++)
+        if (wires[i].valid) return true;
     return false;
 }
 
-/* What the MPI layer does between two steps: at every boundary, each
- * side's edge into the other. */
-static void exchange(split *sp)
+/* One boundary: block a's side a_side faces block b's side b_side over n
+ * wires; each side's edge into the other (unless the fault drops it). */
+static void exchange_across(split *sp, unsigned a, wm_band_edge a_side, unsigned b, wm_band_edge b_side, unsigned n)
 {
     const wm_fabric_ops *ops = sp->ops;
-    for (unsigned k = 0; k + 1 < sp->nbands; k++) {
-        ops->band_edge_out(sp->band[k], WM_EDGE_SOUTH, sp->down);
-        ops->band_edge_out(sp->band[k + 1], WM_EDGE_NORTH, sp->up);
-        const bool skip = sp->drop && !sp->dropped && k == 0 && ops->cycle(sp->band[1]) >= sp->drop_from &&
-                          carries_a_wavelet(sp->down, sp->w);
-        if (skip) sp->dropped = true;
-        else ops->band_edge_in(sp->band[k + 1], WM_EDGE_NORTH, sp->down);
-        ops->band_edge_in(sp->band[k], WM_EDGE_SOUTH, sp->up);
-    }
+    ops->band_edge_out(sp->block[a], a_side, sp->one);
+    ops->band_edge_out(sp->block[b], b_side, sp->other);
+    const bool skip = sp->drop && !sp->dropped && b == sp->drop_into && b_side == sp->drop_side &&
+                      ops->cycle(sp->block[b]) >= sp->drop_from && carries_a_wavelet(sp->one, n);
+    if (skip) sp->dropped = true;
+    else ops->band_edge_in(sp->block[b], b_side, sp->one);
+    ops->band_edge_in(sp->block[a], a_side, sp->other);
+}
+
+/* What the MPI layer does between two steps: at every boundary, north-
+ * south and east-west, each side's edge into the other. */
+static void exchange(split *sp)
+{
+    for (unsigned r = 0; r < sp->nrows; r++)
+        for (unsigned c = 0; c < sp->ncols; c++) {
+            const unsigned k = r * sp->ncols + c;
+            if (r + 1 < sp->nrows)
+                exchange_across(sp, k, WM_EDGE_SOUTH, k + sp->ncols, WM_EDGE_NORTH, sp->cols[c + 1] - sp->cols[c]);
+            if (c + 1 < sp->ncols)
+                exchange_across(sp, k, WM_EDGE_EAST, k + 1, WM_EDGE_WEST, sp->rows[r + 1] - sp->rows[r]);
+        }
 }
 
 static void step_all(split *sp)
 {
     exchange(sp);
     sp->ops->step(sp->whole);
-    for (unsigned k = 0; k < sp->nbands; k++) sp->ops->step(sp->band[k]);
+    for (unsigned k = 0; k < nblocks(sp); k++) sp->ops->step(sp->block[k]);
 }
 
 /* ------------------------------------------------------------ the comparison */
@@ -158,6 +200,17 @@ static int core_order(const void *a, const void *b)
     const wm_core_event *p = a, *q = b;
     if (p->y != q->y) return p->y < q->y ? -1 : 1;
     return (int)p->x - (int)q->x;
+}
+
+/* Places in (y, x) order, and in a tile by place and port: one order
+ * for the whole and for the blocks side by side. */
+static int place_order(const void *a, const void *b)
+{
+    const wm_flight *p = a, *q = b;
+    if (p->y != q->y) return p->y < q->y ? -1 : 1;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    if (p->place != q->place) return (int)p->place - (int)q->place;
+    return (int)p->port - (int)q->port;
 }
 
 static bool same_core_cycle(const wm_core_event *a, const wm_core_event *b)
@@ -178,33 +231,33 @@ static bool same_core_status(const wm_core_status *a, const wm_core_status *b)
            a->halt.cause == b->halt.cause && a->halt.pc == b->halt.pc && a->halt.insn == b->halt.insn;
 }
 
-/* The whole fabric against its bands at the current cycle, and the
+/* The whole fabric against its blocks at the current cycle, and the
  * events of the step that led to it; false (and a message) on the first
  * difference. */
 static bool split_agrees(split *sp, bool cores)
 {
     const wm_fabric_ops *ops = sp->ops;
     const uint64_t cycle = ops->cycle(sp->whole);
-    for (unsigned k = 0; k < sp->nbands; k++)
-        if (ops->cycle(sp->band[k]) != cycle) {
-            print_message("cycle %llu: band %u is at cycle %llu\n", (unsigned long long)cycle, k,
-                          (unsigned long long)ops->cycle(sp->band[k]));
+    for (unsigned k = 0; k < nblocks(sp); k++)
+        if (ops->cycle(sp->block[k]) != cycle) {
+            print_message("cycle %llu: block %u is at cycle %llu\n", (unsigned long long)cycle, k,
+                          (unsigned long long)ops->cycle(sp->block[k]));
             return false;
         }
     for (unsigned y = 0; y < sp->h; y++)
         for (unsigned x = 0; x < sp->w; x++) {
-            const wm_pe_status a = ops->pe_status(sp->whole, x, y), b = ops->pe_status(band_of(sp, y), x, y);
+            const wm_pe_status a = ops->pe_status(sp->whole, x, y), b = ops->pe_status(block_of(sp, x, y), x, y);
             if (a.tsc != b.tsc || a.rx_head != b.rx_head || a.tx_count != b.tx_count || a.rx_count != b.rx_count ||
                 a.status != b.status || a.err_hdr != b.err_hdr) {
-                print_message("cycle %llu: PE (%u,%u): whole tx %u rx %u status %x, band tx %u rx %u status %x\n",
+                print_message("cycle %llu: PE (%u,%u): whole tx %u rx %u status %x, block tx %u rx %u status %x\n",
                               (unsigned long long)cycle, x, y, a.tx_count, a.rx_count, a.status, b.tx_count,
                               b.rx_count, b.status);
                 return false;
             }
             if (!cores) continue;
-            const wm_core_status ca = ops->core_status(sp->whole, x, y), cb = ops->core_status(band_of(sp, y), x, y);
+            const wm_core_status ca = ops->core_status(sp->whole, x, y), cb = ops->core_status(block_of(sp, x, y), x, y);
             if (!same_core_status(&ca, &cb)) {
-                print_message("cycle %llu: core (%u,%u): whole pc %x retired %llu, band pc %x retired %llu\n",
+                print_message("cycle %llu: core (%u,%u): whole pc %x retired %llu, block pc %x retired %llu\n",
                               (unsigned long long)cycle, x, y, ca.pc, (unsigned long long)ca.retired, cb.pc,
                               (unsigned long long)cb.retired);
                 return false;
@@ -212,34 +265,35 @@ static bool split_agrees(split *sp, bool cores)
         }
     bool quiet = true;
     size_t nplaces = 0, halted = 0, waiting = 0;
-    for (unsigned k = 0; k < sp->nbands; k++) {
-        quiet = quiet && ops->quiescent(sp->band[k]);
-        nplaces += ops->in_flight(sp->band[k], sp->band_places + nplaces, sp->max_places - nplaces);
+    for (unsigned k = 0; k < nblocks(sp); k++) {
+        quiet = quiet && ops->quiescent(sp->block[k]);
+        nplaces += ops->in_flight(sp->block[k], sp->block_places + nplaces, sp->max_places - nplaces);
         if (cores) {
             size_t hk, wk;
-            ops->core_census(sp->band[k], &hk, &wk);
+            ops->core_census(sp->block[k], &hk, &wk);
             halted += hk;
             waiting += wk;
         }
     }
     if (quiet != ops->quiescent(sp->whole)) {
-        print_message("cycle %llu: the whole is%s quiescent, the bands are%s\n", (unsigned long long)cycle,
+        print_message("cycle %llu: the whole is%s quiescent, the blocks are%s\n", (unsigned long long)cycle,
                       ops->quiescent(sp->whole) ? "" : " not", quiet ? "" : " not");
         return false;
     }
     const size_t nwhole = ops->in_flight(sp->whole, sp->whole_places, sp->max_places);
     assert_true(nwhole <= sp->max_places && nplaces <= sp->max_places);
     if (nwhole != nplaces) {
-        print_message("cycle %llu: %zu places in flight in the whole, %zu in the bands\n", (unsigned long long)cycle,
+        print_message("cycle %llu: %zu places in flight in the whole, %zu in the blocks\n", (unsigned long long)cycle,
                       nwhole, nplaces);
         return false;
     }
-    /* The bands in row order: their places in the whole's (y, x) order. */
+    qsort(sp->whole_places, nwhole, sizeof *sp->whole_places, place_order);
+    qsort(sp->block_places, nplaces, sizeof *sp->block_places, place_order);
     for (size_t i = 0; i < nwhole; i++) {
-        const wm_flight *a = &sp->whole_places[i], *b = &sp->band_places[i];
+        const wm_flight *a = &sp->whole_places[i], *b = &sp->block_places[i];
         if (a->x != b->x || a->y != b->y || a->place != b->place || a->port != b->port || a->count != b->count ||
             a->head != b->head) {
-            print_message("cycle %llu: place %zu in flight: whole (%u,%u) place %u port %u count %u, band (%u,%u) "
+            print_message("cycle %llu: place %zu in flight: whole (%u,%u) place %u port %u count %u, block (%u,%u) "
                           "place %u port %u count %u\n",
                           (unsigned long long)cycle, i, a->x, a->y, a->place, a->port, a->count, b->x, b->y, b->place,
                           b->port, b->count);
@@ -250,13 +304,13 @@ static bool split_agrees(split *sp, bool cores)
         size_t hw, ww;
         ops->core_census(sp->whole, &hw, &ww);
         if (hw != halted || ww != waiting) {
-            print_message("cycle %llu: census: whole %zu halted %zu waiting, bands %zu and %zu\n",
+            print_message("cycle %llu: census: whole %zu halted %zu waiting, blocks %zu and %zu\n",
                           (unsigned long long)cycle, hw, ww, halted, waiting);
             return false;
         }
     }
-    /* The step's events, as a set: each band reports its own in order. */
-    link_log *lw = &sp->whole_links, *lb = &sp->band_links;
+    /* The step's events, as a set: each block reports its own in order. */
+    link_log *lw = &sp->whole_links, *lb = &sp->block_links;
     qsort(lw->ev, lw->n, sizeof *lw->ev, link_order);
     qsort(lb->ev, lb->n, sizeof *lb->ev, link_order);
     bool same = lw->n == lb->n;
@@ -265,22 +319,25 @@ static bool split_agrees(split *sp, bool cores)
                lw->ev[i].port == lb->ev[i].port && lw->ev[i].data == lb->ev[i].data;
     for (size_t i = 0; i < lb->n; i++) {
         const wm_link_event *e = &lb->ev[i];
-        for (unsigned k = 1; k < sp->nbands; k++)
-            sp->crossings += (e->port == WM_PORT_S && e->y + 1u == sp->rows[k]) ||
-                             (e->port == WM_PORT_N && e->y == sp->rows[k]);
+        for (unsigned k = 1; k < sp->nrows; k++)
+            sp->crossings_ns += (e->port == WM_PORT_S && e->y + 1u == sp->rows[k]) ||
+                                (e->port == WM_PORT_N && e->y == sp->rows[k]);
+        for (unsigned k = 1; k < sp->ncols; k++)
+            sp->crossings_ew += (e->port == WM_PORT_E && e->x + 1u == sp->cols[k]) ||
+                                (e->port == WM_PORT_W && e->x == sp->cols[k]);
     }
     if (!same) {
-        print_message("cycle %llu: %zu link events in the whole, %zu in the bands, or unlike\n",
+        print_message("cycle %llu: %zu link events in the whole, %zu in the blocks, or unlike\n",
                       (unsigned long long)cycle, lw->n, lb->n);
         return false;
     }
-    core_log *cw = &sp->whole_cores, *cb = &sp->band_cores;
+    core_log *cw = &sp->whole_cores, *cb = &sp->block_cores;
     qsort(cw->ev, cw->n, sizeof *cw->ev, core_order);
     qsort(cb->ev, cb->n, sizeof *cb->ev, core_order);
     same = cw->n == cb->n;
     for (size_t i = 0; same && i < cw->n; i++) same = same_core_cycle(&cw->ev[i], &cb->ev[i]);
     if (!same) {
-        print_message("cycle %llu: %zu core events in the whole, %zu in the bands, or unlike\n",
+        print_message("cycle %llu: %zu core events in the whole, %zu in the blocks, or unlike\n",
                       (unsigned long long)cycle, cw->n, cb->n);
         return false;
     }
@@ -291,20 +348,20 @@ static bool split_agrees(split *sp, bool cores)
 /* ------------------------------------------------------------ traffic */
 
 /* Enables: now and then a tile is switched off, and on again some cycles
- * later, in the whole and in its band alike. */
+ * later, in the whole and in its block alike. */
 static void switch_enables(split *sp, wm_xorshift *rng)
 {
     if (wm_xs_below(rng, 150) == 0) {
         const unsigned x = wm_xs_below(rng, sp->w), y = wm_xs_below(rng, sp->h);
         sp->disabled[y * sp->w + x] = true;
         sp->ops->set_enable(sp->whole, x, y, false);
-        sp->ops->set_enable(band_of(sp, y), x, y, false);
+        sp->ops->set_enable(block_of(sp, x, y), x, y, false);
     }
     for (unsigned i = 0; i < sp->w * sp->h; i++) {
         if (!sp->disabled[i] || wm_xs_below(rng, 25) != 0) continue;
         sp->disabled[i] = false;
         sp->ops->set_enable(sp->whole, i % sp->w, i / sp->w, true);
-        sp->ops->set_enable(band_of(sp, i / sp->w), i % sp->w, i / sp->w, true);
+        sp->ops->set_enable(block_of(sp, i % sp->w, i / sp->w), i % sp->w, i / sp->w, true);
     }
 }
 
@@ -313,7 +370,7 @@ typedef struct {
     unsigned n, pos;
 } outbox;
 
-/* A message from a PE: to a random PE of the mesh (across the bands more
+/* A message from a PE: to a random PE of the mesh (across the blocks more
  * often than not), one in 25 off the mesh; mostly short, now and then
  * long enough to hold links across a boundary for many cycles. */
 static void new_message(const split *sp, wm_xorshift *rng, outbox *o, unsigned id)
@@ -343,20 +400,20 @@ static bool run_host_traffic(split *sp, uint64_t seed, unsigned cycles)
         for (unsigned y = 0; y < sp->h; y++)
             for (unsigned x = 0; x < sp->w; x++) {
                 outbox *o = &out[y * sp->w + x];
-                wm_fabric *band = band_of(sp, y);
+                wm_fabric *block = block_of(sp, x, y);
                 const wm_pe_status st = ops->pe_status(sp->whole, x, y);
                 if (o->pos == o->n && sending && wm_xs_below(&rng, 6) == 0) new_message(sp, &rng, o, ids++);
                 const bool room = st.tx_count < WM_TX_DEPTH;
                 if (o->pos < o->n && (room || wm_xs_below(&rng, 40) == 0)) {
                     /* into a full queue: refused, the sticky error set, the wavelet sent again */
                     ops->pe_push(sp->whole, x, y, o->w[o->pos]);
-                    ops->pe_push(band, x, y, o->w[o->pos]);
+                    ops->pe_push(block, x, y, o->w[o->pos]);
                     if (room) o->pos++;
                 }
                 const bool pop = st.rx_count ? wm_xs_below(&rng, 4) != 0 : wm_xs_below(&rng, 300) == 0;
                 if (pop) {
                     ops->pe_pop(sp->whole, x, y);
-                    ops->pe_pop(band, x, y);
+                    ops->pe_pop(block, x, y);
                 }
             }
         switch_enables(sp, &rng);
@@ -367,21 +424,34 @@ static bool run_host_traffic(split *sp, uint64_t seed, unsigned cycles)
     return ok;
 }
 
+/* A 5 x 7 mesh in three bands of rows. */
 static const unsigned three_bands[] = {0, 2, 5, 7};
+static const cuts rows_of_5x7 = {three_bands, NULL, 3, 1};
+/* A 7 x 5 mesh in 2 x 3 uneven blocks, the middle column one tile wide
+ * (its tiles edge tiles east and west at once). */
+static const unsigned two_rows[] = {0, 2, 5}, three_cols[] = {0, 3, 4, 7};
+static const cuts blocks_of_7x5 = {two_rows, three_cols, 2, 3};
+/* A 7 x 1 mesh in three bands of columns. */
+static const unsigned one_row[] = {0, 1}, column_bands[] = {0, 2, 5, 7};
+static const cuts columns_of_7x1 = {one_row, column_bands, 1, 3};
 
-static void host_traffic_on(const wm_fabric_ops *ops, unsigned cycles)
+/* seeds runs of cycles of host traffic on a w x h mesh cut as cut, the
+ * last seed on two threads a step (sw): the threaded path reaches the
+ * ghosts and the edge tiles too (on so small a mesh, each step costs a
+ * handover: a third of the cycles). */
+static void host_traffic_on(const wm_fabric_ops *ops, unsigned w, unsigned h, cuts cut, unsigned seeds,
+                            unsigned cycles)
 {
-    for (uint64_t seed = 1; seed <= 3; seed++) {
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        const bool two = seed == seeds && seeds > 1;
         split sp;
-        /* the last seed on two threads a step (sw): the threaded path
-         * reaches the ghosts and the edge rows too */
-        split_open(&sp, ops, 5, 7, false, three_bands, 3, seed == 3 ? WM_SW_THREADS_TWO : WM_SW_THREADS_ONE);
-        /* (two threads a step on this small mesh cost a handover each) */
-        assert_true(run_host_traffic(&sp, seed, seed == 3 ? cycles / 3 : cycles));
-        /* The traffic reached across the boundaries: the events compared
-         * were not all inside one band. */
-        assert_true(sp.crossings > cycles / 3);
-        if (seed == 3 && wm_fabric_is(ops, "sw")) assert_true(wm_fabric_sw_parallel_steps(sp.band[1]) > 0);
+        split_open(&sp, ops, w, h, false, cut, two ? WM_SW_THREADS_TWO : WM_SW_THREADS_ONE);
+        assert_true(run_host_traffic(&sp, seed, two ? cycles / 3 : cycles));
+        /* The traffic reached across every kind of boundary: the events
+         * compared were not all inside one block. */
+        if (sp.nrows > 1) assert_true(sp.crossings_ns > cycles / 6);
+        if (sp.ncols > 1) assert_true(sp.crossings_ew > cycles / 6);
+        if (two && wm_fabric_is(ops, "sw")) assert_true(wm_fabric_sw_parallel_steps(sp.block[1]) > 0);
         split_close(&sp);
     }
 }
@@ -389,13 +459,27 @@ static void host_traffic_on(const wm_fabric_ops *ops, unsigned cycles)
 static void test_sw_bands_are_the_whole_mesh(void **state)
 {
     (void)state;
-    host_traffic_on(&wm_fabric_sw, 4000);
+    host_traffic_on(&wm_fabric_sw, 5, 7, rows_of_5x7, 3, 4000);
 }
 
 static void test_rtl_bands_are_the_whole_mesh(void **state)
 {
     (void)state;
-    host_traffic_on(&wm_fabric_rtl, 3000);
+    host_traffic_on(&wm_fabric_rtl, 5, 7, rows_of_5x7, 3, 3000);
+}
+
+static void test_sw_blocks_are_the_whole_mesh(void **state)
+{
+    (void)state;
+    host_traffic_on(&wm_fabric_sw, 7, 5, blocks_of_7x5, 2, 3000);
+    host_traffic_on(&wm_fabric_sw, 7, 1, columns_of_7x1, 2, 3000);
+}
+
+static void test_rtl_blocks_are_the_whole_mesh(void **state)
+{
+    (void)state;
+    host_traffic_on(&wm_fabric_rtl, 7, 5, blocks_of_7x5, 1, 2000);
+    host_traffic_on(&wm_fabric_rtl, 7, 1, columns_of_7x1, 1, 2000);
 }
 
 /* One band in each of the three rows of a 4 x 3 mesh: every row an edge
@@ -407,27 +491,42 @@ static void test_bands_of_one_row(void **state)
     const wm_fabric_ops *const backends[] = {&wm_fabric_sw, &wm_fabric_rtl};
     for (unsigned b = 0; b < 2; b++) {
         split sp;
-        split_open(&sp, backends[b], 4, 3, false, one_row_each, 3, WM_SW_THREADS_ONE);
+        split_open(&sp, backends[b], 4, 3, false, (cuts){one_row_each, NULL, 3, 1}, WM_SW_THREADS_ONE);
         assert_true(run_host_traffic(&sp, 7, 2000));
         split_close(&sp);
     }
 }
 
-/* The comparison fails when one exchange into band 1 that carries a
- * wavelet is not made. */
+/* The comparison fails when one exchange that carries a wavelet is not
+ * made: into band 1 of three from the north, into the middle column band
+ * of a 7 x 1 mesh from the west, into block (1, 2) of 2 x 3 from the
+ * west. */
 static void test_a_dropped_exchange_is_noticed(void **state)
 {
     (void)state;
     const wm_fabric_ops *const backends[] = {&wm_fabric_sw, &wm_fabric_rtl};
-    for (unsigned b = 0; b < 2; b++) {
-        split sp;
-        split_open(&sp, backends[b], 5, 7, false, three_bands, 3, WM_SW_THREADS_ONE);
-        sp.drop = true;
-        sp.drop_from = 50;
-        assert_false(run_host_traffic(&sp, 1, 3000));
-        assert_true(sp.dropped);
-        split_close(&sp);
-    }
+    const struct {
+        unsigned w, h;
+        cuts cut;
+        unsigned into;
+        wm_band_edge side;
+    } faults[] = {
+        {5, 7, rows_of_5x7, 1, WM_EDGE_NORTH},
+        {7, 1, columns_of_7x1, 1, WM_EDGE_WEST},
+        {7, 5, blocks_of_7x5, 5, WM_EDGE_WEST},
+    };
+    for (unsigned b = 0; b < 2; b++)
+        for (unsigned k = 0; k < 3; k++) {
+            split sp;
+            split_open(&sp, backends[b], faults[k].w, faults[k].h, false, faults[k].cut, WM_SW_THREADS_ONE);
+            sp.drop = true;
+            sp.drop_into = faults[k].into;
+            sp.drop_side = faults[k].side;
+            sp.drop_from = 50;
+            assert_false(run_host_traffic(&sp, 1, 3000));
+            assert_true(sp.dropped);
+            split_close(&sp);
+        }
 }
 
 /* ------------------------------------------------------------ cores */
@@ -510,28 +609,29 @@ static void load_and_start(const wm_fabric_ops *ops, wm_fabric *f, unsigned x, u
     ops->core_start(f, x, y);
 }
 
-static void cores_on(const wm_fabric_ops *ops, unsigned cycles, wm_sw_threads threads)
+static void cores_on(const wm_fabric_ops *ops, unsigned w, unsigned h, cuts cut, unsigned cycles,
+                     wm_sw_threads threads)
 {
-    static const unsigned bands[] = {0, 1, 3, 5};
     split sp;
-    split_open(&sp, ops, 4, 5, true, bands, 3, threads);
+    split_open(&sp, ops, w, h, true, cut, threads);
     prog p;
     sender_drainer(&p, sp.w, sp.h);
-    /* Every core but one starts at cycle 0; (2,3) at cycle 9, the rest of
-     * its row's band running the while. */
+    /* Every core but one starts at cycle 0; (late_x, late_y) at cycle 9,
+     * the rest of its block running the while. */
+    const unsigned late_x = w / 2, late_y = 2 * h / 3;
     for (unsigned y = 0; y < sp.h; y++)
         for (unsigned x = 0; x < sp.w; x++) {
-            if (x == 2 && y == 3) continue;
+            if (x == late_x && y == late_y) continue;
             load_and_start(ops, sp.whole, x, y, &p);
-            load_and_start(ops, band_of(&sp, y), x, y, &p);
+            load_and_start(ops, block_of(&sp, x, y), x, y, &p);
         }
     wm_xorshift rng;
     wm_xs_seed(&rng, 11);
     assert_true(split_agrees(&sp, true));
     for (unsigned c = 0; c < cycles; c++) {
         if (c == 9) {
-            load_and_start(ops, sp.whole, 2, 3, &p);
-            load_and_start(ops, band_of(&sp, 3), 2, 3, &p);
+            load_and_start(ops, sp.whole, late_x, late_y, &p);
+            load_and_start(ops, block_of(&sp, late_x, late_y), late_x, late_y, &p);
         }
         switch_enables(&sp, &rng);
         step_all(&sp);
@@ -543,25 +643,45 @@ static void cores_on(const wm_fabric_ops *ops, unsigned cycles, wm_sw_threads th
         for (unsigned x = 0; x < sp.w; x++) {
             uint32_t a[32], b[32];
             ops->core_regs(sp.whole, x, y, a);
-            ops->core_regs(band_of(&sp, y), x, y, b);
+            ops->core_regs(block_of(&sp, x, y), x, y, b);
             assert_memory_equal(a, b, sizeof a);
             receivers += a[14] != 0;
         }
     assert_true(receivers >= sp.w * sp.h - 2);
+    if (sp.nrows > 1) assert_true(sp.crossings_ns > 0);
+    if (sp.ncols > 1) assert_true(sp.crossings_ew > 0);
     split_close(&sp);
 }
+
+static const unsigned four_by_five_bands[] = {0, 1, 3, 5};
+static const cuts rows_of_4x5 = {four_by_five_bands, NULL, 3, 1};
 
 static void test_sw_bands_with_cores(void **state)
 {
     (void)state;
-    cores_on(&wm_fabric_sw, 4000, WM_SW_THREADS_ONE);
-    cores_on(&wm_fabric_sw, 1000, WM_SW_THREADS_TWO);
+    cores_on(&wm_fabric_sw, 4, 5, rows_of_4x5, 4000, WM_SW_THREADS_ONE);
+    cores_on(&wm_fabric_sw, 4, 5, rows_of_4x5, 1000, WM_SW_THREADS_TWO);
 }
 
 static void test_rtl_bands_with_cores(void **state)
 {
     (void)state;
-    cores_on(&wm_fabric_rtl, 2000, WM_SW_THREADS_ONE);
+    cores_on(&wm_fabric_rtl, 4, 5, rows_of_4x5, 2000, WM_SW_THREADS_ONE);
+}
+
+static void test_sw_blocks_with_cores(void **state)
+{
+    (void)state;
+    cores_on(&wm_fabric_sw, 7, 5, blocks_of_7x5, 3000, WM_SW_THREADS_ONE);
+    cores_on(&wm_fabric_sw, 7, 5, blocks_of_7x5, 600, WM_SW_THREADS_TWO);
+    cores_on(&wm_fabric_sw, 7, 1, columns_of_7x1, 3000, WM_SW_THREADS_ONE);
+}
+
+static void test_rtl_blocks_with_cores(void **state)
+{
+    (void)state;
+    cores_on(&wm_fabric_rtl, 7, 5, blocks_of_7x5, 1500, WM_SW_THREADS_ONE);
+    cores_on(&wm_fabric_rtl, 7, 1, columns_of_7x1, 1500, WM_SW_THREADS_ONE);
 }
 
 /* ------------------------------------------------------------ memory */
@@ -584,7 +704,7 @@ static void test_a_band_holds_a_quarter(void **state)
     assert_non_null(f);
     ops->memory(f, &rows);
     ops->destroy(f);
-    const wm_fabric_config cfg = {.band = {256, 512}};
+    const wm_fabric_config cfg = {.band = {256, 512, 0, 0}};
     f = wm_fabric_create(ops, 1024, 1024, false, &cfg);
     assert_non_null(f);
     ops->memory(f, &band);
@@ -596,21 +716,33 @@ static void test_a_band_holds_a_quarter(void **state)
     assert_int_equal(band.fabric, rows.fabric + 2 * 1024 + 3 * 2 * 1024 / 8);
     const size_t whole_routers = (1024 * 1024 + 1) * tile_routers;
     assert_true(band.routers * 4 < whole_routers + whole_routers / 50);
+    /* A block of 256 x 256 amid others: a ghost row or column on each of
+     * its four sides and the four corners between them (never used). */
+    wm_fabric_memory block;
+    const wm_fabric_config block_cfg = {.band = {256, 512, 512, 768}};
+    f = wm_fabric_create(ops, 1024, 1024, false, &block_cfg);
+    assert_non_null(f);
+    ops->memory(f, &block);
+    ops->destroy(f);
+    assert_int_equal(block.routers, (258 * 258 + 1) * tile_routers);
+    assert_int_equal(block.queues, (258 * 258 + 1) * tile_queues);
 }
 
-/* A band that is not one of the mesh's is refused with a message. */
+/* A block that is not one of the mesh's is refused with a message. */
 static void test_a_band_outside_the_mesh_is_refused(void **state)
 {
     (void)state;
     const wm_fabric_ops *const backends[] = {&wm_fabric_sw, &wm_fabric_rtl};
-    const wm_fabric_band bad[] = {{3, 3}, {4, 3}, {2, 9}};
+    const wm_fabric_band bad[] = {{3, 3, 0, 0}, {4, 3, 0, 0}, {2, 9, 0, 0},
+                                  {0, 8, 2, 2}, {0, 8, 3, 2}, {0, 0, 1, 5}};
     for (unsigned b = 0; b < 2; b++)
-        for (unsigned k = 0; k < 3; k++) {
+        for (unsigned k = 0; k < sizeof bad / sizeof *bad; k++) {
             const wm_fabric_config cfg = {.band = bad[k]};
             assert_null(wm_fabric_create(backends[b], 4, 8, false, &cfg));
         }
-    const wm_fabric_config cfg = {.band = {0, 4}};
-    assert_null(wm_fabric_create(&wm_fabric_rtl_mesh, 4, 3, false, &cfg));
+    const wm_fabric_config rows_cfg = {.band = {0, 4, 0, 0}}, cols_cfg = {.band = {0, 0, 0, 2}};
+    assert_null(wm_fabric_create(&wm_fabric_rtl_mesh, 4, 3, false, &rows_cfg));
+    assert_null(wm_fabric_create(&wm_fabric_rtl_mesh, 4, 3, false, &cols_cfg));
 }
 
 int main(void)
@@ -618,10 +750,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sw_bands_are_the_whole_mesh),
         cmocka_unit_test(test_rtl_bands_are_the_whole_mesh),
+        cmocka_unit_test(test_sw_blocks_are_the_whole_mesh),
+        cmocka_unit_test(test_rtl_blocks_are_the_whole_mesh),
         cmocka_unit_test(test_bands_of_one_row),
         cmocka_unit_test(test_a_dropped_exchange_is_noticed),
         cmocka_unit_test(test_sw_bands_with_cores),
         cmocka_unit_test(test_rtl_bands_with_cores),
+        cmocka_unit_test(test_sw_blocks_with_cores),
+        cmocka_unit_test(test_rtl_blocks_with_cores),
         cmocka_unit_test(test_a_band_holds_a_quarter),
         cmocka_unit_test(test_a_band_outside_the_mesh_is_refused),
     };

@@ -148,13 +148,15 @@ typedef enum {
 /* An RTL assertion failed in the edge that led to cycle. */
 typedef void (*wm_fabric_assertion_fn)(void *ctx, uint64_t cycle);
 
-/* A band of a mesh (docs/distributed.md): rows [row_begin, row_end) of the
- * W x H mesh; row_end == 0 means the whole mesh (the default). */
-typedef struct { unsigned row_begin, row_end; } wm_fabric_band;
+/* A block of a mesh (docs/fabric.md, "Blocks"): rows [row_begin, row_end) x
+ * columns [col_begin, col_end) of the W x H mesh; row_end == 0 means every
+ * row, col_end == 0 every column (zeroed: the whole mesh, the default). A
+ * band of rows is a block of every column. */
+typedef struct { unsigned row_begin, row_end, col_begin, col_end; } wm_fabric_band;
 
-/* What a band's edge row shows the band across the boundary, one entry
- * per column: the output register facing it, the credit pulse for our
- * input buffer facing it, and en_q. */
+/* What a block's edge tile shows the block across the boundary, one entry
+ * per tile along the edge: the output register facing it, the credit
+ * pulse for our input buffer facing it, and en_q. */
 typedef struct {
     uint32_t data;
     uint8_t valid;
@@ -162,7 +164,10 @@ typedef struct {
     uint8_t en;
 } wm_edge_wire;
 
-typedef enum { WM_EDGE_NORTH = 0, WM_EDGE_SOUTH = 1 } wm_band_edge;
+/* A block's sides. NORTH and SOUTH carry col_end - col_begin wires, wire i
+ * at column col_begin + i; EAST and WEST row_end - row_begin wires, wire i
+ * at row row_begin + i. */
+typedef enum { WM_EDGE_NORTH = 0, WM_EDGE_SOUTH = 1, WM_EDGE_EAST = 2, WM_EDGE_WEST = 3 } wm_band_edge;
 
 /* How a backend makes a fabric, beyond its size: passed to create_with,
  * kept by the fabric for its life. Zeroed (or NULL) is the default, what
@@ -182,10 +187,11 @@ typedef struct wm_fabric_config {
      * the 64-bit counter (tests/test_tsc_carry.c). rtl-mesh refuses any
      * other value than 0. */
     uint64_t tsc_start;
-    /* rtl, sw: the rows this fabric holds (docs/fabric.md, "Bands"); zeroed:
-     * all of them. A banded fabric takes global coordinates everywhere and
-     * holds, reports and accepts calls for the tiles of its rows only (a
-     * call for a tile outside them is a programming error, asserted). */
+    /* rtl, sw: the block of the mesh this fabric holds (docs/fabric.md,
+     * "Blocks"); zeroed: all of it. A fabric of a block takes global
+     * coordinates everywhere and holds, reports and accepts calls for the
+     * tiles of its block only (a call for a tile outside it is a
+     * programming error, asserted). */
     wm_fabric_band band;
 } wm_fabric_config;
 
@@ -281,20 +287,23 @@ typedef struct wm_fabric_ops {
      * RTL core's hold_i, rtl/core/wm_core.v). NULL: a backend that cannot
      * hold one core. */
     void (*core_hold)(wm_fabric *f, unsigned x, unsigned y, bool hold);
-    /* A banded fabric (config.band): what its edge row on side faces out
-     * with at the current cycle, W entries (side NORTH: row row_begin's
-     * north outputs; SOUTH: row row_end-1's south outputs). Valid after
-     * create and after every step. data is 0 where valid is 0; on a side
-     * that is the mesh's edge, valid and credit are 0. NULL members: a
-     * backend without bands (rtl-mesh). */
+    /* A fabric of a block (config.band): what its edge tiles on side face
+     * out with at the current cycle, one wire a tile along that side
+     * (wm_band_edge): NORTH, row row_begin's north outputs; SOUTH, row
+     * row_end-1's south ones; EAST, column col_end-1's east ones; WEST,
+     * column col_begin's west ones. Valid after create and after every
+     * step. data is 0 where valid is 0; on a side that is the mesh's edge,
+     * valid and credit are 0. NULL members: a backend without blocks
+     * (rtl-mesh). */
     void (*band_edge_out)(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires);
-    /* What the band across side shows this band at the current cycle (its
-     * band_edge_out of the facing side), W entries; read by the next step
-     * as the inputs of the edge row's side. Not called on a side that is
-     * the mesh's edge (there the inputs are tied to 0, as today; a call
-     * there is ignored). valid and credit are pulses: a step not preceded
-     * by a call reads them 0; en holds its last value. Before the first
-     * call all are 0. */
+    /* What the block across side shows this block at the current cycle
+     * (its band_edge_out of the facing side), as many wires as
+     * band_edge_out of side; read by the next step as the inputs of the
+     * edge tiles' side. Not called on a side that is the mesh's edge
+     * (there the inputs are tied to 0, as in a whole mesh; a call there is
+     * ignored). valid and credit are pulses: a step not preceded by a
+     * call reads them 0; en holds its last value. Before the first call
+     * all are 0. */
     void (*band_edge_in)(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires);
 } wm_fabric_ops;
 

@@ -20,10 +20,11 @@
 // ports (run, halt, this cycle's record) are one more table in the Tile. A
 // fabric of bare tiles never touches them: its step is the one it always was.
 //
-// Bands (config.band, docs/fabric.md): the fabric holds the tiles of rows
-// [row_begin, row_end) of the mesh only, in global coordinates; the inputs
-// of the edge rows facing another band are wired from what band_edge_in
-// gave, as phase 1 wires every other input from a neighbour's outputs.
+// Blocks (config.band, docs/fabric.md): the fabric holds the tiles of rows
+// [row_begin, row_end) x columns [col_begin, col_end) of the mesh only, in
+// global coordinates; the inputs of the edge tiles facing another block
+// are wired from what band_edge_in gave, as phase 1 wires every other
+// input from a neighbour's outputs.
 #include "fabric/fabric.h"
 #include "fabric/fabric_rtl.h"
 #include "core/vl_coverage.h"
@@ -302,8 +303,9 @@ public:
 
 struct RtlFabric {
     unsigned w, h;                    // the whole mesh's
-    unsigned row_begin, row_end;      // the band's rows (0, h: the whole mesh)
-    std::vector<wm_edge_wire> edge_in[2]; // by wm_band_edge, w entries where a band lies across
+    unsigned row_begin, row_end;      // the block's rows (0, h: the whole mesh)
+    unsigned col_begin, col_end;      // the block's columns (0, w: the whole mesh)
+    std::vector<wm_edge_wire> edge_in[4]; // by wm_band_edge, a wire a tile along a side where a block lies across
     uint64_t cycle;
     VerilatedContext ctx;
     std::vector<Tile> tiles;
@@ -334,12 +336,12 @@ struct RtlFabric {
 RtlFabric *as_rtl(wm_fabric *f) { return reinterpret_cast<RtlFabric *>(f); }
 const RtlFabric *as_rtl(const wm_fabric *f) { return reinterpret_cast<const RtlFabric *>(f); }
 
-// Tile (x, y) of the band, in global coordinates: its index in tiles,
+// Tile (x, y) of the block, in global coordinates: its index in tiles,
 // posted and cores.
 size_t index_of(const RtlFabric *r, unsigned x, unsigned y)
 {
-    assert(x < r->w && y >= r->row_begin && y < r->row_end && "a tile of the band");
-    return (size_t)(y - r->row_begin) * r->w + x;
+    assert(x >= r->col_begin && x < r->col_end && y >= r->row_begin && y < r->row_end && "a tile of the block");
+    return (size_t)(y - r->row_begin) * (r->col_end - r->col_begin) + (x - r->col_begin);
 }
 
 Tile *tile_at(RtlFabric *r, unsigned x, unsigned y) { return &r->tiles[index_of(r, x, y)]; }
@@ -356,7 +358,7 @@ void wire_link(Tile *t, unsigned p, const Tile *n)
     *to.en_i = *n->en_o;
 }
 
-// Drive link input p of t from the band across (band_edge_in).
+// Drive link input p of t from the block across (band_edge_in).
 void wire_edge(Tile *t, unsigned p, const wm_edge_wire &in)
 {
     LinkPorts &to = t->link[p];
@@ -367,16 +369,20 @@ void wire_edge(Tile *t, unsigned p, const wm_edge_wire &in)
 }
 
 // Drive tile (x, y)'s link inputs from its neighbours' current outputs,
-// or across a band's edge from the band there.
+// or across a block's edge from the block there (a corner tile has two
+// such sides; there are no diagonal links).
 void wire_inputs(RtlFabric *r, unsigned x, unsigned y)
 {
     Tile *t = tile_at(r, x, y);
+    const unsigned col = x - r->col_begin, row = y - r->row_begin;
     if (y > r->row_begin) wire_link(t, WM_PORT_N, tile_at(r, x, y - 1));
-    else if (y > 0) wire_edge(t, WM_PORT_N, r->edge_in[WM_EDGE_NORTH][x]);
+    else if (y > 0) wire_edge(t, WM_PORT_N, r->edge_in[WM_EDGE_NORTH][col]);
     if (y + 1 < r->row_end) wire_link(t, WM_PORT_S, tile_at(r, x, y + 1));
-    else if (y + 1 < r->h) wire_edge(t, WM_PORT_S, r->edge_in[WM_EDGE_SOUTH][x]);
-    if (x > 0) wire_link(t, WM_PORT_W, tile_at(r, x - 1, y));
-    if (x + 1 < r->w) wire_link(t, WM_PORT_E, tile_at(r, x + 1, y));
+    else if (y + 1 < r->h) wire_edge(t, WM_PORT_S, r->edge_in[WM_EDGE_SOUTH][col]);
+    if (x > r->col_begin) wire_link(t, WM_PORT_W, tile_at(r, x - 1, y));
+    else if (x > 0) wire_edge(t, WM_PORT_W, r->edge_in[WM_EDGE_WEST][row]);
+    if (x + 1 < r->col_end) wire_link(t, WM_PORT_E, tile_at(r, x + 1, y));
+    else if (x + 1 < r->w) wire_edge(t, WM_PORT_E, r->edge_in[WM_EDGE_EAST][row]);
 }
 
 void clock(Tile &t)
@@ -450,12 +456,14 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     }
     const unsigned row_begin = cfg && cfg->band.row_end ? cfg->band.row_begin : 0;
     const unsigned row_end = cfg && cfg->band.row_end ? cfg->band.row_end : h;
-    if (row_begin >= row_end || row_end > h) {
-        fprintf(stderr, "wavemesh: band of rows [%u,%u) is not a band of the %u rows of a %ux%u mesh\n", row_begin,
-                row_end, h, w, h);
+    const unsigned col_begin = cfg && cfg->band.col_end ? cfg->band.col_begin : 0;
+    const unsigned col_end = cfg && cfg->band.col_end ? cfg->band.col_end : w;
+    if (row_begin >= row_end || row_end > h || col_begin >= col_end || col_end > w) {
+        fprintf(stderr, "wavemesh: block of rows [%u,%u) x columns [%u,%u) is not a block of a %ux%u mesh\n",
+                row_begin, row_end, col_begin, col_end, w, h);
         return nullptr;
     }
-    const size_t ntiles = (size_t)w * (row_end - row_begin);
+    const size_t ntiles = (size_t)(col_end - col_begin) * (row_end - row_begin);
 #ifdef WM_RTL_CORES_ONLY
     if (!cores || tr) {
         fprintf(stderr, "wavemesh: this build (mk/params.mk) has the rtl backend's untraced tiles with cores only\n");
@@ -476,9 +484,13 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     r->h = h;
     r->row_begin = row_begin;
     r->row_end = row_end;
+    r->col_begin = col_begin;
+    r->col_end = col_end;
     // Before the first band_edge_in, the inputs across read 0.
-    if (row_begin > 0) r->edge_in[WM_EDGE_NORTH].assign(w, wm_edge_wire{0, 0, 0, 0});
-    if (row_end < h) r->edge_in[WM_EDGE_SOUTH].assign(w, wm_edge_wire{0, 0, 0, 0});
+    if (row_begin > 0) r->edge_in[WM_EDGE_NORTH].assign(col_end - col_begin, wm_edge_wire{0, 0, 0, 0});
+    if (row_end < h) r->edge_in[WM_EDGE_SOUTH].assign(col_end - col_begin, wm_edge_wire{0, 0, 0, 0});
+    if (col_end < w) r->edge_in[WM_EDGE_EAST].assign(row_end - row_begin, wm_edge_wire{0, 0, 0, 0});
+    if (col_begin > 0) r->edge_in[WM_EDGE_WEST].assign(row_end - row_begin, wm_edge_wire{0, 0, 0, 0});
     r->cycle = 0;
     r->hook = nullptr;
     r->hook_ctx = nullptr;
@@ -508,7 +520,7 @@ wm_fabric *create_models(unsigned w, unsigned h, const wm_rtl_trace *tr, bool co
     r->tiles.reserve(ntiles);
     r->posted.assign(ntiles, Posted{0, false, false});
     for (unsigned y = row_begin; y < row_end; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = col_begin; x < col_end; x++) {
             Tile t = cores ? make_core_tile(r, tr, x, y) : make_tile(r, tr, x, y);
             *t.x_i = (uint16_t)x;
             *t.y_i = (uint16_t)y;
@@ -575,11 +587,10 @@ void rtl_set_enable(wm_fabric *f, unsigned x, unsigned y, bool on)
 // Report every wavelet standing in an output register at the new cycle.
 void report_links(RtlFabric *r)
 {
-    const unsigned w = r->w;
     wm_link_event ev;
     ev.cycle = r->cycle;
     for (unsigned y = r->row_begin; y < r->row_end; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = r->col_begin; x < r->col_end; x++) {
             const Tile *t = tile_at(r, x, y);
             const uint8_t valid[WM_NPORTS] = {*t->link[0].valid_o, *t->link[1].valid_o, *t->link[2].valid_o,
                                               *t->link[3].valid_o, *t->ramp_valid_o};
@@ -650,9 +661,9 @@ void check_assertion(RtlFabric *r)
 // simulated, then the link events of the new one.
 void step_cores(RtlFabric *r)
 {
-    const unsigned w = r->w;
+    const unsigned block_w = r->col_end - r->col_begin;
     for (unsigned y = r->row_begin; y < r->row_end; y++)
-        for (unsigned x = 0; x < w; x++) wire_inputs(r, x, y);
+        for (unsigned x = r->col_begin; x < r->col_end; x++) wire_inputs(r, x, y);
     const bool injected = VL_UNLIKELY(!r->injected.empty());
     if (injected) apply_injected(r, true);
     const bool record = r->core_hook != nullptr;
@@ -669,8 +680,8 @@ void step_cores(RtlFabric *r)
                 wm_core_event ev;
                 std::memset(&ev, 0, sizeof ev);
                 ev.cycle = r->cycle;
-                ev.x = (uint16_t)(i % w);
-                ev.y = (uint16_t)(r->row_begin + i / w);
+                ev.x = (uint16_t)(r->col_begin + i % block_w);
+                ev.y = (uint16_t)(r->row_begin + i / block_w);
                 ev.what.push = *c.push_o;
                 ev.what.push_data = *c.push_data_o;
                 ev.what.pop = *c.pop_o;
@@ -710,11 +721,10 @@ void rtl_step(wm_fabric *f)
         step_cores(r);
         return;
     }
-    const unsigned w = r->w;
     // Phase 1: every input from the outputs as they stand (no tile has been
     // clocked yet, so all of them are this cycle's values).
     for (unsigned y = r->row_begin; y < r->row_end; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = r->col_begin; x < r->col_end; x++) {
             wire_inputs(r, x, y);
             Posted &p = r->posted[index_of(r, x, y)];
             Tile *t = tile_at(r, x, y);
@@ -785,7 +795,7 @@ size_t rtl_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
         n++;
     };
     for (unsigned y = r->row_begin; y < r->row_end; y++) {
-        for (unsigned x = 0; x < r->w; x++) {
+        for (unsigned x = r->col_begin; x < r->col_end; x++) {
             const Tile *t = tile_at(r, x, y);
             if (!(*t->pe_status_o & WM_ST_BUSY)) continue;
             for (unsigned p = 0; p < 4; p++) {
@@ -934,19 +944,38 @@ void rtl_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
     if (core) *core->port.hold_i = hold;
 }
 
-// The edge row's outputs facing side, straight from its flops.
+// The edge tile of wire i on side (wm_band_edge's numbering), and its
+// port facing that side.
+unsigned edge_port(wm_band_edge side)
+{
+    static const unsigned port[4] = {WM_PORT_N, WM_PORT_S, WM_PORT_E, WM_PORT_W};
+    return port[side];
+}
+
+const Tile *edge_tile(const RtlFabric *r, wm_band_edge side, unsigned i)
+{
+    switch (side) {
+    case WM_EDGE_NORTH: return tile_at(r, r->col_begin + i, r->row_begin);
+    case WM_EDGE_SOUTH: return tile_at(r, r->col_begin + i, r->row_end - 1);
+    case WM_EDGE_EAST: return tile_at(r, r->col_end - 1, r->row_begin + i);
+    default: return tile_at(r, r->col_begin, r->row_begin + i);
+    }
+}
+
+// The edge tiles' outputs facing side, straight from their flops.
 void rtl_band_edge_out(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires)
 {
     const RtlFabric *r = as_rtl(f);
-    const unsigned y = side == WM_EDGE_NORTH ? r->row_begin : r->row_end - 1;
-    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S;
-    for (unsigned x = 0; x < r->w; x++) {
-        const Tile *t = tile_at(r, x, y);
+    const unsigned p = edge_port(side);
+    const unsigned n = side == WM_EDGE_NORTH || side == WM_EDGE_SOUTH ? r->col_end - r->col_begin
+                                                                      : r->row_end - r->row_begin;
+    for (unsigned i = 0; i < n; i++) {
+        const Tile *t = edge_tile(r, side, i);
         const LinkPorts &out = t->link[p];
-        wires[x].valid = *out.valid_o;
-        wires[x].data = *out.valid_o ? *out.data_o : 0;
-        wires[x].credit = *out.credit_o;
-        wires[x].en = *t->en_o;
+        wires[i].valid = *out.valid_o;
+        wires[i].data = *out.valid_o ? *out.data_o : 0;
+        wires[i].credit = *out.credit_o;
+        wires[i].en = *t->en_o;
     }
 }
 
@@ -955,7 +984,7 @@ void rtl_band_edge_in(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires
 {
     RtlFabric *r = as_rtl(f);
     std::vector<wm_edge_wire> &in = r->edge_in[side];
-    for (size_t x = 0; x < in.size(); x++) in[x] = wires[x]; // none at the mesh's edge: ignored
+    for (size_t i = 0; i < in.size(); i++) in[i] = wires[i]; // none at the mesh's edge: ignored
 }
 
 } // namespace
@@ -1031,7 +1060,7 @@ extern "C" bool wm_fabric_rtl_assertion(const wm_fabric *f, uint64_t *cycle)
 extern "C" void wm_fabric_rtl_inject_link(wm_fabric *f, unsigned x, unsigned y, unsigned port, uint32_t wavelet)
 {
     RtlFabric *r = as_rtl(f);
-    if (x < r->w && y >= r->row_begin && y < r->row_end && port < 4)
+    if (x >= r->col_begin && x < r->col_end && y >= r->row_begin && y < r->row_end && port < 4)
         r->injected.push_back({index_of(r, x, y), port, wavelet});
 }
 

@@ -44,16 +44,20 @@
  * events as they record the wavelets. A fabric without cores never looks
  * at any of this: its evaluation loop is compiled apart.
  *
- * Bands (docs/fabric.md): a fabric made with config.band holds the tiles
- * of its rows only, and, beside each boundary with another band, a ghost
- * row: tiles never evaluated, whose mailboxes receive what the edge row
- * sends across (its output registers and credit pulses facing the ghost),
- * for band_edge_out to read. What the band across sends arrives by
- * band_edge_in, written into the edge row's mailboxes of the cycle as a
- * neighbour's evaluation would have written them, and its en_q into a
- * per-column array that the step passes on to the edge row's NE at its
- * edge. The neighbour of a tile (pass_on_enables, NE at creation) stops at
- * the band's rows; a link (load_output, pop_input) reaches the ghosts.
+ * Blocks (docs/fabric.md): a fabric made with config.band holds the tiles
+ * of its block only, and, beside each boundary with another block, a row
+ * or column of ghosts: tiles never evaluated, whose mailboxes receive what
+ * the edge tiles send across (their output registers and credit pulses
+ * facing the ghost), for band_edge_out to read. The tiles are laid out as
+ * the block with its ghosts around it, a rectangle whose four corners are
+ * never used (no link is diagonal), so that the neighbour at a port is
+ * still one index offset away (step_to) for every tile, edge tiles
+ * included. What the block across sends arrives by band_edge_in, written
+ * into the edge tiles' mailboxes of the cycle as a neighbour's evaluation
+ * would have written them, and its en_q into a per-wire array that the
+ * step passes on to the edge tiles' NE at its edge. The neighbour of a tile
+ * (pass_on_enables, NE at creation) stops at the block; a link
+ * (load_output, pop_input) reaches the ghosts.
  */
 #include "fabric/fabric.h"
 #include "fabric/fabric_sw.h"
@@ -242,13 +246,18 @@ struct sw_fabric {
     uint16_t last_x, last_y;
     uint64_t cycle;
     uint64_t tsc_start;  /* every PE's tsc at cycle 0 (wm_fabric_config) */
-    unsigned row_begin, row_end; /* the band's rows, of the whole mesh's h (0, h: the whole mesh) */
-    size_t ntiles;       /* the band's tiles, w * (row_end - row_begin) */
-    uint32_t first;      /* the index of tile (0, row_begin): w after a ghost row north of the band, else 0 */
-    uint32_t ghost[2];   /* by wm_band_edge: the index of the ghost row's first tile; UINT32_MAX at the mesh's edge */
-    uint8_t *edge_en[2]; /* by wm_band_edge, where a ghost row is: per column, the en_q across (band_edge_in) */
-    bool edge_en_changed; /* an edge_en may differ from the edge row's NE */
-    sw_tile *tiles;      /* the north ghost row, the band's tiles, the south ghost row, then the sentinel */
+    unsigned row_begin, row_end; /* the block's rows, of the whole mesh's h (0, h: the whole mesh) */
+    unsigned col_begin, col_end; /* the block's columns, of w (0, w: the whole mesh) */
+    uint32_t stride;     /* from a tile to the one south of it: the block's width and its ghost columns */
+    size_t ntiles;       /* the block's tiles */
+    uint32_t first;      /* the index of tile (col_begin, row_begin) */
+    /* By wm_band_edge: the index of the edge tile of wire 0, the offset
+     * from one wire's edge tile to the next one's, and how many wires. */
+    uint32_t edge_first[4], edge_step[4], edge_wires[4];
+    uint8_t *edge_en[4]; /* where a block lies across (ghosts there): per wire, the en_q across (band_edge_in) */
+    bool has_ghosts;     /* some side has a block across */
+    bool edge_en_changed; /* an edge_en may differ from the edge tiles' NE */
+    sw_tile *tiles;      /* the block amid its ghosts, row by row (stride), then the sentinel */
     uint8_t *tx_count;   /* per tile, TX queue occupancy */
     uint8_t *rx_count;   /* per tile, RX queue occupancy */
     uint32_t *rx_head;   /* per tile, the RX queue's oldest wavelet (stale when empty) */
@@ -302,34 +311,49 @@ static bool threads_for_new_fabric(wm_sw_threads asked, wm_sw_threads *out)
 static sw_fabric *as_sw(wm_fabric *f) { return (sw_fabric *)f; }
 static const sw_fabric *as_sw_const(const wm_fabric *f) { return (const sw_fabric *)f; }
 
-/* Tile (x, y) of the band, in global coordinates. */
+/* Tile (x, y) of the block, in global coordinates. */
 static uint32_t tile_index(const sw_fabric *s, unsigned x, unsigned y)
 {
-    assert(x < s->w && y >= s->row_begin && y < s->row_end && "a tile of the band");
-    return s->first + (uint32_t)((y - s->row_begin) * s->w + x);
+    assert(x >= s->col_begin && x < s->col_end && y >= s->row_begin && y < s->row_end && "a tile of the block");
+    return s->first + (uint32_t)((y - s->row_begin) * s->stride + (x - s->col_begin));
 }
 
 /* The neighbour of tile idx at port o, or the sentinel at an edge of the
- * band. */
+ * block. */
 static uint32_t neighbour(const sw_fabric *s, uint32_t idx, unsigned o)
 {
     const unsigned x = s->tiles[idx].x, y = s->tiles[idx].y;
     switch (o) {
-    case WM_PORT_N: return y > s->row_begin ? idx - s->w : s->sentinel;
-    case WM_PORT_E: return x + 1 < s->w ? idx + 1 : s->sentinel;
-    case WM_PORT_S: return y + 1 < s->row_end ? idx + s->w : s->sentinel;
-    default: return x > 0 ? idx - 1 : s->sentinel;
+    case WM_PORT_N: return y > s->row_begin ? idx - s->stride : s->sentinel;
+    case WM_PORT_E: return x + 1 < s->col_end ? idx + 1 : s->sentinel;
+    case WM_PORT_S: return y + 1 < s->row_end ? idx + s->stride : s->sentinel;
+    default: return x > s->col_begin ? idx - 1 : s->sentinel;
     }
 }
 
 /* The tile at the other end of tile idx's link o: a neighbour, a ghost
- * across a band's edge, or the sentinel at the mesh's edge. */
+ * across a block's edge, or the sentinel at the mesh's edge. */
 static uint32_t link_partner(const sw_fabric *s, uint32_t idx, unsigned o)
 {
-    const unsigned y = s->tiles[idx].y;
-    if (o == WM_PORT_N && y == s->row_begin && y > 0) return idx - s->w;
-    if (o == WM_PORT_S && y + 1 == s->row_end && y + 1 < s->h) return idx + s->w;
+    const unsigned x = s->tiles[idx].x, y = s->tiles[idx].y;
+    if (o == WM_PORT_N && y == s->row_begin && y > 0) return idx - s->stride;
+    if (o == WM_PORT_S && y + 1 == s->row_end && y + 1 < s->h) return idx + s->stride;
+    if (o == WM_PORT_E && x + 1 == s->col_end && x + 1 < s->w) return idx + 1;
+    if (o == WM_PORT_W && x == s->col_begin && x > 0) return idx - 1;
     return neighbour(s, idx, o);
+}
+
+/* The port of a block's edge tiles that faces side. */
+static unsigned edge_port(wm_band_edge side)
+{
+    static const uint8_t port[4] = {WM_PORT_N, WM_PORT_S, WM_PORT_E, WM_PORT_W};
+    return port[side];
+}
+
+/* The edge tile of wire i on side. */
+static uint32_t edge_tile(const sw_fabric *s, wm_band_edge side, uint32_t i)
+{
+    return s->edge_first[side] + i * s->edge_step[side];
 }
 
 /* Between steps: the change goes into lane 0's set. Edge links lead to
@@ -361,8 +385,7 @@ static void sw_free(sw_fabric *s)
         free(s->lane[k].core_events);
     }
     free(s->en_pending);
-    free(s->edge_en[0]);
-    free(s->edge_en[1]);
+    for (unsigned side = 0; side < 4; side++) free(s->edge_en[side]);
     wm_sw_cores_free(s->cores);
     free(s);
 }
@@ -377,18 +400,23 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     }
     const unsigned row_begin = cfg->band.row_end ? cfg->band.row_begin : 0;
     const unsigned row_end = cfg->band.row_end ? cfg->band.row_end : h;
-    if (row_begin >= row_end || row_end > h) {
-        fprintf(stderr, "wavemesh: band of rows [%u,%u) is not a band of the %u rows of a %ux%u mesh\n", row_begin,
-                row_end, h, w, h);
+    const unsigned col_begin = cfg->band.col_end ? cfg->band.col_begin : 0;
+    const unsigned col_end = cfg->band.col_end ? cfg->band.col_end : w;
+    if (row_begin >= row_end || row_end > h || col_begin >= col_end || col_end > w) {
+        fprintf(stderr, "wavemesh: block of rows [%u,%u) x columns [%u,%u) is not a block of a %ux%u mesh\n",
+                row_begin, row_end, col_begin, col_end, w, h);
         return NULL;
     }
     wm_sw_threads threads;
     if (!threads_for_new_fabric(cfg->threads, &threads)) return NULL;
     /* Aligned, so that the lanes' lines hold nothing the other thread reads. */
     sw_fabric *s = aligned_alloc(CACHE_LINE, sizeof *s);
-    const size_t ntiles = (size_t)w * (row_end - row_begin);
-    const size_t ghosts_north = row_begin > 0 ? w : 0, ghosts_south = row_end < h ? w : 0;
-    const size_t n = ghosts_north + ntiles + ghosts_south; /* the sentinel is index n */
+    const unsigned block_w = col_end - col_begin, block_h = row_end - row_begin;
+    const size_t ntiles = (size_t)block_w * block_h;
+    /* A ghost row or column on each side where a block lies across. */
+    const bool across[4] = {row_begin > 0, row_end < h, col_end < w, col_begin > 0};
+    const uint32_t stride = across[WM_EDGE_WEST] + block_w + across[WM_EDGE_EAST];
+    const size_t n = (size_t)stride * (across[WM_EDGE_NORTH] + block_h + across[WM_EDGE_SOUTH]); /* the sentinel: n */
     bool ok = s != NULL;
     if (ok) {
         memset(s, 0, sizeof *s);
@@ -411,8 +439,8 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
         }
         s->en_pending = malloc(ntiles * sizeof *s->en_pending);
         ok = ok && s->en_pending;
-        if (ghosts_north) ok = ok && (s->edge_en[WM_EDGE_NORTH] = calloc(w, 1));
-        if (ghosts_south) ok = ok && (s->edge_en[WM_EDGE_SOUTH] = calloc(w, 1));
+        for (unsigned side = 0; side < 4; side++)
+            if (across[side]) ok = ok && (s->edge_en[side] = calloc(side < WM_EDGE_EAST ? block_w : block_h, 1));
     }
     if (!ok) {
         fprintf(stderr, "wavemesh: out of memory for a %ux%u sw fabric\n", w, h);
@@ -423,34 +451,42 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     s->h = h;
     s->row_begin = row_begin;
     s->row_end = row_end;
+    s->col_begin = col_begin;
+    s->col_end = col_end;
+    s->stride = stride;
     s->ntiles = ntiles;
-    s->first = (uint32_t)ghosts_north;
-    s->ghost[WM_EDGE_NORTH] = ghosts_north ? 0 : UINT32_MAX;
-    s->ghost[WM_EDGE_SOUTH] = ghosts_south ? (uint32_t)(ghosts_north + ntiles) : UINT32_MAX;
+    s->first = across[WM_EDGE_NORTH] * stride + across[WM_EDGE_WEST];
+    s->edge_first[WM_EDGE_NORTH] = s->edge_first[WM_EDGE_WEST] = s->first;
+    s->edge_first[WM_EDGE_SOUTH] = s->first + (block_h - 1) * stride;
+    s->edge_first[WM_EDGE_EAST] = s->first + block_w - 1;
+    s->edge_step[WM_EDGE_NORTH] = s->edge_step[WM_EDGE_SOUTH] = 1;
+    s->edge_step[WM_EDGE_EAST] = s->edge_step[WM_EDGE_WEST] = stride;
+    s->edge_wires[WM_EDGE_NORTH] = s->edge_wires[WM_EDGE_SOUTH] = block_w;
+    s->edge_wires[WM_EDGE_EAST] = s->edge_wires[WM_EDGE_WEST] = block_h;
+    s->has_ghosts = across[0] || across[1] || across[2] || across[3];
     s->threads = threads;
     s->sentinel = (uint32_t)n;
-    s->step_to[WM_PORT_N] = (uint32_t)0 - w;
+    s->step_to[WM_PORT_N] = (uint32_t)0 - stride;
     s->step_to[WM_PORT_E] = 1;
-    s->step_to[WM_PORT_S] = w;
+    s->step_to[WM_PORT_S] = stride;
     s->step_to[WM_PORT_W] = (uint32_t)0 - 1u;
     s->last_x = (uint16_t)(w - 1);
     s->last_y = (uint16_t)(h - 1);
     const uint32_t edge = (uint32_t)n;
-    /* The ghosts' coordinates are never read; set for a debugger's eyes. */
-    for (unsigned x = 0; x < w; x++) {
-        if (ghosts_north) s->tiles[x] = (sw_tile){.x = (uint16_t)x, .y = (uint16_t)(row_begin - 1)};
-        if (ghosts_south) s->tiles[s->ghost[WM_EDGE_SOUTH] + x] = (sw_tile){.x = (uint16_t)x, .y = (uint16_t)row_end};
+    /* Every place its global coordinates; the ghosts' are never read, set
+     * for a debugger's eyes. */
+    for (size_t k = 0; k < n; k++) {
+        s->tiles[k].x = (uint16_t)(col_begin - across[WM_EDGE_WEST] + k % stride);
+        s->tiles[k].y = (uint16_t)(row_begin - across[WM_EDGE_NORTH] + k / stride);
     }
     for (unsigned y = row_begin; y < row_end; y++) {
-        for (unsigned x = 0; x < w; x++) {
+        for (unsigned x = col_begin; x < col_end; x++) {
             const uint32_t idx = tile_index(s, x, y);
             sw_tile *t = &s->tiles[idx];
-            t->x = (uint16_t)x;
-            t->y = (uint16_t)y;
             /* NE is 0 in reset and loads the neighbours' en_q at the first
              * edge; in cycle 0 no input holds a wavelet, so nothing can
              * tell it from its cycle-1 value, which it starts at. Across
-             * a band's edge it starts at 0, as the en across before the
+             * a block's edge it starts at 0, as the en across before the
              * first band_edge_in. */
             t->ne = PORT_L_BIT;
             for (unsigned o = 0; o < 4; o++) {
@@ -465,7 +501,8 @@ static wm_fabric *sw_create_with(unsigned w, unsigned h, bool cores, const wm_fa
     s->perturb = cfg->perturbation;
     s->tsc_start = cfg->tsc_start;
     s->perturb_tile = UINT32_MAX;
-    if (s->perturb.kind != WM_SW_EXACT && s->perturb.x < w && s->perturb.y >= row_begin && s->perturb.y < row_end)
+    if (s->perturb.kind != WM_SW_EXACT && s->perturb.x >= col_begin && s->perturb.x < col_end &&
+        s->perturb.y >= row_begin && s->perturb.y < row_end)
         s->perturb_tile = tile_index(s, s->perturb.x, s->perturb.y);
     if (!cores) return (wm_fabric *)s;
     /* A core per tile, each in reset until core_start; indexed as the
@@ -1074,46 +1111,42 @@ static void report_links(sw_fabric *s, const tile_set *evaluated)
     }
 }
 
-/* The ghosts that received mail in the last step (a band's): their mail
+/* The ghosts that received mail in the last step (a block's): their mail
  * of the current cycle, which band_edge_out has shown, is emptied for the
  * step after this one to fill, and they leave the set, never evaluated. */
 static void drop_ghosts(sw_fabric *s, const tile_set *proc, unsigned now)
 {
-    for (unsigned side = 0; side < 2; side++) {
-        const uint32_t begin = s->ghost[side];
-        if (begin == UINT32_MAX) continue;
-        for (uint32_t i = begin; i < begin + s->w; i++) {
-            uint64_t *word = &proc->bits[i >> 6];
-            const uint64_t bit = 1ull << (i & 63u);
+    for (unsigned side = 0; side < 4; side++) {
+        if (!s->edge_en[side]) continue;
+        const uint32_t to_ghost = s->step_to[edge_port((wm_band_edge)side)];
+        for (uint32_t i = 0; i < s->edge_wires[side]; i++) {
+            const uint32_t g = edge_tile(s, (wm_band_edge)side, i) + to_ghost;
+            uint64_t *word = &proc->bits[g >> 6];
+            const uint64_t bit = 1ull << (g & 63u);
             if (!(*word & bit)) continue;
             *word &= ~bit;
-            mail_clear(&s->tiles[i].mail[now]);
+            mail_clear(&s->tiles[g].mail[now]);
         }
     }
 }
 
-/* The first tile of a band's row on side. */
-static uint32_t edge_row(const sw_fabric *s, wm_band_edge side)
-{
-    return side == WM_EDGE_NORTH ? s->first : s->first + (uint32_t)(s->ntiles - s->w);
-}
-
-/* The en_q across a band's edges, as band_edge_in gave it at the cycle
- * this step left: the edge row's NE loads it at this step's edge, like
- * any nbr_en_q. A tile whose NE changes is evaluated in the next step. */
+/* The en_q across a block's edges, as band_edge_in gave it at the cycle
+ * this step left: the edge tiles' NE loads it at this step's edge, like
+ * any nbr_en_q. A tile whose NE changes is evaluated in the next step. A
+ * corner tile takes two sides' bits, one each. */
 static void pass_on_edge_enables(sw_fabric *s)
 {
     s->edge_en_changed = false;
-    for (unsigned side = 0; side < 2; side++) {
+    for (unsigned side = 0; side < 4; side++) {
         if (!s->edge_en[side]) continue;
-        const uint32_t row = edge_row(s, (wm_band_edge)side);
-        const uint8_t bit = (uint8_t)(1u << (side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S));
-        for (uint32_t x = 0; x < s->w; x++) {
-            sw_tile *t = &s->tiles[row + x];
-            const uint8_t ne = (uint8_t)(s->edge_en[side][x] ? t->ne | bit : t->ne & ~bit);
+        const uint8_t bit = (uint8_t)(1u << edge_port((wm_band_edge)side));
+        for (uint32_t i = 0; i < s->edge_wires[side]; i++) {
+            const uint32_t idx = edge_tile(s, (wm_band_edge)side, i);
+            sw_tile *t = &s->tiles[idx];
+            const uint8_t ne = (uint8_t)(s->edge_en[side][i] ? t->ne | bit : t->ne & ~bit);
             if (ne == t->ne) continue;
             t->ne = ne;
-            queue_tile(s, row + x);
+            queue_tile(s, idx);
         }
     }
 }
@@ -1135,7 +1168,7 @@ static void sw_step(wm_fabric *f)
         s->lane1_used = false;
     }
     const unsigned now = (unsigned)(s->cycle & 1u), next = now ^ 1u;
-    if (s->edge_en[0] || s->edge_en[1]) drop_ghosts(s, &proc, now);
+    if (s->has_ghosts) drop_ghosts(s, &proc, now);
     if (step_goes_parallel(s)) {
         step_parallel(s, now, next);
         merge_lane1(s);
@@ -1195,7 +1228,7 @@ static wm_pe_status sw_pe_status(const wm_fabric *f, unsigned x, unsigned y)
 wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f)
 {
     const sw_fabric *s = as_sw_const(f);
-    return (wm_sw_queues){s->tx_count + s->first, s->rx_count + s->first, s->rx_head + s->first};
+    return (wm_sw_queues){s->tx_count + s->first, s->rx_count + s->first, s->rx_head + s->first, s->stride};
 }
 
 uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f) { return as_sw_const(f)->parallel_steps; }
@@ -1206,9 +1239,10 @@ static bool sw_quiescent(const wm_fabric *f) { return as_sw_const(f)->nbusy == 0
 static size_t sw_in_flight(const wm_fabric *f, wm_flight *out, size_t max)
 {
     const sw_fabric *s = as_sw_const(f);
-    const size_t end = s->first + s->ntiles;
     size_t n = 0;
-    for (size_t k = s->first; k < end && s->nbusy; k++) {
+    /* The block's tiles in (y, x) order; the ghosts among them are never
+     * evaluated, so never busy. */
+    for (size_t k = s->first; k < s->sentinel && s->nbusy; k++) {
         const sw_tile *t = &s->tiles[k];
         if (!tile_busy(t)) continue;
         wm_flight place = {.x = t->x, .y = t->y};
@@ -1391,8 +1425,8 @@ static void sw_memory(const wm_fabric *f, wm_fabric_memory *out)
                        sizeof *s->posted + sizeof *s->push_data);
     out->routers = n * (sizeof *t - tile_queues + sizeof *s->err_hdr);
     out->fabric = sizeof *s + nt * sizeof *s->en_pending + s->proc.nwords * sizeof *s->proc.bits;
-    for (unsigned side = 0; side < 2; side++)
-        if (s->edge_en[side]) out->fabric += s->w * sizeof *s->edge_en[side];
+    for (unsigned side = 0; side < 4; side++)
+        if (s->edge_en[side]) out->fabric += s->edge_wires[side] * sizeof *s->edge_en[side];
     for (unsigned k = 0; k < LANES; k++) {
         const sw_lane *l = &s->lane[k];
         out->fabric += l->next.nwords * sizeof *l->next.bits + nt * sizeof *l->en_changed;
@@ -1419,42 +1453,42 @@ static void sw_core_hold(wm_fabric *f, unsigned x, unsigned y, bool hold)
     if (!hold) queue_tile(s, tile_index(s, x, y));
 }
 
-/* The edge row's outputs facing side, as the ghost row there received them
+/* The edge tiles' outputs facing side, as the ghosts there received them
  * at the last step; nothing but en_q at the mesh's edge. */
 static void sw_band_edge_out(const wm_fabric *f, wm_band_edge side, wm_edge_wire *wires)
 {
     const sw_fabric *s = as_sw_const(f);
-    const uint32_t row = edge_row(s, side), ghost = s->ghost[side];
-    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_S : WM_PORT_N; /* the ghost's port facing the band */
-    for (uint32_t x = 0; x < s->w; x++) {
-        wires[x] = (wm_edge_wire){.en = s->tiles[row + x].en_q};
-        if (ghost == UINT32_MAX) continue;
-        const sw_mail *m = &s->tiles[ghost + x].mail[s->cycle & 1u];
-        wires[x].valid = m->lv[p] != 0;
-        wires[x].data = m->lv[p] ? m->ld[p] : 0;
-        wires[x].credit = m->ci[p];
+    const unsigned p = edge_port(side), facing = p ^ 2u; /* the ghost's port facing the block */
+    for (uint32_t i = 0; i < s->edge_wires[side]; i++) {
+        const uint32_t idx = edge_tile(s, side, i);
+        wires[i] = (wm_edge_wire){.en = s->tiles[idx].en_q};
+        if (!s->edge_en[side]) continue;
+        const sw_mail *m = &s->tiles[idx + s->step_to[p]].mail[s->cycle & 1u];
+        wires[i].valid = m->lv[facing] != 0;
+        wires[i].data = m->lv[facing] ? m->ld[facing] : 0;
+        wires[i].credit = m->ci[facing];
     }
 }
 
-/* The band across, into the edge row's mail of the current cycle, where
+/* The block across, into the edge tiles' mail of the current cycle, where
  * the neighbour's evaluation would have put it; a tile that receives a
  * wavelet or a credit is evaluated in the next step. */
 static void sw_band_edge_in(wm_fabric *f, wm_band_edge side, const wm_edge_wire *wires)
 {
     sw_fabric *s = as_sw(f);
     if (!s->edge_en[side]) return; /* the mesh's edge: tied to 0 */
-    const uint32_t row = edge_row(s, side);
-    const unsigned p = side == WM_EDGE_NORTH ? WM_PORT_N : WM_PORT_S;
+    const unsigned p = edge_port(side);
     const unsigned now = (unsigned)(s->cycle & 1u);
-    for (uint32_t x = 0; x < s->w; x++) {
-        sw_mail *m = &s->tiles[row + x].mail[now];
-        m->lv[p] = (uint8_t)(wires[x].valid ? 1u << p : 0u);
-        m->ld[p] = wires[x].data;
-        m->ci[p] = wires[x].credit ? 1 : 0;
-        if (wires[x].valid || wires[x].credit) queue_tile(s, row + x);
-        const uint8_t en = wires[x].en != 0;
-        if (en == s->edge_en[side][x]) continue;
-        s->edge_en[side][x] = en;
+    for (uint32_t i = 0; i < s->edge_wires[side]; i++) {
+        const uint32_t idx = edge_tile(s, side, i);
+        sw_mail *m = &s->tiles[idx].mail[now];
+        m->lv[p] = (uint8_t)(wires[i].valid ? 1u << p : 0u);
+        m->ld[p] = wires[i].data;
+        m->ci[p] = wires[i].credit ? 1 : 0;
+        if (wires[i].valid || wires[i].credit) queue_tile(s, idx);
+        const uint8_t en = wires[i].en != 0;
+        if (en == s->edge_en[side][i]) continue;
+        s->edge_en[side][i] = en;
         s->edge_en_changed = true;
     }
 }

@@ -57,13 +57,17 @@ enum { WM_SW_PARALLEL_MIN = 256 };
 uint64_t wm_fabric_sw_parallel_steps(const wm_fabric *f);
 
 /* Every PE's queues as pe_status reports them (tx_count, rx_count,
- * rx_head), as arrays indexed y * w + x, so that a driver watching
- * hundreds of PEs a cycle reads dense bytes instead of a status each.
- * Valid while the fabric lives; the values change at each step. */
+ * rx_head), as arrays indexed y * stride + x, stride being w; on a block
+ * (fabric.h's wm_fabric_band), (y - row_begin) * stride + (x - col_begin),
+ * stride being the block's width plus its ghost columns (docs/fabric.md,
+ * "Blocks"). So a driver watching hundreds of PEs a cycle reads dense
+ * bytes instead of a status each. Valid while the fabric lives; the
+ * values change at each step. */
 typedef struct {
     const uint8_t *tx_count;
     const uint8_t *rx_count;
     const uint32_t *rx_head; /* meaningful where rx_count > 0 */
+    size_t stride;
 } wm_sw_queues;
 
 wm_sw_queues wm_fabric_sw_queues(const wm_fabric *f);

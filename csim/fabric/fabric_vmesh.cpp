@@ -354,8 +354,8 @@ wm_fabric *mesh_create_with(unsigned w, unsigned h, bool cores, const wm_fabric_
                 (unsigned long long)cfg->tsc_start);
         return nullptr;
     }
-    if (cfg && cfg->band.row_end != 0) {
-        fprintf(stderr, "wavemesh: the rtl-mesh backend makes whole meshes, not a band of rows\n");
+    if (cfg && (cfg->band.row_end != 0 || cfg->band.col_end != 0)) {
+        fprintf(stderr, "wavemesh: the rtl-mesh backend makes whole meshes, not a block of one\n");
         return nullptr;
     }
     return cores ? mesh_create_cores(w, h) : mesh_create(w, h);
@@ -485,6 +485,6 @@ extern "C" const wm_fabric_ops wm_fabric_rtl_mesh = {
     nullptr,
     nullptr, // no memory accounting: Verilator allocates the mesh
     nullptr, // nor its hold
-    nullptr, // nor bands: rtl/mesh.v is one whole mesh
+    nullptr, // nor blocks: rtl/mesh.v is one whole mesh
     nullptr,
 };
