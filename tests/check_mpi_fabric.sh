@@ -10,9 +10,10 @@ command -v mpirun >/dev/null 2>&1 || { echo "check-mpi-fabric: note: no mpirun h
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "check-mpi-fabric: $*"; exit 1; }
-# Open MPI refuses root without its opt-in; 3 ranks on fewer cores need --oversubscribe
+# Open MPI refuses root without its opt-in; 3 ranks on fewer cores need
+# --oversubscribe; -q keeps its own notes (a rank's non-zero exit) off stderr
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPI="timeout 300 mpirun -np 3 --oversubscribe"
+MPI="timeout 300 mpirun -q -np 3 --oversubscribe"
 # a row's wall time is the one field that may differ
 untimed() { sed -E 's/^([^ ]+) : [0-9]+:[0-9.]+ /\1 : /' "$1"; }
 same() { # NAME ARGS...: one process against 3 ranks: exit status, stdout and stderr
@@ -47,8 +48,9 @@ same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
 $MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
 grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
 # a rank killed mid-run: the job ends, non-zero, the cycle named, nothing left running
-"$W" tree --leaves 4096 --placement packed -o "$tmp/long.layout" >/dev/null || fail "tree exited $?"
-$MPI "$W" run "$tmp/long.layout" --backend sw >"$tmp/kill.out" 2>"$tmp/kill.err" &
+# (a 64x64 mesh of cores on the rtl backend: seconds a rank)
+"$W" tree --leaves 2048 --placement packed -o "$tmp/long.layout" >/dev/null || fail "tree exited $?"
+$MPI "$W" run "$tmp/long.layout" --backend rtl --pe core >"$tmp/kill.out" 2>"$tmp/kill.err" &
 job=$!
 for i in $(seq 1 100); do
     victim=$(pgrep -f "wavemesh run $tmp/long.layout" | tail -1)
@@ -56,7 +58,7 @@ for i in $(seq 1 100); do
     sleep 0.1
 done
 [ -n "$victim" ] || fail "the ranks of the long run did not start"
-sleep 1
+sleep 2
 kill -9 "$victim"
 start=$(date +%s)
 wait $job && fail "a run with a rank killed exited 0"

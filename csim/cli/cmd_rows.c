@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 enum { MAX_SETTINGS = WM_MAX_SETTINGS, MAX_BACKENDS = 4, MAX_EXPECTS = 256, ROW_NAME_MAX = 128 };
 
@@ -650,10 +652,15 @@ int wm_cmd_rows(int argc, char **argv)
             return 1;
         }
         /* every rank runs every row alike; rank 0 prints what one process prints */
-        if (c.job.ops && c.job.rank != 0 && !freopen("/dev/null", "w", stdout)) {
-            fprintf(stderr, "wavemesh rows: rank %d: /dev/null: %s\n", c.job.rank, strerror(errno));
-            wm_mpi_close(&c.job);
-            return 1;
+        if (c.job.ops && c.job.rank != 0) {
+            /* standard output is main.c's writer onto descriptor 1: the descriptor goes to /dev/null */
+            const int null = open("/dev/null", O_WRONLY);
+            if (null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+                fprintf(stderr, "wavemesh rows: rank %d: /dev/null: %s\n", c.job.rank, strerror(errno));
+                wm_mpi_close(&c.job);
+                return 1;
+            }
+            close(null);
         }
     }
     char suite[128], dir[1024];
@@ -686,7 +693,7 @@ int wm_cmd_rows(int argc, char **argv)
     const bool unopened = rf.unopened;
     rows_file_free(&rf);
     const int outcome = errors ? (unopened ? 1 : 2) : !ran ? 1 : failed ? 1 : 0;
-    const int agreed = wm_mpi_status_of_rank0(&c.job, outcome);
+    const int agreed = wm_mpi_exit_status(&c.job, outcome);
     fflush(stdout);
     wm_mpi_close(&c.job);
     return agreed;

@@ -106,7 +106,7 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         wm_exact_destroy(exact);
         status = ended_well && !wrapped ? 0 : 1;
     }
-    status = wm_mpi_status_of_rank0(&job, status);
+    status = wm_mpi_exit_status(&job, status);
     fflush(stdout);
     wm_runner_destroy(r);
     wm_partition_destroy(part);

@@ -121,18 +121,7 @@ bool wm_mpi_open(wm_mpi_job *m, char *err, size_t err_size)
 }
 
 
-int wm_mpi_status_of_rank0(const wm_mpi_job *j, int status)
-{
-    if (!j->ops) return status;
-    enum { TAG_STATUS = 7103 };
-    int32_t v = status;
-    if (j->rank == 0) {
-        for (int k = 1; k < j->size; k++) j->ops->send(k, TAG_STATUS, &v, sizeof v);
-    } else if (!j->ops->recv(0, TAG_STATUS, &v, sizeof v)) {
-        v = 1;
-    }
-    return v;
-}
+int wm_mpi_exit_status(const wm_mpi_job *j, int status) { return j->ops && j->rank != 0 ? 0 : status; }
 
 void wm_mpi_close(wm_mpi_job *j)
 {
@@ -141,4 +130,8 @@ void wm_mpi_close(wm_mpi_job *j)
     if (wm_interrupt_signal()) j->ops->kill_job(1);
     j->ops->finish();
     j->ops = NULL;
+    if (j->rank != 0) {
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGINT, SIG_IGN);
+    }
 }

@@ -35,13 +35,17 @@ bool wm_mpi_launched(void);
  * ending the process, and standard output never blocks once one came. */
 WM_MUST_USE bool wm_mpi_open(wm_mpi_job *j, char *err, size_t err_size);
 
-/* Rank 0's status, on every rank of job j (status itself without MPI):
- * the job exits as rank 0 judged it. */
-int wm_mpi_status_of_rank0(const wm_mpi_job *j, int status);
+/* The status this process exits with, status being what it judged: rank
+ * 0's own, 0 on the other ranks (what they printed, rank 0 printed; a
+ * launcher ends with the first non-zero status, and ends the other ranks
+ * when it sees one). Without MPI, status. */
+int wm_mpi_exit_status(const wm_mpi_job *j, int status);
 
 /* Ends MPI, when it was started (MPI_Finalize; the job ended at once when
  * the launcher is stopping it, as MPI_Finalize would wait on ranks it
- * killed). */
+ * killed). A rank but 0 then ignores the launcher's SIGTERM: it has
+ * nothing left to do but exit, and rank 0's non-zero status makes the
+ * launcher end the others. */
 void wm_mpi_close(wm_mpi_job *j);
 
 #endif

@@ -35,6 +35,8 @@ struct wm_partition {
 /* Where this rank stands, for the watchdog: in a transport call or not,
  * and the cycle. */
 static atomic_int in_transport;
+static atomic_int waiting_on = -1; /* the rank a swap of edges waits on, -1: every rank (a sum, a gather) */
+static char blocks[4096];          /* "rank K: rows A-B, columns C-D; ..." of every rank, for the watchdog */
 static atomic_uint_fast64_t at_cycle;
 static atomic_bool stop_watching;
 static char who[160]; /* "rank K of N (rows A-B of H)", set once before the watchdog starts */
@@ -89,10 +91,13 @@ static void *watch(void *arg)
         nanosleep(&nap, NULL);
         stuck_ms = wm_interrupt_signal() && atomic_load(&in_transport) ? stuck_ms + 50 : 0;
         if (stuck_ms < STUCK_MS) continue;
+        const int peer = atomic_load(&waiting_on);
+        char on[64] = "the other ranks";
+        if (peer >= 0) snprintf(on, sizeof on, "rank %d", peer);
         fprintf(stderr,
-                "%s: stopped at cycle %" PRIu64 " waiting on the other ranks: the launcher is ending the job (a rank "
-                "was lost, or the job was interrupted)\n",
-                who, (uint64_t)atomic_load(&at_cycle));
+                "%s: stopped at cycle %" PRIu64 " waiting on %s: the launcher is ending the job (a rank was lost, or "
+                "the job was interrupted); the blocks: %s\n",
+                who, (uint64_t)atomic_load(&at_cycle), on, blocks);
         fflush(stderr);
         kill(getpid(), SIGKILL);
     }
@@ -132,6 +137,14 @@ wm_partition *wm_partition_create(const wm_mpi_job *j, const char *cmd, unsigned
     const wm_fabric_band b = wm_partition_band(p);
     snprintf(who, sizeof who, "wavemesh %s: rank %d of %d (rows %u-%u, columns %u-%u of the %ux%u mesh)", cmd,
              j->rank, j->size, b.row_begin, b.row_end - 1, b.col_begin, b.col_end - 1, w, h);
+    size_t used = 0;
+    blocks[0] = '\0';
+    for (int k = 0; k < j->size && used < sizeof blocks - 80; k++) {
+        const wm_fabric_band o = wm_partition_band_of(p, k);
+        const int n = snprintf(blocks + used, sizeof blocks - used, "%srank %d rows %u-%u columns %u-%u",
+                               k ? "; " : "", k, o.row_begin, o.row_end - 1, o.col_begin, o.col_end - 1);
+        if (n > 0) used += (size_t)n;
+    }
     atomic_store(&stop_watching, false);
     p->watching = pthread_create(&p->watchdog, NULL, watch, NULL) == 0;
     return p;
@@ -170,8 +183,10 @@ static void swap_edge(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, w
     const size_t n = side == WM_EDGE_NORTH || side == WM_EDGE_SOUTH ? b.col_end - b.col_begin : b.row_end - b.row_begin;
     memset(p->out, 0, n * sizeof *p->out); /* no padding byte left undefined on the wire */
     ops->band_edge_out(f, side, p->out);
-    if (!p->job.ops->exchange(peer, TAG_EDGE, p->out, n * sizeof *p->out, p->in, n * sizeof *p->in))
-        lost(p, "the exchange of boundary links with", peer, cycle);
+    atomic_store(&waiting_on, peer);
+    const bool swapped = p->job.ops->exchange(peer, TAG_EDGE, p->out, n * sizeof *p->out, p->in, n * sizeof *p->in);
+    atomic_store(&waiting_on, -1);
+    if (!swapped) lost(p, "the exchange of boundary links with", peer, cycle);
     ops->band_edge_in(f, side, p->in);
 }
 
