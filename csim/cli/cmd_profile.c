@@ -89,7 +89,7 @@ int wm_cmd_profile(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL, *chrome = NULL, *folded = NULL,
                *png = NULL, *lines_csv = NULL;
-    bool lines = false;
+    bool lines = false, lines_top_given = false;
     unsigned long long lines_top = 20;
     wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
@@ -106,8 +106,8 @@ int wm_cmd_profile(int argc, char **argv)
         WM_OPT_OUTPUT_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
         WM_OPT_OUTPUT_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
         WM_OPT_FLAG_ROW("--lines", &lines, "each kernel's cycles by source line as well (--pe core)"),
-        WM_OPT_U64_ROW("--lines-top", "N", &lines_top, 0, 1000000,
-                       "the lines shown a kernel, the rest in one row (default 20; 0: every line)"),
+        {"--lines-top", "N", WM_OPT_U64, .to.u = &lines_top, .umin = 0, .umax = 1000000, .given = &lines_top_given,
+         .help = "the lines shown a kernel, the rest in one row (default 20; 0: every line; implies --lines)"},
         WM_OPT_OUTPUT_ROW("--lines-csv", "FILE", &lines_csv,
                           "write every kernel's lines as CSV to FILE (implies --lines)"),
     };
@@ -116,12 +116,13 @@ int wm_cmd_profile(int argc, char **argv)
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     const wm_pe_mode mode = wm_pe_mode_of(pe);
-    if (lines_csv) lines = true;
+    const char *lines_by = lines ? "--lines" : lines_csv ? "--lines-csv" : lines_top_given ? "--lines-top" : NULL;
+    lines = lines_by != NULL;
     if (lines && mode != WM_PE_CORE) {
         fprintf(stderr,
                 "wavemesh profile: %s needs --pe core: natively a kernel runs on the host and its cycles come from "
                 "the cost model, call by call, not from instructions at lines of its source\n",
-                lines_csv ? "--lines-csv" : "--lines");
+                lines_by);
         return 1;
     }
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);

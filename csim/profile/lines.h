@@ -15,11 +15,11 @@
  * Text, a table a kernel:
  *
  *   lines of kernel leaf (4 PEs): 1182 cycles
- *     line                       cycles   share  stalled  function
- *     sw/collectives/leaf.c:36      752   63.6%      744  wm_kernel_leaf
+ *     line                        cycles   share   stalled  function
+ *     sw/collectives/leaf.c:31       770   65.1%       734  wm_kernel_leaf
  *     ...
- *     3 more lines                   12    1.0%        0
- *     total                        1182  100.0%      744
+ *     13 more lines                  208   17.6%         0
+ *     total                         1182  100.0%       734
  *
  * CSV: kernel,file,line,function,exec,stall_tx,stall_rx,startup,total, a
  * row per line of every kernel, file and line empty for no line. */
