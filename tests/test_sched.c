@@ -565,11 +565,22 @@ static void test_a_messages_sender_is_told_by_its_data(void **state)
     assert_int_equal(o.sender[1].tile, 2);
     assert_int_equal(o.sender[1].cycle, 72);
     assert_int_equal(o.received, 80);
-    /* the other is still pending, the only candidate now */
+    /* the other is still pending, the only candidate now, and as likely
+     * to be the one read first: still ambiguous, waiting and read */
+    assert_true(wm_msg_flight_head_origin(&m, 0, h, &o));
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
+    assert_int_equal(o.sender[0].tile, 2);
+    assert_int_equal(o.sender[1].tile, 1);
     wm_msg_flight_pop(&m, 0, h, 90);
     assert_true(wm_msg_flight_last_received(&m, 0, &o));
-    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
     assert_int_equal(o.sender[0].tile, 2);
+    assert_int_equal(o.sender[0].cycle, 72);
+    assert_int_equal(o.sender[1].tile, 1);
+    assert_int_equal(o.sender[1].cycle, 70);
+    assert_int_equal(o.received, 90);
     wm_msg_flight_pop(&m, 0, 444, 91);
     assert_int_equal(wm_msg_flight_count(&m), 0);
     /* off the mesh: counted, never read, kept nowhere */

@@ -124,11 +124,14 @@ static void take(wm_msg_flight *m, wm_msg_tile *to, uint32_t r, uint32_t senders
     if (to->tail == r) to->tail = prev;
     wm_msg_sent *got = &m->sent[r];
     got->candidate = false;
-    got->senders = senders;
-    got->data_compared = data_compared;
-    got->alt_sender = alt == WM_MSG_NONE ? WM_MSG_NONE : m->sent[alt].sender;
-    got->alt_cycle = alt == WM_MSG_NONE ? 0 : m->sent[alt].cycle;
-    got->alt_site = alt == WM_MSG_NONE ? 0 : m->sent[alt].site;
+    /* the twin of a message read before keeps its note (note_twins) */
+    if (senders > 1 || got->senders <= 1) {
+        got->senders = senders;
+        got->data_compared = data_compared;
+        got->alt_sender = alt == WM_MSG_NONE ? WM_MSG_NONE : m->sent[alt].sender;
+        got->alt_cycle = alt == WM_MSG_NONE ? 0 : m->sent[alt].cycle;
+        got->alt_site = alt == WM_MSG_NONE ? 0 : m->sent[alt].site;
+    }
     free_record(m, to->last);
     to->last = r;
 }
@@ -176,6 +179,23 @@ static void note_header_popped(wm_msg_flight *m, wm_msg_tile *to, uint32_t heade
     }
 }
 
+/* Of identical messages, the receiver read the one taken is said to be;
+ * each other is as likely to be the one read, and stays ambiguous with it
+ * when it is read or reported in its turn. */
+static void note_twins(wm_msg_flight *m, const wm_msg_tile *to, uint32_t taken, uint32_t senders)
+{
+    const wm_msg_sent *t = &m->sent[taken];
+    for (uint32_t q = to->head; q != WM_MSG_NONE; q = m->sent[q].next) {
+        wm_msg_sent *r = &m->sent[q];
+        if (q == taken || r->header != t->header || r->pushed != t->pushed || r->data_hash != t->data_hash) continue;
+        r->senders = senders;
+        r->data_compared = true;
+        r->alt_sender = t->sender;
+        r->alt_cycle = t->cycle;
+        r->alt_site = t->site;
+    }
+}
+
 /* Receiver to read the last wavelet of a message several senders may have
  * sent: those whose data, all pushed, are the ones it read. */
 static void resolve(wm_msg_flight *m, wm_msg_tile *to)
@@ -193,6 +213,7 @@ static void resolve(wm_msg_flight *m, wm_msg_tile *to)
         else if (second == WM_MSG_NONE) second = q;
         matches++;
     }
+    if (matches > 1) note_twins(m, to, first, matches);
     if (matches) take(m, to, first, matches, second, true);
     else if (any != WM_MSG_NONE) take(m, to, any, to->candidates, any2, false);
     to->candidates = 0;
@@ -275,6 +296,7 @@ bool wm_msg_flight_head_origin(const wm_msg_flight *m, size_t tile, uint32_t hea
     *o = (wm_msg_origin){.header = header};
     bool same_data = true, complete = true;
     uint64_t hash = 0;
+    const wm_msg_sent *twin = NULL;
     for (uint32_t q = to->head; q != WM_MSG_NONE; q = m->sent[q].next) {
         const wm_msg_sent *r = &m->sent[q];
         if (r->header != header || !oldest_of_its_sender(m, to, q)) continue;
@@ -282,8 +304,14 @@ bool wm_msg_flight_head_origin(const wm_msg_flight *m, size_t tile, uint32_t hea
         same_data = same_data && r->data_hash == hash;
         complete = complete && r->pushed == wm_header_len(header);
         add_sender(o, r->sender, r->cycle, r->site);
+        if (r->senders > 1 && o->senders == 1) twin = r;
     }
     /* Messages equal in their data too are identical whichever is first. */
     o->data_compared = o->senders > 1 && same_data && complete;
+    if (o->senders == 1 && twin) {
+        add_sender(o, twin->alt_sender, twin->alt_cycle, twin->alt_site);
+        o->senders = twin->senders;
+        o->data_compared = true;
+    }
     return true;
 }

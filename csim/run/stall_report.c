@@ -191,11 +191,18 @@ static size_t report_lost(const wm_sched *s, const wm_mp *const *by_tile, FILE *
                 }
                 fputc('\n', out);
             } else if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) {
+                /* A native kernel's pop of this cycle (one that faults
+                 * right after it) leaves the queue at the cycle's end: the
+                 * head shown is the wavelet it took, the next not seen. */
+                const bool popping = s->pm->sees_port && mp->pops && mp->last_pop_cycle == s->cycle;
+                if (popping && st.rx_count == 1) continue;
                 fprintf(out, "  %u wavelet(s) left unread in the RX queue of PE (%u,%u) %s [%s], whose kernel %s",
-                        st.rx_count, x, y, mp->inst->name, mp->inst->kernel->name,
+                        st.rx_count - (popping ? 1u : 0u), x, y, mp->inst->name, mp->inst->kernel->name,
                         mp->state == WM_PE_DONE ? "returned" : "faulted");
                 /* The pops counted at the port frame the queue's head. */
-                if (s->msgs_kept && !wm_msg_flight_mid_message(&s->msgs, tile)) {
+                if (popping) {
+                    /* nothing more is known of the first */
+                } else if (s->msgs_kept && !wm_msg_flight_mid_message(&s->msgs, tile)) {
                     fprintf(out, ": the first, %08" PRIx32 ", is the header of message %" PRIu32 " (to (%u,%u), %u data wavelet(s), tag %u)",
                             st.rx_head, wm_msg_flight_received(&s->msgs, tile) + 1, wm_header_col(st.rx_head),
                             wm_header_row(st.rx_head), wm_header_len(st.rx_head), wm_header_tag(st.rx_head));
