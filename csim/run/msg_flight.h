@@ -43,14 +43,13 @@ typedef struct {
     uint32_t next;      /* the receiver's next pending message, or the next free record */
     uint16_t pushed;    /* data wavelets pushed so far */
     bool candidate;     /* one of the messages the receiver may be reading */
+    bool data_compared; /* once received: senders > 1 after comparing the data too, not only the headers */
+    uint32_t senders;   /* once received: the senders it may be from, 1, or more for identical messages */
+    uint32_t alt_sender;        /* ... and the second of them */
     uint64_t cycle;     /* the push of its header */
     uint64_t site;      /* where it was sent: a native call site's address, or a core's PC */
     uint64_t data_hash; /* of the data pushed so far */
-    /* once received: */
     uint64_t received;  /* the pop of its header */
-    uint32_t senders;   /* the senders it may be from: 1, or more for identical messages */
-    bool data_compared; /* senders > 1 after comparing the data too, not only the headers */
-    uint32_t alt_sender;        /* the second of them */
     uint64_t alt_cycle, alt_site;
 } wm_msg_sent;
 
