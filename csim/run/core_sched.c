@@ -65,7 +65,8 @@ static bool core_init(wm_sched *s)
      * place (each is found, none loaded again). */
     for (size_t i = 0; i < s->n; i++) s->cpes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
     s->syms = calloc(s->nfws ? s->nfws : 1, sizeof *s->syms);
-    if (!s->syms) {
+    s->core_last_event = calloc(s->msgs.ntiles ? s->msgs.ntiles : 1, sizeof *s->core_last_event);
+    if (!s->syms || !s->core_last_event) {
         fprintf(stderr, "wavemesh: out of memory\n");
         return false;
     }
@@ -84,6 +85,8 @@ static void core_free(wm_sched *s)
     s->nfws = 0;
     free(s->cpes);
     s->cpes = NULL;
+    free(s->core_last_event);
+    s->core_last_event = NULL;
 }
 
 static void start_cores(wm_sched *s)
@@ -208,6 +211,10 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
             if (cs->waiting) {
                 const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
                 const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
+                /* waiting since the cycle after its last event, where the hook tells it */
+                if (recv && mp->state != WM_PE_BLOCKED_RECV)
+                    mp->blocked_since =
+                        s->msgs_hooked ? s->core_last_event[(size_t)y * wm_layout_width(s->layout) + x] + 1 : s->cycle;
                 wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
                 blocked_recv += recv;
                 blocked++;
@@ -240,8 +247,11 @@ static void count_core_event(void *ctx, const wm_core_event *ev)
 {
     wm_sched *s = ctx;
     const size_t tile = (size_t)ev->y * wm_layout_width(s->layout) + ev->x;
-    if (ev->what.push) wm_msg_flight_push(&s->msgs, tile, ev->what.push_data);
-    if (ev->what.pop) wm_msg_flight_pop(&s->msgs, tile, ev->pop_data);
+    /* A TX store retires in the cycle it pushes: its PC is the send's. */
+    if (ev->what.push)
+        wm_msg_flight_push(&s->msgs, tile, ev->what.push_data, ev->cycle, ev->what.retire ? ev->what.retire_pc : 0);
+    if (ev->what.pop) wm_msg_flight_pop(&s->msgs, tile, ev->pop_data, ev->cycle);
+    s->core_last_event[tile] = ev->cycle;
     if (s->prev_core_hook) s->prev_core_hook(s->prev_core_ctx, ev);
 }
 
@@ -369,12 +379,21 @@ static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, 
     fputc('\n', out);
 }
 
+/* A send's site is the PC of its TX store, 0 when the hook saw none. */
+static void core_report_site(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out)
+{
+    if (!site) return;
+    fprintf(out, " from ");
+    print_pc(s, mp, (uint32_t)site, out);
+}
+
 const wm_pe_mode_ops wm_pe_core_ops = {
     .mode = WM_PE_CORE,
     .name = "core",
     .init = core_init,
     .run = core_run,
     .report_pe = core_report_pe,
+    .report_site = core_report_site,
     .free = core_free,
     .sees_port = false,
 };

@@ -135,7 +135,7 @@ static void note_push(wm_mp *mp, uint64_t c)
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
     wm_msg_flight_push(&mp->s->msgs, (size_t)mp->inst->y * wm_layout_width(mp->s->layout) + mp->inst->x,
-                       mp->push_data);
+                       mp->push_data, c, (uint64_t)(uintptr_t)mp->s->cos[mp->index].call_site);
     if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
@@ -183,12 +183,13 @@ static bool serve(wm_sched *s, wm_mp *mp)
             break;
         case WAIT_POP:
             if (st.rx_count == 0) {
+                if (mp->state != WM_PE_BLOCKED_RECV) mp->blocked_since = c;
                 wm_sched_set_state(s, mp, WM_PE_BLOCKED_RECV);
                 return false;
             }
             mp->popped = st.rx_head;
             if (mp->pop_is_header) mp->headers_received++;
-            wm_msg_flight_pop(&s->msgs, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head);
+            wm_msg_flight_pop(&s->msgs, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head, c);
             s->ops->pe_pop(s->f, x, y);
             mp->pops++;
             mp->last_pop_cycle = c;
@@ -283,12 +284,22 @@ static void native_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked
     fputc('\n', out);
 }
 
+/* A send's site is the kernel's call of sw/mp.h: its line and function. */
+static void native_report_site(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out)
+{
+    (void)s;
+    (void)mp;
+    char where[560];
+    if (site && wm_host_line_of((const void *)(uintptr_t)site, where, sizeof where)) fprintf(out, " from %s", where);
+}
+
 const wm_pe_mode_ops wm_pe_native_ops = {
     .mode = WM_PE_NATIVE,
     .name = "native",
     .init = native_init,
     .run = native_run,
     .report_pe = native_report_pe,
+    .report_site = native_report_site,
     .free = native_free,
     .sees_port = true,
 };

@@ -40,7 +40,7 @@ wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *op
         return NULL;
     }
     s->cycle = ops->cycle(f);
-    if (!wm_msg_flight_init(&s->msgs, (size_t)wm_layout_width(layout) * wm_layout_height(layout))) {
+    if (!wm_msg_flight_init(&s->msgs, wm_layout_width(layout), wm_layout_height(layout))) {
         fprintf(stderr, "wavemesh: out of memory for the count of messages in flight\n");
         wm_sched_destroy(s);
         return NULL;

@@ -72,6 +72,8 @@ struct wm_mp {
     uint64_t last_push_cycle;
     uint64_t pops;
     uint64_t last_pop_cycle;
+    /* BLOCKED_RECV: the first cycle of its wait, for a deadlock's report */
+    uint64_t blocked_since;
 };
 
 /* WM_PE_NATIVE: a kernel's coroutine. */
@@ -110,6 +112,8 @@ typedef struct {
     /* One line of the end-of-run report for a PE whose kernel is not done;
      * deadlocked: say that nobody sent what it waits for. */
     void (*report_pe)(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
+    /* " from WHERE" for the site of a send by mp (wm_msg_sent.site), or nothing if it cannot be named. */
+    void (*report_site)(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out);
     void (*free)(wm_sched *s);
     /* The scheduler performs every push and pop itself, so it knows the
      * framing of each TX queue (wm_mp.tx_headers) and each PE's last pop;
@@ -150,6 +154,7 @@ struct wm_sched {
     wm_firmware *fws;
     size_t nfws;
     wm_core_syms *syms; /* one per image, for the reports */
+    uint64_t *core_last_event; /* per tile: the last cycle its core retired, pushed or popped (the hook's) */
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
     wm_progress progress; /* the status line of a long run (waves/progress.h) */
