@@ -55,7 +55,7 @@ int wm_cmd_gs(int argc, char **argv)
     wm_gs_config cfg = {0};
     wm_gs_kind kind = WM_GS_GRID;
     long long ranks[2] = {4, 4};
-    unsigned long long dofs = 4, seed = 1, multiplicity = 0;
+    unsigned long long dofs = 4, seed = 1, multiplicity = 0, jitter = 0;
     const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
                *pe = "native", *layout_out = NULL, *heatmap = NULL;
     /* The limit that applies: a rank's dofs, a word each, in the PE's data
@@ -79,6 +79,9 @@ int wm_cmd_gs(int argc, char **argv)
         WM_OPT_CHOICE_ROW("--backend", &backend, backends, "the fabric model (default sw)"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where the gs kernel runs (default native)"),
         WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "the random schedule's seed (default 1)"),
+        WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
+                       "perturb the timing of every run: delay each rank's start, stall its pushes and pops "
+                       "(docs/kernels.md)"),
         WM_OPT_OUTPUT_ROW("--write-layout", "FILE", &layout_out, "write the rank-grid layout to FILE and exit"),
         WM_OPT_STRING_ROW("--heatmap", "PREFIX", &heatmap, "a picture per stage, PREFIX-stageN.png"),
     };
@@ -94,6 +97,7 @@ int wm_cmd_gs(int argc, char **argv)
         return 2;
     }
     cfg.pe = wm_pe_mode_of(pe);
+    cfg.jitter = jitter;
     if (multiplicity && kind != WM_GS_STAR) {
         fprintf(stderr, "wavemesh gs: --multiplicity applies to --schedule star only\n");
         return 2;

@@ -86,6 +86,11 @@ typedef struct {
     const wm_firmware *fw;
     wm_pe_block block;
     wm_core_status core;
+    /* Under jitter: the cycles to hold the core for from the next step
+     * (its start delay until the cores start, then its last push's or
+     * pop's stall), and while held, the cycle its hold ends. */
+    unsigned jitter_due;
+    uint64_t held_until;
 } wm_core_pe;
 
 /* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
@@ -111,6 +116,11 @@ typedef struct {
      * deadlocked: say that nobody sent what it waits for. */
     void (*report_pe)(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
     void (*free)(wm_sched *s);
+    /* Jitter (jitter.c): make what the mode needs for it, before the
+     * first run; false, with the reason in err, when it cannot. Then
+     * delay_start once a PE, with the PE's start delay. */
+    bool (*jitter_start)(wm_sched *s, char *err, size_t err_size);
+    void (*delay_start)(wm_sched *s, wm_mp *mp, unsigned cycles);
     /* The scheduler performs every push and pop itself, so it knows the
      * framing of each TX queue (wm_mp.tx_headers) and each PE's last pop;
      * otherwise (cores) the report does not guess at them. */
@@ -163,6 +173,14 @@ struct wm_sched {
     bool msgs_hooked;
     wm_core_hook prev_core_hook;
     void *prev_core_ctx;
+    uint64_t jitter_seed; /* wm_sched_set_jitter: the schedule's seed, 0 without jitter */
+    /* WM_PE_CORE under jitter: each tile's PE (SIZE_MAX: none), the PEs
+     * whose core an event of the last step is to hold, and the cores held,
+     * the earliest release among them at jitter_release */
+    size_t *jitter_tile_pe;
+    size_t *jitter_due, njitter_due;
+    size_t *jitter_held, njitter_held;
+    uint64_t jitter_release;
     /* WM_PE_CORE: a debugger, called before every step */
     wm_sched_debugger dbg;
     void *dbg_ctx;
