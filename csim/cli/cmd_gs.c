@@ -39,6 +39,9 @@ static const char about[] =
     "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
     "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
     "adds in the compiler's soft float (docs/core.md); native runs it on the host.\n"
+    "--jitter SEED runs each kernel under the schedule of SEED (docs/kernels.md):\n"
+    "each rank's start delayed, its pushes and pops stalled; the sums, the\n"
+    "checksum and the reference's verdict stay, the cycles move.\n"
     "--heatmap PREFIX draws, for each crystal-router stage of the gs_op, the\n"
     "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
     "message counts in the stage its header's tag names (pairwise: one stage).\n";
@@ -151,10 +154,12 @@ int wm_cmd_gs(int argc, char **argv)
         snprintf(shape, sizeof shape, "%s", wm_gs_kind_name(kind));
         if (kind == WM_GS_STAR)
             snprintf(shape, sizeof shape, "star (multiplicity %llu)", multiplicity ? multiplicity : cfg.w * cfg.h);
-        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s\n",
+        char jittered[40] = "";
+        if (jitter) snprintf(jittered, sizeof jittered, ", jitter %llu", jitter);
+        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s%s\n",
                cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), shape, dofs,
                wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
-               cfg.pe == WM_PE_CORE ? ", pe core" : "");
+               cfg.pe == WM_PE_CORE ? ", pe core" : "", jittered);
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
         if (cfg.method == WM_GS_AUTO) wm_gs_print_auto(stdout, &r);
         printf("gs_op cycles: %" PRIu64 "\n", r.op_cycles);
