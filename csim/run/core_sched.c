@@ -88,22 +88,24 @@ static void core_free(wm_sched *s)
     s->nfws = 0;
     free(s->cpes);
     s->cpes = NULL;
+    free(s->holds);
     free(s->jitter_tile_pe);
     free(s->jitter_due);
     free(s->jitter_held);
+    s->holds = NULL;
     s->jitter_tile_pe = s->jitter_due = s->jitter_held = NULL;
 }
 
-/* Hold PE i's core for its jitter_due cycles from the next step on: it
- * is let go before the first step at held_until or later. */
+/* Hold PE i's core for its due cycles from the next step on: it
+ * is let go before the first step at its until or later. */
 static void jitter_hold(wm_sched *s, size_t i)
 {
-    wm_core_pe *cp = &s->cpes[i];
+    wm_jitter_hold *h = &s->holds[i];
     const wm_instance *in = s->pes[i].inst;
-    cp->held_until = s->ops->cycle(s->f) + cp->jitter_due;
-    cp->jitter_due = 0;
+    h->until = s->ops->cycle(s->f) + h->due;
+    h->due = 0;
     s->ops->core_hold(s->f, in->x, in->y, true);
-    if (!s->njitter_held || cp->held_until < s->jitter_release) s->jitter_release = cp->held_until;
+    if (!s->njitter_held || h->until < s->jitter_release) s->jitter_release = h->until;
     s->jitter_held[s->njitter_held++] = i;
 }
 
@@ -115,12 +117,12 @@ static void jitter_release(wm_sched *s)
     uint64_t earliest = UINT64_MAX;
     for (size_t k = 0; k < s->njitter_held; k++) {
         const size_t i = s->jitter_held[k];
-        const wm_core_pe *cp = &s->cpes[i];
-        if (cp->held_until <= s->cycle) {
+        const wm_jitter_hold *h = &s->holds[i];
+        if (h->until <= s->cycle) {
             s->ops->core_hold(s->f, s->pes[i].inst->x, s->pes[i].inst->y, false);
             continue;
         }
-        if (cp->held_until < earliest) earliest = cp->held_until;
+        if (h->until < earliest) earliest = h->until;
         s->jitter_held[kept++] = i;
     }
     s->njitter_held = kept;
@@ -148,10 +150,10 @@ static void core_step(wm_sched *s)
 static void jitter_access(wm_sched *s, size_t i)
 {
     const unsigned stall = wm_sched_jitter_port(&s->pes[i]);
-    wm_core_pe *cp = &s->cpes[i];
+    wm_jitter_hold *h = &s->holds[i];
     if (!stall) return;
-    if (!cp->jitter_due) s->jitter_due[s->njitter_due++] = i;
-    cp->jitter_due += stall;
+    if (!h->due) s->jitter_due[s->njitter_due++] = i;
+    h->due += stall;
 }
 
 static bool core_jitter_start(wm_sched *s, char *err, size_t err_size)
@@ -171,9 +173,11 @@ static bool core_jitter_start(wm_sched *s, char *err, size_t err_size)
         return false;
     }
     const size_t w = wm_layout_width(s->layout), tiles = w * wm_layout_height(s->layout);
+    free(s->holds);
     free(s->jitter_tile_pe);
     free(s->jitter_due);
     free(s->jitter_held);
+    s->holds = wm_xcalloc(s->n ? s->n : 1, sizeof *s->holds);
     s->jitter_tile_pe = wm_xmalloc((tiles ? tiles : 1) * sizeof *s->jitter_tile_pe);
     for (size_t t = 0; t < tiles; t++) s->jitter_tile_pe[t] = SIZE_MAX;
     for (size_t i = 0; i < s->n; i++) s->jitter_tile_pe[s->pes[i].inst->y * w + s->pes[i].inst->x] = i;
@@ -184,7 +188,7 @@ static bool core_jitter_start(wm_sched *s, char *err, size_t err_size)
 }
 
 /* Held from the step that would be its cycle 0 (start_cores). */
-static void core_delay_start(wm_sched *s, wm_mp *mp, unsigned cycles) { s->cpes[mp->index].jitter_due = cycles; }
+static void core_delay_start(wm_sched *s, wm_mp *mp, unsigned cycles) { s->holds[mp->index].due = cycles; }
 
 static void start_cores(wm_sched *s)
 {
@@ -198,7 +202,7 @@ static void start_cores(wm_sched *s)
         s->ops->core_start(s->f, x, y);
     }
     for (size_t i = 0; s->jitter_seed && i < s->n; i++)
-        if (s->cpes[i].jitter_due) jitter_hold(s, i);
+        if (s->holds[i].due) jitter_hold(s, i);
     s->cores_started = true;
 }
 

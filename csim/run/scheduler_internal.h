@@ -86,12 +86,15 @@ typedef struct {
     const wm_firmware *fw;
     wm_pe_block block;
     wm_core_status core;
-    /* Under jitter: the cycles to hold the core for from the next step
-     * (its start delay until the cores start, then its last push's or
-     * pop's stall), and while held, the cycle its hold ends. */
-    unsigned jitter_due;
-    uint64_t held_until;
 } wm_core_pe;
+
+/* WM_PE_CORE under jitter: a PE's hold. */
+typedef struct {
+    /* the cycles to hold the core for from the next step: its start delay
+     * until the cores start, then the stalls of its last step's accesses */
+    unsigned due;
+    uint64_t until; /* while held: the cycle its hold ends */
+} wm_jitter_hold;
 
 /* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
  * names one of its PCs. */
@@ -174,9 +177,11 @@ struct wm_sched {
     wm_core_hook prev_core_hook;
     void *prev_core_ctx;
     uint64_t jitter_seed; /* wm_sched_set_jitter: the schedule's seed, 0 without jitter */
-    /* WM_PE_CORE under jitter: each tile's PE (SIZE_MAX: none), the PEs
-     * whose core an event of the last step is to hold, and the cores held,
-     * the earliest release among them at jitter_release */
+    /* WM_PE_CORE under jitter, made by wm_sched_set_jitter only: each
+     * PE's hold, each tile's PE (SIZE_MAX: none), the PEs whose core an
+     * event of the last step is to hold, and the cores held, the earliest
+     * release among them at jitter_release */
+    wm_jitter_hold *holds;
     size_t *jitter_tile_pe;
     size_t *jitter_due, njitter_due;
     size_t *jitter_held, njitter_held;
