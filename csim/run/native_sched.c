@@ -293,6 +293,20 @@ static void native_report_site(const wm_sched *s, const wm_mp *mp, uint64_t site
     if (site && wm_host_line_of((const void *)(uintptr_t)site, where, sizeof where)) fprintf(out, " from %s", where);
 }
 
+/* Jitter: nothing to make, and a start delayed is a first port access
+ * that waits (the kernel computes from its first cycle). */
+static bool native_jitter_start(wm_sched *s, char *err, size_t err_size)
+{
+    (void)s, (void)err, (void)err_size;
+    return true;
+}
+
+static void native_delay_start(wm_sched *s, wm_mp *mp, unsigned cycles)
+{
+    (void)s;
+    mp->ready += cycles;
+}
+
 const wm_pe_mode_ops wm_pe_native_ops = {
     .mode = WM_PE_NATIVE,
     .name = "native",
@@ -301,6 +315,8 @@ const wm_pe_mode_ops wm_pe_native_ops = {
     .report_pe = native_report_pe,
     .report_site = native_report_site,
     .free = native_free,
+    .jitter_start = native_jitter_start,
+    .delay_start = native_delay_start,
     .sees_port = true,
 };
 
@@ -355,31 +371,6 @@ const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site)
 {
     wm_sched_note_call(mp, site);
     return wm_sched_enter(mp, func);
-}
-
-/* splitmix64: a full-period generator with a state of one word. */
-static uint64_t jitter_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-void wm_sched_set_jitter(wm_sched *s, uint64_t seed)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        wm_mp *mp = &s->pes[i];
-        uint64_t mix = seed ^ (0x632be59bd9b4e019u * (i + 1));
-        mp->jitter_state = jitter_next(&mix) | 1;
-        mp->ready += jitter_next(&mp->jitter_state) % (WM_JITTER_START + 1);
-    }
-}
-
-unsigned wm_sched_jitter_port(wm_mp *mp)
-{
-    if (!mp->jitter_state) return 0;
-    return (unsigned)(jitter_next(&mp->jitter_state) % (WM_JITTER_PORT + 1));
 }
 
 void wm_sched_charge(wm_mp *mp, unsigned cycles)

@@ -178,6 +178,7 @@ uint64_t wm_sched_cycle(const wm_sched *s) { return s->cycle; }
 bool wm_sched_set_debugger(wm_sched *s, const wm_sched_debugger *d, void *ctx)
 {
     if (s->pm->mode != WM_PE_CORE) return false;
+    if (d && s->jitter_seed) return false; /* both would hold cores (wm_sched_set_jitter) */
     s->dbg = d ? *d : (wm_sched_debugger){0};
     s->dbg_ctx = ctx;
     return true;

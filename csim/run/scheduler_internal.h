@@ -90,6 +90,14 @@ typedef struct {
     wm_core_status core;
 } wm_core_pe;
 
+/* WM_PE_CORE under jitter: a PE's hold. */
+typedef struct {
+    /* the cycles to hold the core for from the next step: its start delay
+     * until the cores start, then the stalls of its last step's accesses */
+    unsigned due;
+    uint64_t until; /* while held: the cycle its hold ends */
+} wm_jitter_hold;
+
 /* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
  * names one of its PCs. */
 typedef struct {
@@ -115,6 +123,11 @@ typedef struct {
     /* " from WHERE" for the site of a send by mp (wm_msg_sent.site), or nothing if it cannot be named. */
     void (*report_site)(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out);
     void (*free)(wm_sched *s);
+    /* Jitter (jitter.c): make what the mode needs for it, before the
+     * first run; false, with the reason in err, when it cannot. Then
+     * delay_start once a PE, with the PE's start delay. */
+    bool (*jitter_start)(wm_sched *s, char *err, size_t err_size);
+    void (*delay_start)(wm_sched *s, wm_mp *mp, unsigned cycles);
     /* The scheduler performs every push and pop itself, so it knows the
      * framing of each TX queue (wm_mp.tx_headers) and each PE's last pop;
      * otherwise (cores) the report does not guess at them. */
@@ -168,6 +181,16 @@ struct wm_sched {
     bool msgs_hooked;
     wm_core_hook prev_core_hook;
     void *prev_core_ctx;
+    uint64_t jitter_seed; /* wm_sched_set_jitter: the schedule's seed, 0 without jitter */
+    /* WM_PE_CORE under jitter, made by wm_sched_set_jitter only: each
+     * PE's hold, each tile's PE (SIZE_MAX: none), the PEs whose core an
+     * event of the last step is to hold, and the cores held, the earliest
+     * release among them at jitter_release */
+    wm_jitter_hold *holds;
+    size_t *jitter_tile_pe;
+    size_t *jitter_due, njitter_due;
+    size_t *jitter_held, njitter_held;
+    uint64_t jitter_release;
     /* WM_PE_CORE: a debugger, called before every step */
     wm_sched_debugger dbg;
     void *dbg_ctx;
