@@ -46,9 +46,10 @@ check-docs: $(WAVEMESH) ## docs/ figures match the tool, no hash or load average
 check-%: tests/check_%.sh ## tests/check_NAME.sh on the source tree (a script that takes the tree's root)
 	@sh $< .
 
-# Jitter (docs/kernels.md): the seed's rows under 20 schedules, exercise 1's
-# hidden race caught with its reproducing command; -full: 100 schedules.
-check-jitter: $(WAVEMESH) ## the seed's rows pass 20 jittered schedules; exercise 1's race on race.rows is caught with its seed
-	@sh tests/check_jitter.sh $(WAVEMESH) 20
-check-jitter-full: $(WAVEMESH) ## the same under 100 schedules
-	@sh tests/check_jitter.sh $(WAVEMESH) 100
+# Jitter (docs/kernels.md): the seed's rows under 20 schedules natively
+# and on the cores, exercise 1's hidden race caught with its reproducing
+# command, the gs methods under 3; -full: 100 schedules, the gs ones too.
+check-jitter: $(WAVEMESH) ## the seed's rows pass 20 jittered schedules natively and on the cores, the gs kernels 3; exercise 1's race on race.rows is caught with its seed
+	@sh tests/check_jitter.sh $(WAVEMESH) 20 3
+check-jitter-full: $(WAVEMESH) ## the same under 100 schedules, the gs kernels too
+	@sh tests/check_jitter.sh $(WAVEMESH) 100 100

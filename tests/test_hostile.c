@@ -75,6 +75,19 @@ static const hostile table[] = {
      "wavemesh run: --gdb 192.0.2.1:0: cannot listen on 192.0.2.1:0: Cannot assign requested address", NULL, 0},
     {"$W rows sw/collectives/test.rows --pe core --gdb-writes-ok", 2,
      "wavemesh rows: --gdb-writes-ok without --gdb HOST:PORT: there is no GDB to write", NULL, 0},
+    /* --jitter holds cores on the cores: not beside GDB's holds, nor on a
+     * backend that cannot hold one core */
+    {"$W run sw/collectives/bench.layout --pe core --jitter 1 --gdb 127.0.0.1:0", 2,
+     "wavemesh run: --jitter with --gdb 127.0.0.1:0: both hold cores, and each would let go of the other's holds",
+     NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --jitter-runs 2 --gdb 127.0.0.1:0", 2,
+     "wavemesh rows: --jitter with --gdb 127.0.0.1:0: both hold cores", NULL, 0},
+    {"$W rows sw/collectives/test.rows --pe core --backend rtl-mesh --jitter 1", 2,
+     "wavemesh rows: --jitter with --pe core needs a backend that holds one core at a time (rtl or sw), not rtl-mesh",
+     NULL, 0},
+    {"$W regress sw/collectives/bench.layout --pe core --expected rtl-mesh --jitter 1", 2,
+     "wavemesh regress: --jitter on the cores needs backends that hold one core at a time (rtl or sw), not rtl-mesh",
+     NULL, 0},
     /* issue 35: --gdb-any-host needs --gdb; a host that does not resolve
      * is said so */
     {"$W run sw/collectives/bench.layout --gdb-any-host", 2, "wavemesh run: --gdb-any-host without --gdb HOST:PORT",

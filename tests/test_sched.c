@@ -468,20 +468,127 @@ static void test_messages_in_flight_are_framed_by_their_lengths(void **state)
 {
     (void)state;
     wm_msg_flight m;
-    assert_true(wm_msg_flight_init(&m, 2));
-    wm_msg_flight_push(&m, 0, wm_header(1, 0, 2, 7)); /* two data wavelets */
+    assert_true(wm_msg_flight_init(&m, 2, 1));
+    wm_msg_flight_push(&m, 0, wm_header(1, 0, 2, 7), 10, 0x100); /* two data wavelets */
     assert_int_equal(wm_msg_flight_count(&m), 1);
-    wm_msg_flight_push(&m, 0, 0x01000000u); /* data, though it reads as a header of len 0 */
-    wm_msg_flight_push(&m, 0, 5);
-    wm_msg_flight_push(&m, 0, wm_header(1, 0, 0, 1)); /* a header alone */
+    wm_msg_flight_push(&m, 0, 0x01000000u, 11, 0x104); /* data, though it reads as a header of len 0 */
+    wm_msg_flight_push(&m, 0, 5, 12, 0x108);
+    wm_msg_flight_push(&m, 0, wm_header(1, 0, 0, 1), 13, 0x10c); /* a header alone */
     assert_int_equal(wm_msg_flight_count(&m), 2);
-    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 2, 7));
-    wm_msg_flight_pop(&m, 1, 0x01000000u);
+    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 2, 7), 20);
+    wm_msg_flight_pop(&m, 1, 0x01000000u, 21);
     assert_int_equal(wm_msg_flight_count(&m), 2);
-    wm_msg_flight_pop(&m, 1, 5); /* its last wavelet */
+    wm_msg_flight_pop(&m, 1, 5, 22); /* its last wavelet */
     assert_int_equal(wm_msg_flight_count(&m), 1);
-    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 0, 1));
+    wm_msg_origin o;
+    assert_true(wm_msg_flight_last_received(&m, 1, &o));
+    assert_int_equal(o.header, wm_header(1, 0, 2, 7));
+    assert_int_equal(o.received, 20);
+    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.sender[0].tile, 0);
+    assert_int_equal(o.sender[0].cycle, 10);
+    assert_int_equal(o.sender[0].site, 0x100);
+    /* the header alone, waiting: its sender, the only one pending */
+    assert_true(wm_msg_flight_head_origin(&m, 1, wm_header(1, 0, 0, 1), &o));
+    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.sender[0].cycle, 13);
+    assert_int_equal(o.sender[0].site, 0x10c);
+    wm_msg_flight_pop(&m, 1, wm_header(1, 0, 0, 1), 30);
     assert_int_equal(wm_msg_flight_count(&m), 0);
+    assert_false(wm_msg_flight_last_received(&m, 0, &o)); /* tile 0 received nothing */
+    wm_msg_flight_free(&m);
+}
+
+/* Tiles 1 and 2 send tile 0 messages with the same header: the receiver
+ * cannot tell from the header whose it reads, and tells from the data at
+ * the message's end; messages equal in both stay ambiguous, said so. A
+ * sender's second message is no candidate while its first is pending. */
+static void test_a_messages_sender_is_told_by_its_data(void **state)
+{
+    (void)state;
+    wm_msg_flight m;
+    assert_true(wm_msg_flight_init(&m, 3, 1));
+    const uint32_t h = wm_header(0, 0, 1, 3);
+    wm_msg_flight_push(&m, 1, h, 5, 0x10);
+    wm_msg_flight_push(&m, 1, 111, 6, 0x14);
+    wm_msg_flight_push(&m, 1, h, 7, 0x18); /* 1's second, not a candidate before its first is read */
+    wm_msg_flight_push(&m, 1, 333, 8, 0x1c);
+    wm_msg_flight_push(&m, 2, h, 9, 0x20);
+    wm_msg_flight_push(&m, 2, 222, 10, 0x24);
+    wm_msg_origin o;
+    assert_true(wm_msg_flight_head_origin(&m, 0, h, &o));
+    assert_int_equal(o.senders, 2);
+    assert_false(o.data_compared); /* their data differ: which is first is not known */
+    assert_int_equal(o.sender[0].tile, 1);
+    assert_int_equal(o.sender[0].cycle, 5);
+    assert_int_equal(o.sender[1].tile, 2);
+    assert_int_equal(o.sender[1].cycle, 9);
+    /* 2's message arrives first: by its header, either */
+    wm_msg_flight_pop(&m, 0, h, 40);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 2);
+    assert_false(o.data_compared);
+    /* by its data, 2's */
+    wm_msg_flight_pop(&m, 0, 222, 41);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.sender[0].tile, 2);
+    assert_int_equal(o.sender[0].cycle, 9);
+    assert_int_equal(o.sender[0].site, 0x20);
+    assert_int_equal(o.received, 40);
+    /* then 1's two, one after the other, each the only candidate */
+    wm_msg_flight_pop(&m, 0, h, 50);
+    wm_msg_flight_pop(&m, 0, 111, 51);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.sender[0].cycle, 5);
+    wm_msg_flight_pop(&m, 0, h, 60);
+    wm_msg_flight_pop(&m, 0, 333, 61);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 1);
+    assert_int_equal(o.sender[0].cycle, 7);
+    /* identical messages from 1 and 2: ambiguous, and said to be */
+    wm_msg_flight_push(&m, 1, h, 70, 0x30);
+    wm_msg_flight_push(&m, 1, 444, 71, 0x34);
+    wm_msg_flight_push(&m, 2, h, 72, 0x40);
+    wm_msg_flight_push(&m, 2, 444, 73, 0x44);
+    assert_true(wm_msg_flight_head_origin(&m, 0, h, &o));
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
+    wm_msg_flight_pop(&m, 0, h, 80);
+    wm_msg_flight_pop(&m, 0, 444, 81);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
+    assert_int_equal(o.sender[0].tile, 1);
+    assert_int_equal(o.sender[0].cycle, 70);
+    assert_int_equal(o.sender[1].tile, 2);
+    assert_int_equal(o.sender[1].cycle, 72);
+    assert_int_equal(o.received, 80);
+    /* the other is still pending, the only candidate now, and as likely
+     * to be the one read first: still ambiguous, waiting and read */
+    assert_true(wm_msg_flight_head_origin(&m, 0, h, &o));
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
+    assert_int_equal(o.sender[0].tile, 2);
+    assert_int_equal(o.sender[1].tile, 1);
+    wm_msg_flight_pop(&m, 0, h, 90);
+    assert_true(wm_msg_flight_last_received(&m, 0, &o));
+    assert_int_equal(o.senders, 2);
+    assert_true(o.data_compared);
+    assert_int_equal(o.sender[0].tile, 2);
+    assert_int_equal(o.sender[0].cycle, 72);
+    assert_int_equal(o.sender[1].tile, 1);
+    assert_int_equal(o.sender[1].cycle, 70);
+    assert_int_equal(o.received, 90);
+    wm_msg_flight_pop(&m, 0, 444, 91);
+    assert_int_equal(wm_msg_flight_count(&m), 0);
+    /* off the mesh: counted, never read, kept nowhere */
+    wm_msg_flight_push(&m, 2, wm_header(5, 0, 1, 0), 100, 0x50);
+    wm_msg_flight_push(&m, 2, 1, 101, 0x54);
+    assert_int_equal(wm_msg_flight_count(&m), 1);
+    assert_true(wm_msg_flight_head_origin(&m, 0, wm_header(5, 0, 1, 0), &o));
+    assert_int_equal(o.senders, 0);
     wm_msg_flight_free(&m);
 }
 
@@ -578,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_messages_gone_astray_are_named),
         cmocka_unit_test(test_a_finished_run_with_a_lost_message_is_not_clean),
         cmocka_unit_test(test_messages_in_flight_are_framed_by_their_lengths),
+        cmocka_unit_test(test_a_messages_sender_is_told_by_its_data),
         cmocka_unit_test(test_messages_in_flight_at_known_cycles_in_both_pe_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,7 +121,8 @@ static void test_an_unread_message_fails_regress(void **state)
                                   "ended with a message left unread at cycle 107");
     expect_in(rep.detail, "    2 wavelet(s) left unread in the RX queue of PE (0,0) b [stream], whose kernel "
                           "returned: the first, 00000040, is the header of message 1 (to (0,0), 1 data wavelet(s), "
-                          "tag 0)\n");
+                          "tag 0), sent by PE (1,0) a [stream] at cycle 61 from sw/traffic/stream.c:93 "
+                          "(wm_kernel_stream)\n");
 }
 
 /* rows: the deadlock FAILs on both backends in both modes, the report
@@ -139,7 +140,7 @@ static void test_rows_fail_a_deadlock_unless_expected(void **state)
     assert_int_equal(rows_of(text, &out), 1);
     const char *const backends[] = {"rtl", "sw"};
     for (int b = 0; b < 2; b++) {
-        char line[600];
+        char line[1200];
         snprintf(line, sizeof line, " FAIL dead [ BACKEND=%s ]\ndeadlock at cycle 66", backends[b]);
         expect_in(out, line);
         snprintf(line, sizeof line,
@@ -147,8 +148,12 @@ static void test_rows_fail_a_deadlock_unless_expected(void **state)
                  "kernel waits for a message\n"
                  "  PE (0,0) a [leaf]: blocked on receive at pc 0x000000f0 (wm_kernel_leaf+0x78, "
                  "sw/collectives/leaf.c:31): waits for message 1, which nobody has sent\n"
+                 "    it has received nothing\n"
                  "  PE (1,0) p [node]: blocked on receive at pc 0x000000cc (wm_kernel_node+0x54, "
-                 "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n",
+                 "sw/collectives/node.c:45): waits for message 2, which nobody has sent\n"
+                 "    the last message it received: message 1 (tag 0) at cycle 60, sent by PE (0,0) a [leaf] at "
+                 "cycle 55 from pc 0x000000e4 (wm_kernel_leaf+0x6c, sw/collectives/leaf.c:28)\n"
+                 "  the chain starts at PE (0,0) a [leaf], waiting since cycle 58, the first to block\n",
                  backends[b]);
         expect_in(out, line);
         snprintf(line, sizeof line, " PASS dead-on-purpose [ BACKEND=%s ]\n", backends[b]);

@@ -39,6 +39,9 @@ static const char about[] =
     "if not). --write-layout writes the rank-grid layout and exits. --pe core runs\n"
     "the gs kernel's firmware (`make firmware`) on each PE's RV32IM core, the float\n"
     "adds in the compiler's soft float (docs/core.md); native runs it on the host.\n"
+    "--jitter SEED runs each kernel under the schedule of SEED (docs/kernels.md):\n"
+    "each rank's start delayed, its pushes and pops stalled; the sums, the\n"
+    "checksum and the reference's verdict stay, the cycles move.\n"
     "--heatmap PREFIX draws, for each crystal-router stage of the gs_op, the\n"
     "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
     "message counts in the stage its header's tag names (pairwise: one stage).\n";
@@ -55,7 +58,7 @@ int wm_cmd_gs(int argc, char **argv)
     wm_gs_config cfg = {0};
     wm_gs_kind kind = WM_GS_GRID;
     long long ranks[2] = {4, 4};
-    unsigned long long dofs = 4, seed = 1, multiplicity = 0;
+    unsigned long long dofs = 4, seed = 1, multiplicity = 0, jitter = 0;
     const char *schedule = "grid", *method = "plan", *pairing = "neko", *order = "rowmajor", *backend = "sw",
                *pe = "native", *layout_out = NULL, *heatmap = NULL;
     /* The limit that applies: a rank's dofs, a word each, in the PE's data
@@ -79,6 +82,9 @@ int wm_cmd_gs(int argc, char **argv)
         WM_OPT_CHOICE_ROW("--backend", &backend, backends, "the fabric model (default sw)"),
         WM_OPT_CHOICE_ROW("--pe", &pe, wm_pe_words, "where the gs kernel runs (default native)"),
         WM_OPT_U64_ROW("--seed", "S", &seed, 0, UINT64_MAX, "the random schedule's seed (default 1)"),
+        WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
+                       "perturb the timing of every run: delay each rank's start, stall its pushes and pops "
+                       "(docs/kernels.md)"),
         WM_OPT_OUTPUT_ROW("--write-layout", "FILE", &layout_out, "write the rank-grid layout to FILE and exit"),
         WM_OPT_STRING_ROW("--heatmap", "PREFIX", &heatmap, "a picture per stage, PREFIX-stageN.png"),
     };
@@ -94,6 +100,7 @@ int wm_cmd_gs(int argc, char **argv)
         return 2;
     }
     cfg.pe = wm_pe_mode_of(pe);
+    cfg.jitter = jitter;
     if (multiplicity && kind != WM_GS_STAR) {
         fprintf(stderr, "wavemesh gs: --multiplicity applies to --schedule star only\n");
         return 2;
@@ -147,10 +154,12 @@ int wm_cmd_gs(int argc, char **argv)
         snprintf(shape, sizeof shape, "%s", wm_gs_kind_name(kind));
         if (kind == WM_GS_STAR)
             snprintf(shape, sizeof shape, "star (multiplicity %llu)", multiplicity ? multiplicity : cfg.w * cfg.h);
-        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s\n",
+        char jittered[40] = "";
+        if (jitter) snprintf(jittered, sizeof jittered, ", jitter %llu", jitter);
+        printf("gs: %u ranks (%ux%u, %s), schedule %s, %llu dofs a face, method %s, pairing %s, backend %s%s%s\n",
                cfg.w * cfg.h, cfg.w, cfg.h, wm_rank_order_name(cfg.order), shape, dofs,
                wm_gs_method_name(cfg.method), wm_pairing_name(cfg.pairing), cfg.backend->name,
-               cfg.pe == WM_PE_CORE ? ", pe core" : "");
+               cfg.pe == WM_PE_CORE ? ", pe core" : "", jittered);
         printf("setup cycles: %" PRIu64 "\n", r.setup_cycles);
         if (cfg.method == WM_GS_AUTO) wm_gs_print_auto(stdout, &r);
         printf("gs_op cycles: %" PRIu64 "\n", r.op_cycles);

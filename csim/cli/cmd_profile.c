@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "waves/outfile.h"
 #include "profile/collect.h"
+#include "profile/lines.h"
 #include "profile/table.h"
 #include "profile/timeline.h"
 
@@ -23,6 +24,11 @@ static const char about[] =
     "cycles, or the kernel's own code. The output is the same on every backend.\n"
     "--chrome, --folded and --png write the run's timeline: trace-event JSON for\n"
     "Perfetto or chrome://tracing, folded stacks for the flame graph tools, a PNG.\n"
+    "--lines (--pe core only) closes with each kernel's cycles by source line of its\n"
+    "firmware, from the ELF's line table (addr2line), most first:\n"
+    "  file:line  cycles  share  stalled  function\n"
+    "every cycle given to the instruction the function table gives it to, a stalled\n"
+    "load's or store's cycles to its line, the rows adding up to the kernel's cycles.\n"
     "Exits 0 only when every kernel returned.\n";
 
 typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t err_size);
@@ -48,10 +54,43 @@ static bool write_file(const char *path, profile_writer writer, const wm_profile
     return true;
 }
 
+/* The lines' tables after the rest, and their CSV into lines_csv (if not
+ * NULL); false after a message. */
+static bool print_lines(const wm_profile *prof, size_t top, const char *lines_csv)
+{
+    char err[4400];
+    wm_prof_lines l;
+    if (!wm_profile_lines(prof, &l, err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: --lines: %s\n", err);
+        return false;
+    }
+    fputc('\n', stdout);
+    wm_profile_print_lines(prof, &l, top, stdout);
+    bool ok = true;
+    if (lines_csv) {
+        wm_outfile *o = wm_outfile_begin(lines_csv, true, err, sizeof err);
+        if (!o) {
+            fprintf(stderr, "wavemesh profile: %s\n", err);
+            ok = false;
+        } else if (!wm_profile_write_lines_csv(prof, &l, wm_outfile_stream(o), err, sizeof err)) {
+            fprintf(stderr, "wavemesh profile: %s: %s\n", lines_csv, err);
+            wm_outfile_discard(o);
+            ok = false;
+        } else if (!wm_outfile_commit(o, err, sizeof err)) {
+            fprintf(stderr, "wavemesh profile: %s\n", err);
+            ok = false;
+        }
+    }
+    wm_prof_lines_free(&l);
+    return ok;
+}
+
 int wm_cmd_profile(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL, *chrome = NULL, *folded = NULL,
-               *png = NULL;
+               *png = NULL, *lines_csv = NULL;
+    bool lines = false, lines_top_given = false;
+    unsigned long long lines_top = 20;
     wm_setting settings[WM_MAX_SETTINGS];
     size_t nsettings = 0;
     unsigned long long max_cycles = WM_MAX_CYCLES_DEFAULT;
@@ -66,12 +105,26 @@ int wm_cmd_profile(int argc, char **argv)
                           "write the timeline as Chrome trace-event JSON to FILE (Perfetto, chrome://tracing)"),
         WM_OPT_OUTPUT_ROW("--folded", "FILE", &folded, "write folded stacks to FILE, for the flame graph tools"),
         WM_OPT_OUTPUT_ROW("--png", "FILE", &png, "draw the timeline into the PNG FILE (gnuplot)"),
+        WM_OPT_FLAG_ROW("--lines", &lines, "each kernel's cycles by source line as well (--pe core)"),
+        {"--lines-top", "N", WM_OPT_U64, .to.u = &lines_top, .umin = 0, .umax = 1000000, .given = &lines_top_given,
+         .help = "the lines shown a kernel, the rest in one row (default 20; 0: every line; implies --lines)"},
+        WM_OPT_OUTPUT_ROW("--lines-csv", "FILE", &lines_csv,
+                          "write every kernel's lines as CSV to FILE (implies --lines)"),
     };
     const wm_opts opts = WM_OPTS("profile", options, about, NULL);
     int status;
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     const wm_pe_mode mode = wm_pe_mode_of(pe);
+    const char *lines_by = lines ? "--lines" : lines_csv ? "--lines-csv" : lines_top_given ? "--lines-top" : NULL;
+    lines = lines_by != NULL;
+    if (lines && mode != WM_PE_CORE) {
+        fprintf(stderr,
+                "wavemesh profile: %s needs --pe core: natively a kernel runs on the host and its cycles come from "
+                "the cost model, call by call, not from instructions at lines of its source\n",
+                lines_by);
+        return 1;
+    }
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
     char err[600];
@@ -86,6 +139,7 @@ int wm_cmd_profile(int argc, char **argv)
     fputc('\n', stdout);
     wm_profile_print_path(prof, stdout);
     bool ok = true;
+    if (lines) ok = print_lines(prof, (size_t)lines_top, lines_csv);
     if (csv) ok = write_file(csv, wm_profile_write_csv, prof) && ok;
     if (chrome) ok = write_file(chrome, wm_profile_write_chrome, prof) && ok;
     if (folded) ok = write_file(folded, wm_profile_write_folded, prof) && ok;

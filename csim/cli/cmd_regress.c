@@ -132,7 +132,7 @@ typedef struct {
     const wm_setting *settings;
     size_t nsettings;
     unsigned long long max_cycles;
-    unsigned long long jitter;          /* the native runs' schedule seed, 0: none */
+    unsigned long long jitter;          /* the runs' schedule seed, 0: none */
     size_t count;                       /* of the whole campaign */
     campaign_options *co;
     const wm_fabric_ops *expected, *got;
@@ -539,8 +539,8 @@ static int regress_command(int argc, char **argv, indices_option *indices_given)
         WM_OPT_SETTINGS_ROW(settings, WM_MAX_SETTINGS, &nsettings, "with LAYOUT: override a parameter of it"),
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
         WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
-                       "with LAYOUT: its native runs under the schedule of SEED (docs/kernels.md), the same on both "
-                       "backends"),
+                       "with LAYOUT: its runs (native and core) under the schedule of SEED (docs/kernels.md), the "
+                       "same on both backends"),
         WM_OPT_HEADING_ROW("Constrained-random lockstep (docs/verification.md):"),
         {"--random", "N", WM_OPT_U64, .to.u = &ro.random, .umin = 1, .umax = UINT64_MAX / 2,
          .given = &ro.have_random,
@@ -691,6 +691,15 @@ static int regress_campaign(const char *const *layouts, size_t nlayouts, const w
                             .expected = expected, .got = got};
         for (int core = 0; core < 2; core++)
             if (cores_only < 0 || core == cores_only) p.modes[p.nmodes++] = core;
+        const wm_fabric_ops *both[] = {expected, got};
+        for (size_t b = 0; jitter && cores_only != 0 && b < 2; b++)
+            if (!both[b]->core_hold) {
+                fprintf(stderr,
+                        "wavemesh regress: --jitter on the cores needs backends that hold one core at a time (rtl "
+                        "or sw), not %s; --pe native runs it natively only\n",
+                        both[b]->name);
+                return 2;
+            }
         p.count = nlayouts * p.nmodes;
         return run_plain(&p);
     }

@@ -221,7 +221,12 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
     } else if (layout) {
         r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }
-    if (r && jitter) wm_sched_set_jitter(wm_runner_sched(r), jitter);
+    char why[300];
+    if (r && jitter && !wm_sched_set_jitter(wm_runner_sched(r), jitter, why, sizeof why)) {
+        fprintf(report ? report : stderr, "  --jitter %" PRIu64 ": %s\n", jitter, why);
+        wm_runner_destroy(r);
+        r = NULL;
+    }
     wm_gdb_spec no_gdb = {0};
     wm_run_result res;
     char modified[1024] = "";
@@ -621,7 +626,7 @@ int wm_cmd_rows(int argc, char **argv)
         WM_OPT_MAX_CYCLES_ROW(&c.max_cycles),
         WM_OPT_TRACE_ROWS(&c.trace),
         WM_OPT_U64_ROW("--jitter", "SEED", &c.jitter, 1, UINT64_MAX,
-                       "perturb the timing (--pe native): delay each kernel's start, stall its pushes and pops"),
+                       "perturb the timing: delay each kernel's start, stall its pushes and pops (docs/kernels.md)"),
         WM_OPT_U64_ROW("--jitter-runs", "N", &c.jitter_runs, 1, 100000,
                        "run each row under N schedules, seeds SEED, SEED+1, ... (SEED 1 by default); a row fails "
                        "whose exports differ between them"),
@@ -636,10 +641,8 @@ int wm_cmd_rows(int argc, char **argv)
     if (!wm_gdb_options_check("rows", &c.gdb, core_given)) return 2;
     if (!nbackends) backends[nbackends++] = "rtl";
     if (!nmodes) modes[nmodes++] = "native";
-    if ((c.jitter || c.jitter_runs) && core_given) {
-        fprintf(stderr, "wavemesh rows: --jitter and --jitter-runs need --pe native\n");
+    if (!wm_jitter_options_check("rows", c.jitter || c.jitter_runs, &c.gdb, core_given, backends, nbackends))
         return 2;
-    }
     if (wm_partition_wanted()) {
         if (c.trace.path || c.gdb.given) {
             fprintf(stderr, "wavemesh rows: %s is for rows run in one process: under mpirun each rank holds one "

@@ -70,7 +70,15 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         return 1;
     }
     wm_sched *s = wm_runner_sched(r);
-    if (jitter) wm_sched_set_jitter(s, jitter);
+    char why[300];
+    if (jitter && !wm_sched_set_jitter(s, jitter, why, sizeof why)) {
+        /* every rank finds the same: each ends alike */
+        if (first) fprintf(stderr, "wavemesh run: --jitter %llu: %s\n", (unsigned long long)jitter, why);
+        wm_runner_destroy(r);
+        wm_partition_destroy(part);
+        wm_mpi_close(&job);
+        return 2;
+    }
     const wm_run_result res = wm_runner_run(r, max_cycles);
     if (first) {
         wm_runner_print_results(r, stdout);
@@ -132,7 +140,7 @@ int wm_cmd_run(int argc, char **argv)
         WM_OPT_MAX_CYCLES_ROW(&max_cycles),
         WM_OPT_TRACE_ROWS(&trace),
         WM_OPT_U64_ROW("--jitter", "SEED", &jitter, 1, UINT64_MAX,
-                       "perturb the timing: delay each kernel's start, stall its pushes and pops (--pe native)"),
+                       "perturb the timing: delay each kernel's start, stall its pushes and pops (docs/kernels.md)"),
         WM_OPT_GDB_ROWS(&gdb),
         WM_OPT_FLAG_ROW("--mem-report", &mem_report, "after the run, where its memory went, in bytes a PE"),
     };
@@ -141,10 +149,7 @@ int wm_cmd_run(int argc, char **argv)
     if (!wm_opts_parse(&opts, argc, argv, &status)) return status;
     if (!wm_trace_options_check("run", &trace)) return 2;
     if (!wm_gdb_options_check("run", &gdb, !strcmp(pe, "core"))) return 2;
-    if (jitter && strcmp(pe, "native")) {
-        fprintf(stderr, "wavemesh run: --jitter needs --pe native\n");
-        return 2;
-    }
+    if (!wm_jitter_options_check("run", jitter != 0, &gdb, !strcmp(pe, "core"), &backend, 1)) return 2;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     const wm_pe_mode mode = wm_pe_mode_of(pe);
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
@@ -167,7 +172,13 @@ int wm_cmd_run(int argc, char **argv)
         wm_layout_destroy(layout);
         return 1;
     }
-    if (jitter) wm_sched_set_jitter(wm_runner_sched(r), jitter);
+    char why[300];
+    if (jitter && !wm_sched_set_jitter(wm_runner_sched(r), jitter, why, sizeof why)) {
+        fprintf(stderr, "wavemesh run: --jitter %llu: %s\n", jitter, why);
+        wm_runner_destroy(r);
+        wm_layout_destroy(layout);
+        return 1;
+    }
     wm_run_result res;
     char modified[1024];
     if (!wm_run_gdb("run", &gdb, r, max_cycles, &res, modified, sizeof modified)) {

@@ -195,6 +195,30 @@ bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_gi
     return true;
 }
 
+bool wm_jitter_options_check(const char *cmd, bool jitter, const wm_gdb_spec *gdb, bool core_given,
+                             const char *const *backends, size_t nbackends)
+{
+    if (!jitter) return true;
+    if (gdb->given) {
+        fprintf(stderr,
+                "wavemesh %s: --jitter with --gdb %s: both hold cores, and each would let go of the other's holds; "
+                "debug the run without --jitter\n",
+                cmd, gdb->text);
+        return false;
+    }
+    for (size_t b = 0; core_given && b < nbackends; b++) {
+        const wm_fabric_ops *ops = wm_fabric_backend(backends[b]);
+        if (ops && !ops->core_hold) {
+            fprintf(stderr,
+                    "wavemesh %s: --jitter with --pe core needs a backend that holds one core at a time (rtl or sw), "
+                    "not %s\n",
+                    cmd, backends[b]);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool wm_run_gdb(const char *cmd, const wm_gdb_spec *spec, struct wm_runner *r, uint64_t max_cycles,
                 wm_run_result *res, char *modified, size_t modified_size)
 {

@@ -92,6 +92,12 @@ bool wm_gdb_addr_parse(const char *text, void *spec);
  * among the modes), on a loopback address unless --gdb-any-host; false
  * after a message naming cmd. */
 bool wm_gdb_options_check(const char *cmd, const wm_gdb_spec *spec, bool core_given);
+/* After the options: --jitter (jitter: it or --jitter-runs given) is
+ * refused beside --gdb, whose holds on the cores it would let go of, and
+ * on the cores (core_given) of a backend that cannot hold one core
+ * (rtl-mesh); false after a message naming cmd. */
+bool wm_jitter_options_check(const char *cmd, bool jitter, const wm_gdb_spec *gdb, bool core_given,
+                             const char *const *backends, size_t nbackends);
 /* Run r to max_cycles, under GDB when spec->given (the sched's mode is
  * the cores); false after a message naming cmd when the server cannot be
  * set up (nothing ran). When GDB wrote memory or registers or held cores,

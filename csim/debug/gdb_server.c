@@ -1192,6 +1192,10 @@ bool wm_gdb_server_attach(wm_gdb_server *g, wm_sched *s, char *err, size_t err_s
                  ops->name);
         return false;
     }
+    if (wm_sched_jittered(s)) {
+        snprintf(err, err_size, "GDB on a jittered run: both hold cores, and each would let go of the other's holds");
+        return false;
+    }
     g->s = s;
     g->ops = ops;
     g->f = wm_sched_fabric(s);

@@ -216,6 +216,12 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
     wm_sched *s = wm_sched_create_mode(ops, f, j->layout, j->cfg.pe);
     if (!s) return false;
     for (unsigned r = 0; r < j->nranks; r++) wm_sched_set_memory(s, j->pe[r], mem_of(j, r));
+    char why[300];
+    if (j->cfg.jitter && !wm_sched_set_jitter(s, j->cfg.jitter, why, sizeof why)) {
+        fprintf(err, "gs: --jitter %" PRIu64 ": %s\n", j->cfg.jitter, why);
+        wm_sched_destroy(s);
+        return false;
+    }
     const uint64_t start = ops->cycle(f);
     const wm_run_result r = wm_sched_run(s, start + j->cfg.max_cycles);
     *cycles = wm_sched_cycle(s) - start;

@@ -55,6 +55,7 @@ typedef struct {
     const wm_fabric_ops *backend;
     uint64_t max_cycles;    /* per run; 0: a generous default */
     wm_pe_mode pe;          /* native (default) or the gs firmware on the cores */
+    uint64_t jitter;        /* each run under the schedule of this seed (wm_sched_set_jitter), 0: none */
     wm_link_hook op_hook;   /* optional: sees every link event of the gs_op run (not the setup's) */
     void *op_hook_ctx;
 } wm_gs_config;

@@ -128,10 +128,10 @@ void wm_mpi_close(wm_mpi_job *j)
     if (!j->ops) return;
     fflush(NULL);
     if (wm_interrupt_signal()) j->ops->kill_job(1);
-    j->ops->finish();
-    j->ops = NULL;
     if (j->rank != 0) {
         signal(SIGTERM, SIG_IGN);
         signal(SIGINT, SIG_IGN);
     }
+    j->ops->finish();
+    j->ops = NULL;
 }

@@ -242,6 +242,23 @@ char *wm_partition_gather(wm_partition *p, const void *mine, size_t len, size_t 
     return all;
 }
 
+char *wm_partition_allgather(wm_partition *p, const void *mine, size_t len, size_t *total, uint64_t cycle)
+{
+    char *all = wm_partition_gather(p, mine, len, total, cycle);
+    enter(cycle);
+    if (p->job.rank == 0) {
+        for (int k = 1; k < p->job.size; k++)
+            if (!p->job.ops->send(k, TAG_BCAST, all, *total)) lost(p, "sending every rank's counts to", k, cycle);
+    } else {
+        if (!p->job.ops->wait_for(0, TAG_BCAST, total)) lost(p, "receiving every rank's counts from", 0, cycle);
+        all = malloc(*total ? *total : 1);
+        if (!all) lost(p, "receiving every rank's counts (out of memory)", -1, cycle);
+        if (!p->job.ops->recv(0, TAG_BCAST, all, *total)) lost(p, "receiving every rank's counts from", 0, cycle);
+    }
+    leave();
+    return all;
+}
+
 void wm_partition_destroy(wm_partition *p)
 {
     if (!p) return;

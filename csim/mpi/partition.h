@@ -54,6 +54,9 @@ bool wm_partition_owns(const wm_partition *p, unsigned x, unsigned y);
 void wm_partition_exchange(wm_partition *p, const wm_fabric_ops *ops, wm_fabric *f, uint64_t cycle);
 /* Every rank's n counts summed, on every rank. */
 void wm_partition_sum(wm_partition *p, uint64_t *vals, size_t n, uint64_t cycle);
+/* Every rank's len bytes at mine, to every rank: their concatenation in
+ * rank order (malloc'd, its length in *total). */
+char *wm_partition_allgather(wm_partition *p, const void *mine, size_t len, size_t *total, uint64_t cycle);
 /* Every rank's len bytes at mine, to rank 0: there, their concatenation
  * in rank order (malloc'd, its length in *total); NULL elsewhere. */
 char *wm_partition_gather(wm_partition *p, const void *mine, size_t len, size_t *total, uint64_t cycle);

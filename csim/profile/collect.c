@@ -29,13 +29,26 @@ typedef struct {
     size_t n, cap;
 } slice_list;
 
+/* A kernel's cycles by PC: by_word[pc / 4] for a PC of its code (RV32IM
+ * has no compressed instructions), the rare other (a jump off the code,
+ * a fault) in a list. */
+typedef struct {
+    wm_prof_pc *by_word;
+    size_t nwords;
+    wm_prof_pc *other;
+    size_t nother;
+} pc_cycles;
+
 /* One kernel's image on the cores: its symbols, each with its name's id,
- * and the addresses of the kernel's own function (start-up ends there). */
+ * the addresses of the kernel's own function (start-up ends there), and
+ * the cycles of its PEs by PC. */
 typedef struct {
     const char *kernel;
     wm_fw_syms syms;
     uint32_t *name_of_sym;
     uint32_t entry_lo, entry_hi;
+    pc_cycles pcs;
+    size_t npes;
 } kernel_syms;
 
 typedef struct {
@@ -47,7 +60,7 @@ typedef struct {
     slice_list slices;
     port_list pushes, pops;
     /* the cores */
-    const kernel_syms *ks;
+    kernel_syms *ks;
     bool entered;     /* the kernel's function has run: start-up is over */
     bool pop_pending; /* an RX load popped at pop_cycle, not yet retired */
     uint64_t pop_cycle;
@@ -189,6 +202,30 @@ static uint32_t func_at(wm_profiler *p, pe_rec *r, uint32_t pc)
     return r->cache_func;
 }
 
+/* The cycles [from, to) of PE r to the instruction at pc in func, of kind:
+ * a slice, and the PC's count for its kernel. */
+static void core_charge(pe_rec *r, uint64_t from, uint64_t to, uint32_t pc, uint32_t func, wm_prof_kind kind)
+{
+    if (from >= to) return;
+    slice_add(r, from, to, func, kind);
+    pc_cycles *pcs = &r->ks->pcs;
+    wm_prof_pc *at = NULL;
+    if (pc % 4 == 0 && pc / 4 < pcs->nwords) {
+        at = &pcs->by_word[pc / 4];
+    } else {
+        for (size_t i = 0; i < pcs->nother && !at; i++)
+            if (pcs->other[i].pc == pc) at = &pcs->other[i];
+        if (!at) {
+            pcs->other = wm_xrealloc(pcs->other, (pcs->nother + 1) * sizeof *pcs->other);
+            at = &pcs->other[pcs->nother++];
+            memset(at, 0, sizeof *at);
+        }
+    }
+    at->pc = pc;
+    at->func = func;
+    at->cycles[kind] += to - from;
+}
+
 /* The instruction at pc retired in cycle c (and pushed in it, if pushed):
  * the cycles since the last retirement are its own. */
 static void core_retire(wm_profiler *p, pe_rec *r, uint64_t c, uint32_t pc, bool pushed)
@@ -197,14 +234,14 @@ static void core_retire(wm_profiler *p, pe_rec *r, uint64_t c, uint32_t pc, bool
     if (!r->entered && pc >= r->ks->entry_lo && pc < r->ks->entry_hi) r->entered = true;
     const wm_prof_kind kind = r->entered ? WM_PROF_EXEC : WM_PROF_STARTUP;
     if (r->pop_pending) {
-        slice_add(r, r->cursor, r->pop_cycle, func, WM_PROF_STALL_RX);
-        slice_add(r, r->pop_cycle < r->cursor ? r->cursor : r->pop_cycle, c + 1, func, kind);
+        core_charge(r, r->cursor, r->pop_cycle, pc, func, WM_PROF_STALL_RX);
+        core_charge(r, r->pop_cycle < r->cursor ? r->cursor : r->pop_cycle, c + 1, pc, func, kind);
         r->pop_pending = false;
     } else if (pushed) {
-        slice_add(r, r->cursor, c, func, WM_PROF_STALL_TX);
-        slice_add(r, c < r->cursor ? r->cursor : c, c + 1, func, kind);
+        core_charge(r, r->cursor, c, pc, func, WM_PROF_STALL_TX);
+        core_charge(r, c < r->cursor ? r->cursor : c, c + 1, pc, func, kind);
     } else {
-        slice_add(r, r->cursor, c + 1, func, kind);
+        core_charge(r, r->cursor, c + 1, pc, func, kind);
     }
     r->cursor = c + 1;
 }
@@ -227,7 +264,7 @@ static void core_event(void *ctx, const wm_core_event *ev)
     if (p->prev_hook) p->prev_hook(p->prev_ctx, ev);
 }
 
-static const kernel_syms *kernel_syms_of(wm_profiler *p, const char *kernel, char *err, size_t err_size)
+static kernel_syms *kernel_syms_of(wm_profiler *p, const char *kernel, char *err, size_t err_size)
 {
     for (size_t i = 0; i < p->nkernels; i++)
         if (!strcmp(p->kernels[i].kernel, kernel)) return &p->kernels[i];
@@ -236,6 +273,8 @@ static const kernel_syms *kernel_syms_of(wm_profiler *p, const char *kernel, cha
     ks.kernel = kernel;
     if (!wm_fw_syms_load_kernel(kernel, &ks.syms, err, err_size)) return NULL;
     ks.name_of_sym = wm_xcalloc(ks.syms.n ? ks.syms.n : 1, sizeof *ks.name_of_sym);
+    ks.pcs.nwords = ks.syms.code_end / 4;
+    ks.pcs.by_word = wm_xcalloc(ks.pcs.nwords ? ks.pcs.nwords : 1, sizeof *ks.pcs.by_word);
     char entry[256];
     snprintf(entry, sizeof entry, "wm_kernel_%s", kernel);
     ks.entry_lo = ks.entry_hi = 0;
@@ -270,6 +309,8 @@ static void free_profiler(wm_profiler *p)
     for (size_t i = 0; i < p->nkernels; i++) {
         wm_fw_syms_free(&p->kernels[i].syms);
         free(p->kernels[i].name_of_sym);
+        free(p->kernels[i].pcs.by_word);
+        free(p->kernels[i].pcs.other);
     }
     for (size_t i = 0; i < p->nnames; i++) free(p->names[i].name);
     free(p->names);
@@ -344,7 +385,10 @@ wm_profiler *wm_profiler_attach_sched(wm_sched *s, const wm_fabric_ops *ops, wm_
         /* The kernels' array moved as it grew: point every PE at its final place. */
         for (size_t i = 0; i < p->npes; i++)
             for (size_t k = 0; k < p->nkernels; k++)
-                if (!strcmp(p->kernels[k].kernel, p->pes[i].inst->kernel->name)) p->pes[i].ks = &p->kernels[k];
+                if (!strcmp(p->kernels[k].kernel, p->pes[i].inst->kernel->name)) {
+                    p->pes[i].ks = &p->kernels[k];
+                    p->kernels[k].npes++;
+                }
         if (!ops->get_core_hook || !ops->set_core_hook) {
             snprintf(err, err_size, "the %s backend cannot pass its cores' events on", ops->name);
             free_profiler(p);
@@ -390,14 +434,18 @@ static void close_pe(wm_profiler *p, pe_rec *r, size_t i, uint64_t run_end)
     uint32_t func = call ? intern(p, call, call) : r->kernel_func;
     if (p->mode == WM_PE_CORE) {
         const wm_core_status cs = wm_sched_core(p->s, i);
-        func = func_at(p, r, cs.halt.state == WM_CORE_RUNNING ? cs.pc : cs.halt.pc);
+        const uint32_t pc = cs.halt.state == WM_CORE_RUNNING ? cs.pc : cs.halt.pc;
+        func = func_at(p, r, pc);
         if (kind == WM_PROF_EXEC && !r->entered) kind = WM_PROF_STARTUP;
         if (r->pop_pending) {
-            slice_add(r, r->cursor, r->pop_cycle, func, WM_PROF_STALL_RX);
-            slice_add(r, r->pop_cycle, r->end, func, r->entered ? WM_PROF_EXEC : WM_PROF_STARTUP);
-            r->cursor = r->end;
-            return;
+            core_charge(r, r->cursor, r->pop_cycle, pc, func, WM_PROF_STALL_RX);
+            core_charge(r, r->pop_cycle < r->cursor ? r->cursor : r->pop_cycle, r->end, pc, func,
+                        r->entered ? WM_PROF_EXEC : WM_PROF_STARTUP);
+        } else {
+            core_charge(r, r->cursor, r->end, pc, func, kind);
         }
+        r->cursor = r->end;
+        return;
     }
     slice_add(r, r->cursor, r->end, func, kind);
     r->cursor = r->end;
@@ -524,6 +572,44 @@ static void messages(wm_profiler *p, wm_profile *prof)
     free(pl.v);
 }
 
+static bool has_cycles(const wm_prof_pc *c)
+{
+    for (int k = 0; k < WM_PROF_NKINDS; k++)
+        if (c->cycles[k]) return true;
+    return false;
+}
+
+static int compare_pcs(const void *x, const void *y)
+{
+    const wm_prof_pc *a = x, *b = y;
+    return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+/* On the cores: each kernel's PCs that have cycles, by PC, their
+ * functions renumbered as the slices' are (renum). */
+static void kernels_by_pc(const wm_profiler *p, wm_profile *prof, const uint32_t *renum)
+{
+    if (p->mode != WM_PE_CORE) return;
+    prof->kernels = wm_xcalloc(p->nkernels ? p->nkernels : 1, sizeof *prof->kernels);
+    prof->nkernels = p->nkernels;
+    for (size_t k = 0; k < p->nkernels; k++) {
+        const kernel_syms *ks = &p->kernels[k];
+        wm_prof_kernel *out = &prof->kernels[k];
+        out->kernel = wm_xstrdup(ks->kernel);
+        out->npes = ks->npes;
+        out->pcs = wm_xmalloc((ks->pcs.nwords + ks->pcs.nother + 1) * sizeof *out->pcs);
+        for (size_t w = 0; w < ks->pcs.nwords; w++)
+            if (has_cycles(&ks->pcs.by_word[w])) out->pcs[out->npcs++] = ks->pcs.by_word[w];
+        for (size_t w = 0; w < ks->pcs.nother; w++)
+            if (has_cycles(&ks->pcs.other[w])) out->pcs[out->npcs++] = ks->pcs.other[w];
+        qsort(out->pcs, out->npcs, sizeof *out->pcs, compare_pcs);
+        for (size_t w = 0; w < out->npcs; w++) out->pcs[w].func = renum[out->pcs[w].func];
+    }
+    for (size_t i = 0; i < prof->npes; i++)
+        for (size_t k = 0; k < p->nkernels; k++)
+            if (p->pes[i].ks == &p->kernels[k]) prof->kernels[k].cycles += prof->pes[i].end - prof->pes[i].start;
+}
+
 wm_profile *wm_profiler_finish(wm_profiler *p, char *err, size_t err_size)
 {
     (void)err;
@@ -564,6 +650,7 @@ wm_profile *wm_profiler_finish(wm_profiler *p, char *err, size_t err_size)
     }
     prof->funcs = funcs;
     prof->nfuncs = nfuncs;
+    kernels_by_pc(p, prof, renum);
     free(renum);
     messages(p, prof);
     free_profiler(p);
@@ -583,6 +670,11 @@ void wm_profile_free(wm_profile *p)
     free(p->pes);
     free(p->msgs);
     free(p->path);
+    for (size_t k = 0; k < p->nkernels; k++) {
+        free((char *)p->kernels[k].kernel);
+        free(p->kernels[k].pcs);
+    }
+    free(p->kernels);
     free(p);
 }
 

@@ -21,7 +21,9 @@
  * its stall (docs/core.md: such an access holds X one cycle for every cycle
  * its queue is empty or full); every cycle before the first instruction of
  * the kernel's function is start-up. The function is the ELF symbol at the
- * instruction's PC (waves/fw_syms.h).
+ * instruction's PC (waves/fw_syms.h). The same cycles are counted by that
+ * PC too, per kernel over its PEs (profile.h, wm_prof_kernel), for the
+ * profile by source line (lines.h).
  *
  * Messages are framed at the ports, as run/msg_flight.h frames them: each
  * PE's pushes (a header, then its len data wavelets) and each PE's pops.

@@ -51,6 +51,25 @@ typedef struct {
     uint16_t hops;     /* links crossed: |dx| + |dy| */
 } wm_prof_msg;
 
+/* On the cores: the cycles given to the instruction at one PC, as the
+ * slices give them (collect.h: the instruction that retires next, its
+ * stalls included), summed over the PEs that run its kernel. */
+typedef struct {
+    uint32_t pc;
+    uint32_t func; /* index into wm_profile.funcs: the symbol pc is in */
+    uint64_t cycles[WM_PROF_NKINDS];
+} wm_prof_pc;
+
+/* On the cores: one kernel's cycles by PC, for a profile by source line
+ * (profile/lines.h). Its PEs' spans add up to its PCs' cycles. */
+typedef struct {
+    const char *kernel; /* its name: build/firmware/KERNEL.elf */
+    size_t npes;        /* the PEs that run it */
+    uint64_t cycles;    /* their spans, end - start, summed */
+    wm_prof_pc *pcs;    /* by PC, each with cycles */
+    size_t npcs;
+} wm_prof_kernel;
+
 typedef enum { WM_SEG_COMPUTE = 0, WM_SEG_MESSAGE } wm_seg_kind;
 
 /* One segment of the critical path: compute on pe over [start, end), or
@@ -70,6 +89,8 @@ typedef struct {
     size_t npes;
     wm_prof_msg *msgs;  /* in order of their header's push (cycle, then PE) */
     size_t nmsgs;
+    wm_prof_kernel *kernels; /* on the cores, in order of first use; natively none */
+    size_t nkernels;
     wm_prof_segment *path; /* from cycle 0 to last_event, in time order */
     size_t npath;
     /* a tie the walk broke: how many other PEs end at last_event too (the

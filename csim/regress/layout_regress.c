@@ -18,7 +18,12 @@ static bool run_layout(const wm_fabric_ops *ops, wm_fabric *f, unsigned w, unsig
         for (unsigned x = 0; x < w; x++)
             if (!wm_layout_enabled(l, x, y)) ops->set_enable(f, x, y, false);
     wm_sched *s = wm_sched_create_mode(ops, f, l, lr->mode);
-    if (s && lr->jitter && lr->mode == WM_PE_NATIVE) wm_sched_set_jitter(s, lr->jitter);
+    char why[300];
+    if (s && lr->jitter && !wm_sched_set_jitter(s, lr->jitter, why, sizeof why)) {
+        fprintf(stderr, "wavemesh regress: --jitter %" PRIu64 ": %s\n", lr->jitter, why);
+        wm_sched_destroy(s);
+        s = NULL;
+    }
     wm_profiler *prof = s ? wm_regress_profile_begin(s, ops, f) : NULL;
     if (!prof) {
         wm_sched_destroy(s);

@@ -22,7 +22,7 @@ typedef struct {
     size_t nsettings;
     wm_pe_mode mode;
     uint64_t max_cycles;         /* the scheduler's limit on each backend */
-    uint64_t jitter;             /* WM_PE_NATIVE: the schedule's seed (wm_sched_set_jitter), 0: none */
+    uint64_t jitter;             /* the schedule's seed (wm_sched_set_jitter), 0: none */
 } wm_layout_regress;
 
 /* Loads the layout (errors name its file and line on stderr) and runs it on

@@ -12,11 +12,15 @@
  * flight are counted from the PE datapath's events, through the fabric's
  * core hook while a run holds it. A debugger (wm_sched_set_debugger,
  * csim/debug/) is called before every step and may hold the loop there:
- * the fabric stands still while it looks. */
+ * the fabric stands still while it looks. Under jitter (jitter.c) the
+ * host holds each core (core_hold) for its start delay and after each of
+ * its pushes and pops for the stall drawn for it, seen through the same
+ * hook; the rest of the fabric runs on. */
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
 #include "core/rv32_asm.h"
+#include "core/xalloc.h"
 #include "waves/fw_lines.h"
 #include "waves/waves_fw.h"
 
@@ -65,7 +69,8 @@ static bool core_init(wm_sched *s)
      * place (each is found, none loaded again). */
     for (size_t i = 0; i < s->n; i++) s->cpes[i].fw = firmware_of(s, s->pes[i].inst->kernel->name, err, sizeof err);
     s->syms = calloc(s->nfws ? s->nfws : 1, sizeof *s->syms);
-    if (!s->syms) {
+    s->core_last_event = calloc(s->msgs.ntiles ? s->msgs.ntiles : 1, sizeof *s->core_last_event);
+    if (!s->syms || !s->core_last_event) {
         fprintf(stderr, "wavemesh: out of memory\n");
         return false;
     }
@@ -84,7 +89,109 @@ static void core_free(wm_sched *s)
     s->nfws = 0;
     free(s->cpes);
     s->cpes = NULL;
+    free(s->core_last_event);
+    s->core_last_event = NULL;
+    free(s->holds);
+    free(s->jitter_tile_pe);
+    free(s->jitter_due);
+    free(s->jitter_held);
+    s->holds = NULL;
+    s->jitter_tile_pe = s->jitter_due = s->jitter_held = NULL;
 }
+
+/* Hold PE i's core for its due cycles from the next step on: it
+ * is let go before the first step at its until or later. */
+static void jitter_hold(wm_sched *s, size_t i)
+{
+    wm_jitter_hold *h = &s->holds[i];
+    const wm_instance *in = s->pes[i].inst;
+    h->until = s->ops->cycle(s->f) + h->due;
+    h->due = 0;
+    s->ops->core_hold(s->f, in->x, in->y, true);
+    if (!s->njitter_held || h->until < s->jitter_release) s->jitter_release = h->until;
+    s->jitter_held[s->njitter_held++] = i;
+}
+
+/* Before a step: let go of the cores whose hold ends at this cycle. */
+static void jitter_release(wm_sched *s)
+{
+    if (!s->njitter_held || s->cycle < s->jitter_release) return;
+    size_t kept = 0;
+    uint64_t earliest = UINT64_MAX;
+    for (size_t k = 0; k < s->njitter_held; k++) {
+        const size_t i = s->jitter_held[k];
+        const wm_jitter_hold *h = &s->holds[i];
+        if (h->until <= s->cycle) {
+            s->ops->core_hold(s->f, s->pes[i].inst->x, s->pes[i].inst->y, false);
+            continue;
+        }
+        if (h->until < earliest) earliest = h->until;
+        s->jitter_held[kept++] = i;
+    }
+    s->njitter_held = kept;
+    s->jitter_release = earliest;
+}
+
+/* After a step: hold the cores whose pushes and pops in it drew a stall. */
+static void jitter_hold_due(wm_sched *s)
+{
+    for (size_t k = 0; k < s->njitter_due; k++) jitter_hold(s, s->jitter_due[k]);
+    s->njitter_due = 0;
+}
+
+/* One step of the fabric, with the jitter's holds around it. */
+static void core_step(wm_sched *s)
+{
+    if (s->jitter_seed) jitter_release(s);
+    wm_sched_step(s);
+    if (s->jitter_seed) jitter_hold_due(s);
+    if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+}
+
+/* A push or pop of PE i's core in the step that runs: the stall its
+ * generator draws for it, held from the next step on. */
+static void jitter_access(wm_sched *s, size_t i)
+{
+    const unsigned stall = wm_sched_jitter_port(&s->pes[i]);
+    wm_jitter_hold *h = &s->holds[i];
+    if (!stall) return;
+    if (!h->due) s->jitter_due[s->njitter_due++] = i;
+    h->due += stall;
+}
+
+static bool core_jitter_start(wm_sched *s, char *err, size_t err_size)
+{
+    if (!s->ops->core_hold || !s->ops->get_core_hook) {
+        snprintf(err, err_size,
+                 "the %s backend cannot hold one core, which jitter on the cores does (it needs rtl or sw)",
+                 s->ops->name);
+        return false;
+    }
+    if (s->cores_started) {
+        snprintf(err, err_size, "jitter is set before the first run, not after the cores started");
+        return false;
+    }
+    if (s->dbg.between) {
+        snprintf(err, err_size, "jitter under a debugger: both hold cores, and each would let go of the other's holds");
+        return false;
+    }
+    const size_t w = wm_layout_width(s->layout), tiles = w * wm_layout_height(s->layout);
+    free(s->holds);
+    free(s->jitter_tile_pe);
+    free(s->jitter_due);
+    free(s->jitter_held);
+    s->holds = wm_xcalloc(s->n ? s->n : 1, sizeof *s->holds);
+    s->jitter_tile_pe = wm_xmalloc((tiles ? tiles : 1) * sizeof *s->jitter_tile_pe);
+    for (size_t t = 0; t < tiles; t++) s->jitter_tile_pe[t] = SIZE_MAX;
+    for (size_t i = 0; i < s->n; i++) s->jitter_tile_pe[s->pes[i].inst->y * w + s->pes[i].inst->x] = i;
+    s->jitter_due = wm_xcalloc(s->n ? s->n : 1, sizeof *s->jitter_due);
+    s->jitter_held = wm_xcalloc(s->n ? s->n : 1, sizeof *s->jitter_held);
+    s->njitter_due = s->njitter_held = 0;
+    return true;
+}
+
+/* Held from the step that would be its cycle 0 (start_cores). */
+static void core_delay_start(wm_sched *s, wm_mp *mp, unsigned cycles) { s->holds[mp->index].due = cycles; }
 
 static void start_cores(wm_sched *s)
 {
@@ -98,6 +205,8 @@ static void start_cores(wm_sched *s)
         if (mp->mem) s->ops->core_load(s->f, x, y, WM_PE_DATA_ADDR, mp->mem, WM_PE_DATA_BYTES);
         s->ops->core_start(s->f, x, y);
     }
+    for (size_t i = 0; s->jitter_seed && i < s->n; i++)
+        if (s->holds[i].due && wm_sched_pe_here(s, i)) jitter_hold(s, i);
     s->cores_started = true;
 }
 
@@ -182,7 +291,7 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
         /* a partitioned run stops where every rank does: below */
         if (!s->part && wm_sched_interrupted(s)) return finish(s, WM_RUN_INTERRUPTED);
         wm_sched_progress(s);
-        wm_sched_tally t = {0, s->nlive, 0, 0, 0, 0, s->part && wm_sched_interrupted(s)};
+        wm_sched_tally t = {0, s->nlive, 0, 0, 0, 0, s->part && wm_sched_interrupted(s), 0};
         /* Each core is looked at only when the census says something
          * happened: a core halted, or every live one is waiting. A dump
          * follows each core's state every cycle. Otherwise some live core
@@ -209,6 +318,11 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
                 if (cs->waiting) {
                     const wm_pe_status ps = s->ops->pe_status(s->f, x, y);
                     const bool recv = ps.rx_count == 0 && ps.tx_count < WM_TX_DEPTH;
+                    /* waiting since the cycle after its last event, where the hook tells it */
+                    if (recv && mp->state != WM_PE_BLOCKED_RECV)
+                        mp->blocked_since = s->msgs_hooked
+                                                ? s->core_last_event[(size_t)y * wm_layout_width(s->layout) + x] + 1
+                                                : s->cycle;
                     wm_sched_set_state(s, mp, recv ? WM_PE_BLOCKED_RECV : WM_PE_BLOCKED_SEND);
                     blocked_recv += recv;
                     blocked++;
@@ -219,7 +333,7 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
             }
             s->nlive = kept;
             t = (wm_sched_tally){faulted, s->nlive, blocked_recv, blocked, 0,
-                                 blocked_recv == s->nlive && !s->ops->quiescent(s->f), t.stop};
+                                 blocked_recv == s->nlive && !s->ops->quiescent(s->f), t.stop, 0};
         }
         wm_sched_agree(s, &t);
         if (t.faulted) return finish(s, WM_RUN_FAULT);
@@ -235,19 +349,30 @@ static wm_run_result core_loop(wm_sched *s, uint64_t max_cycles)
         if (t.stop) return finish(s, WM_RUN_INTERRUPTED);
         if (s->cycle >= max_cycles) return finish(s, WM_RUN_MAX_CYCLES);
         if (s->dbg.between && !s->dbg.between(s->dbg_ctx, s->cycle)) return finish(s, WM_RUN_INTERRUPTED);
-        wm_sched_step(s);
-        if (s->obs.on_cycle) s->obs.on_cycle(s->obs_ctx, s->ops->cycle(s->f));
+        core_step(s);
     }
 }
 
 /* A core's pushes and pops, with their wavelets, from the fabric's core
- * hook; every event goes on to the hook set before. */
+ * hook: counted as messages, and under jitter each draws its stall (a
+ * push first, where a cycle has both); every event goes on to the hook
+ * set before. */
 static void count_core_event(void *ctx, const wm_core_event *ev)
 {
     wm_sched *s = ctx;
     const size_t tile = (size_t)ev->y * wm_layout_width(s->layout) + ev->x;
-    if (ev->what.push) wm_msg_flight_push(&s->msgs, tile, ev->what.push_data);
-    if (ev->what.pop) wm_msg_flight_pop(&s->msgs, tile, ev->pop_data);
+    if (s->msgs_kept) {
+        /* A TX store retires in the cycle it pushes: its PC is the send's. */
+        if (ev->what.push)
+            wm_sched_msg_push(s, 2 * (uint64_t)tile, tile, ev->what.push_data, ev->cycle,
+                              ev->what.retire ? ev->what.retire_pc : 0, false);
+        if (ev->what.pop) wm_sched_msg_pop(s, 2 * (uint64_t)tile + 1, tile, ev->pop_data, ev->cycle);
+    }
+    if (s->core_last_event) s->core_last_event[tile] = ev->cycle;
+    if (s->jitter_seed && s->jitter_tile_pe[tile] != SIZE_MAX) {
+        if (ev->what.push) jitter_access(s, s->jitter_tile_pe[tile]);
+        if (ev->what.pop) jitter_access(s, s->jitter_tile_pe[tile]);
+    }
     if (s->prev_core_hook) s->prev_core_hook(s->prev_core_ctx, ev);
 }
 
@@ -257,10 +382,12 @@ static void hook_core_events(wm_sched *s, bool first_run)
 {
     /* Always: a report names the message a blocked core waits for. */
     if (!s->ops->get_core_hook) return;
-    if (!first_run && !s->msgs_kept) return; /* pushes before this run went uncounted */
+    /* pushes before this run went uncounted: none are counted from now on */
+    s->msgs_kept = first_run || s->msgs_kept;
+    if (!s->msgs_kept && !s->jitter_seed) return;
     s->prev_core_hook = s->ops->get_core_hook(s->f, &s->prev_core_ctx);
     s->ops->set_core_hook(s->f, count_core_event, s);
-    s->msgs_hooked = s->msgs_kept = true;
+    s->msgs_hooked = true;
 }
 
 static void unhook_core_events(wm_sched *s)
@@ -375,12 +502,23 @@ static void core_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked, 
     fputc('\n', out);
 }
 
+/* A send's site is the PC of its TX store, 0 when the hook saw none. */
+static void core_report_site(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out)
+{
+    if (!site) return;
+    fprintf(out, " from ");
+    print_pc(s, mp, (uint32_t)site, out);
+}
+
 const wm_pe_mode_ops wm_pe_core_ops = {
     .mode = WM_PE_CORE,
     .name = "core",
     .init = core_init,
     .run = core_run,
     .report_pe = core_report_pe,
+    .report_site = core_report_site,
     .free = core_free,
+    .jitter_start = core_jitter_start,
+    .delay_start = core_delay_start,
     .sees_port = false,
 };

@@ -23,9 +23,10 @@ void wm_mem_report_take(const wm_sched *s, wm_mem_report *out)
     }
     if (s->stacks) out->stack = wm_stacks_resident(s->stacks);
     size_t sched = sizeof *s + s->n * (sizeof *s->pes + sizeof *s->live) + s->snap_cap * 2 * sizeof *s->snap +
-                   s->msgs.ntiles * (sizeof *s->msgs.tx_left + sizeof *s->msgs.rx_left + sizeof *s->msgs.rx_msgs);
+                   wm_msg_flight_bytes(&s->msgs);
     if (s->cos) sched += s->n * sizeof *s->cos;
     if (s->cpes) sched += s->n * sizeof *s->cpes;
+    if (s->core_last_event) sched += s->msgs.ntiles * sizeof *s->core_last_event;
     for (size_t i = 0; i < s->n; i++) {
         sched += s->pes[i].cap_exports * sizeof *s->pes[i].exports;
         if (s->pes[i].fault) sched += FAULT_TEXT;

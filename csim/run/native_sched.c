@@ -135,8 +135,8 @@ static void note_push(wm_mp *mp, uint64_t c)
     const bool header = mp->tx_left == 0;
     mp->tx_left = header ? wm_header_len(mp->push_data) : mp->tx_left - 1;
     mp->tx_headers = (mp->tx_headers << 1) | (header ? 1u : 0u);
-    wm_msg_flight_push(&mp->s->msgs, (size_t)mp->inst->y * wm_layout_width(mp->s->layout) + mp->inst->x,
-                       mp->push_data);
+    wm_sched_msg_push(mp->s, mp->index, (size_t)mp->inst->y * wm_layout_width(mp->s->layout) + mp->inst->x,
+                      mp->push_data, c, (uint64_t)(uintptr_t)mp->s->cos[mp->index].call_site, true);
     if (header && mp->s->obs.on_send) mp->s->obs.on_send(mp->s->obs_ctx, mp->index, c, mp->push_data);
     mp->pushes++;
     mp->last_push_cycle = c;
@@ -184,12 +184,13 @@ static bool serve(wm_sched *s, wm_mp *mp)
             break;
         case WAIT_POP:
             if (st.rx_count == 0) {
+                if (mp->state != WM_PE_BLOCKED_RECV) mp->blocked_since = c;
                 wm_sched_set_state(s, mp, WM_PE_BLOCKED_RECV);
                 return false;
             }
             mp->popped = st.rx_head;
             if (mp->pop_is_header) mp->headers_received++;
-            wm_msg_flight_pop(&s->msgs, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head);
+            wm_sched_msg_pop(s, mp->index, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head, c);
             s->ops->pe_pop(s->f, x, y);
             mp->pops++;
             mp->last_pop_cycle = c;
@@ -238,7 +239,7 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
         /* The fabric is looked at only where it decides a deadlock. */
         const bool waits = !acted && blocked_recv == s->nlive;
         wm_sched_tally t = {faulted, s->nlive, blocked_recv, blocked, acted, waits && !s->ops->quiescent(s->f),
-                            s->part && wm_sched_interrupted(s)};
+                            s->part && wm_sched_interrupted(s), 0};
         wm_sched_agree(s, &t);
         if (t.faulted) return WM_RUN_FAULT;
         if (t.live == 0) return WM_RUN_DONE;
@@ -291,13 +292,39 @@ static void native_report_pe(const wm_sched *s, const wm_mp *mp, bool deadlocked
     fputc('\n', out);
 }
 
+/* A send's site is the kernel's call of sw/mp.h: its line and function. */
+static void native_report_site(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out)
+{
+    (void)s;
+    (void)mp;
+    char where[560];
+    if (site && wm_host_line_of((const void *)(uintptr_t)site, where, sizeof where)) fprintf(out, " from %s", where);
+}
+
+/* Jitter: nothing to make, and a start delayed is a first port access
+ * that waits (the kernel computes from its first cycle). */
+static bool native_jitter_start(wm_sched *s, char *err, size_t err_size)
+{
+    (void)s, (void)err, (void)err_size;
+    return true;
+}
+
+static void native_delay_start(wm_sched *s, wm_mp *mp, unsigned cycles)
+{
+    (void)s;
+    mp->ready += cycles;
+}
+
 const wm_pe_mode_ops wm_pe_native_ops = {
     .mode = WM_PE_NATIVE,
     .name = "native",
     .init = native_init,
     .run = native_run,
     .report_pe = native_report_pe,
+    .report_site = native_report_site,
     .free = native_free,
+    .jitter_start = native_jitter_start,
+    .delay_start = native_delay_start,
     .sees_port = true,
 };
 
@@ -352,31 +379,6 @@ const char *wm_sched_enter_from(wm_mp *mp, const char *func, const void *site)
 {
     wm_sched_note_call(mp, site);
     return wm_sched_enter(mp, func);
-}
-
-/* splitmix64: a full-period generator with a state of one word. */
-static uint64_t jitter_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-void wm_sched_set_jitter(wm_sched *s, uint64_t seed)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        wm_mp *mp = &s->pes[i];
-        uint64_t mix = seed ^ (0x632be59bd9b4e019u * (i + 1));
-        mp->jitter_state = jitter_next(&mix) | 1;
-        mp->ready += jitter_next(&mp->jitter_state) % (WM_JITTER_START + 1);
-    }
-}
-
-unsigned wm_sched_jitter_port(wm_mp *mp)
-{
-    if (!mp->jitter_state) return 0;
-    return (unsigned)(jitter_next(&mp->jitter_state) % (WM_JITTER_PORT + 1));
 }
 
 void wm_sched_charge(wm_mp *mp, unsigned cycles)

@@ -76,6 +76,7 @@ static void pack_pe(const wm_sched *s, const wm_mp *mp, pack *p)
     put_u64(p, mp->index);
     put_u64(p, (uint64_t)mp->state);
     put_u64(p, mp->end_cycle);
+    put_u64(p, mp->blocked_since);
     put_u64(p, mp->nexports);
     for (size_t e = 0; e < mp->nexports; e++) {
         put_text(p, mp->exports[e].name);
@@ -98,6 +99,7 @@ static void unpack_pe(wm_sched *s, unpack *u)
     wm_mp *mp = &s->pes[index];
     mp->state = (wm_pe_state)get_u64(u);
     mp->end_cycle = get_u64(u);
+    mp->blocked_since = get_u64(u);
     const size_t nexports = (size_t)get_u64(u);
     free(mp->exports);
     mp->exports = nexports ? wm_xcalloc(nexports, sizeof *mp->exports) : NULL;

@@ -41,7 +41,7 @@ wm_sched *wm_sched_create_with(const wm_pe_mode_ops *pm, const wm_fabric_ops *op
         return NULL;
     }
     s->cycle = ops->cycle(f);
-    if (!wm_msg_flight_init(&s->msgs, (size_t)wm_layout_width(layout) * wm_layout_height(layout))) {
+    if (!wm_msg_flight_init(&s->msgs, wm_layout_width(layout), wm_layout_height(layout))) {
         fprintf(stderr, "wavemesh: out of memory for the count of messages in flight\n");
         wm_sched_destroy(s);
         return NULL;
@@ -78,6 +78,7 @@ void wm_sched_destroy(wm_sched *s)
     wm_msg_flight_free(&s->msgs);
     for (size_t i = 0; i < s->nnames; i++) free(s->names[i]);
     free(s->names);
+    free(s->events);
     free(s);
 }
 
@@ -87,12 +88,83 @@ void wm_sched_step(const wm_sched *s)
     if (s->part) wm_partition_exchange(s->part, s->ops, s->f, s->ops->cycle(s->f));
 }
 
-void wm_sched_agree(const wm_sched *s, wm_sched_tally *t)
+/* One push or pop, as it travels between ranks. */
+struct wm_msg_event {
+    uint64_t key, tile, cycle, site;
+    uint32_t wavelet;
+    uint8_t pop, host_site;
+};
+
+/* The start of this program's code: a native site travels as its
+ * distance from it, the same in every rank's process. */
+extern const char __executable_start[];
+
+static void note_event(wm_sched *s, const struct wm_msg_event *e)
+{
+    if (s->nevents == s->cap_events) {
+        s->cap_events = s->cap_events ? 2 * s->cap_events : 64;
+        s->events = wm_xrealloc(s->events, s->cap_events * sizeof *s->events);
+    }
+    s->events[s->nevents++] = *e;
+}
+
+void wm_sched_msg_push(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, uint64_t cycle, uint64_t site,
+                       bool host_site)
+{
+    if (!s->part) {
+        wm_msg_flight_push(&s->msgs, tile, wavelet, cycle, site);
+        return;
+    }
+    struct wm_msg_event e = {key, tile, cycle, site, wavelet, 0, host_site};
+    if (host_site && site) e.site = site - (uint64_t)(uintptr_t)__executable_start;
+    note_event(s, &e);
+}
+
+void wm_sched_msg_pop(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, uint64_t cycle)
+{
+    if (!s->part) {
+        wm_msg_flight_pop(&s->msgs, tile, wavelet, cycle);
+        return;
+    }
+    const struct wm_msg_event e = {key, tile, cycle, 0, wavelet, 1, 0};
+    note_event(s, &e);
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+    const struct wm_msg_event *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (int)x->pop - (int)y->pop;
+}
+
+/* Every rank's pushes and pops of the cycle, counted here in key order. */
+static void count_events(wm_sched *s)
+{
+    size_t total = 0;
+    char *all = wm_partition_allgather(s->part, s->events, s->nevents * sizeof *s->events, &total, s->cycle);
+    s->nevents = 0;
+    struct wm_msg_event *e = (struct wm_msg_event *)(void *)all;
+    const size_t n = total / sizeof *e;
+    qsort(e, n, sizeof *e, event_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].pop) {
+            wm_msg_flight_pop(&s->msgs, e[i].tile, e[i].wavelet, e[i].cycle);
+        } else {
+            const uint64_t site =
+                e[i].host_site && e[i].site ? e[i].site + (uint64_t)(uintptr_t)__executable_start : e[i].site;
+            wm_msg_flight_push(&s->msgs, e[i].tile, e[i].wavelet, e[i].cycle, site);
+        }
+    }
+    free(all);
+}
+
+void wm_sched_agree(wm_sched *s, wm_sched_tally *t)
 {
     if (!s->part) return;
-    uint64_t v[7] = {t->faulted, t->live, t->blocked_recv, t->blocked, t->acted, t->busy, t->stop};
-    wm_partition_sum(s->part, v, 7, s->cycle);
-    *t = (wm_sched_tally){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    uint64_t v[8] = {t->faulted, t->live, t->blocked_recv, t->blocked, t->acted, t->busy, t->stop, s->nevents};
+    wm_partition_sum(s->part, v, 8, s->cycle);
+    *t = (wm_sched_tally){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    if (t->events) count_events(s);
 }
 
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
@@ -203,6 +275,7 @@ uint64_t wm_sched_cycle(const wm_sched *s) { return s->cycle; }
 bool wm_sched_set_debugger(wm_sched *s, const wm_sched_debugger *d, void *ctx)
 {
     if (s->pm->mode != WM_PE_CORE) return false;
+    if (d && s->jitter_seed) return false; /* both would hold cores (wm_sched_set_jitter) */
     s->dbg = d ? *d : (wm_sched_debugger){0};
     s->dbg_ctx = ctx;
     return true;

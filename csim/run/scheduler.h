@@ -123,7 +123,7 @@ const char *wm_sched_pe_call(const wm_sched *s, size_t pe);
  * fabric stands still; false ends the run there (WM_RUN_INTERRUPTED,
  * after wm_interrupt_fail's reason). While one is set, every cycle is a
  * full look at every core (no census shortcut): nothing the cores do
- * changes. False, with nothing set, in the native mode. */
+ * changes. False, with nothing set, in the native mode or under jitter. */
 typedef struct {
     bool (*between)(void *ctx, uint64_t cycle);
 } wm_sched_debugger;
@@ -187,12 +187,17 @@ uint64_t wm_sched_tsc(wm_mp *mp);
  * can interleave sending and receiving instead of blocking on either. */
 void wm_sched_queues(wm_mp *mp, unsigned *tx_count, unsigned *rx_count);
 void wm_sched_charge(wm_mp *mp, unsigned cycles);
-/* Jitter (--jitter SEED, docs/kernels.md): before the first cycle, delay
- * each native kernel's start by 0..WM_JITTER_START cycles and stall each of
- * its pushes and pops by 0..WM_JITTER_PORT cycles, drawn from a PRNG per PE
- * seeded by seed and the PE's index, so one seed is one schedule. */
+/* Jitter (--jitter SEED, docs/kernels.md), set before the first run: delay
+ * each kernel's start by 0..WM_JITTER_START cycles and stall each of its
+ * pushes and pops by 0..WM_JITTER_PORT cycles, drawn from a PRNG per PE
+ * seeded by seed and the PE's index, so one seed is one schedule. Natively
+ * the stall comes before the access; on the cores the host holds the core
+ * (core_hold) at its start and after each access, so a fabric whose
+ * backend cannot hold one core (rtl-mesh) takes none: false, with the
+ * reason in err. The holds are the schedule's, not a debugger's. */
 enum { WM_JITTER_START = 64, WM_JITTER_PORT = 8 };
-void wm_sched_set_jitter(wm_sched *s, uint64_t seed);
+WM_MUST_USE bool wm_sched_set_jitter(wm_sched *s, uint64_t seed, char *err, size_t err_size);
+bool wm_sched_jittered(const wm_sched *s);
 /* The stall of mp's next push or pop: 0 without jitter. */
 unsigned wm_sched_jitter_port(wm_mp *mp);
 uint32_t *wm_sched_mem(wm_mp *mp);

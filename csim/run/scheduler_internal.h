@@ -73,6 +73,8 @@ struct wm_mp {
     uint64_t last_push_cycle;
     uint64_t pops;
     uint64_t last_pop_cycle;
+    /* BLOCKED_RECV: the first cycle of its wait, for a deadlock's report */
+    uint64_t blocked_since;
 };
 
 /* WM_PE_NATIVE: a kernel's coroutine. */
@@ -88,6 +90,14 @@ typedef struct {
     wm_pe_block block;
     wm_core_status core;
 } wm_core_pe;
+
+/* WM_PE_CORE under jitter: a PE's hold. */
+typedef struct {
+    /* the cycles to hold the core for from the next step: its start delay
+     * until the cores start, then the stalls of its last step's accesses */
+    unsigned due;
+    uint64_t until; /* while held: the cycle its hold ends */
+} wm_jitter_hold;
 
 /* WM_PE_CORE: a kernel's symbols, read from its ELF when a report first
  * names one of its PCs. */
@@ -111,7 +121,14 @@ typedef struct {
     /* One line of the end-of-run report for a PE whose kernel is not done;
      * deadlocked: say that nobody sent what it waits for. */
     void (*report_pe)(const wm_sched *s, const wm_mp *mp, bool deadlocked, FILE *out);
+    /* " from WHERE" for the site of a send by mp (wm_msg_sent.site), or nothing if it cannot be named. */
+    void (*report_site)(const wm_sched *s, const wm_mp *mp, uint64_t site, FILE *out);
     void (*free)(wm_sched *s);
+    /* Jitter (jitter.c): make what the mode needs for it, before the
+     * first run; false, with the reason in err, when it cannot. Then
+     * delay_start once a PE, with the PE's start delay. */
+    bool (*jitter_start)(wm_sched *s, char *err, size_t err_size);
+    void (*delay_start)(wm_sched *s, wm_mp *mp, unsigned cycles);
     /* The scheduler performs every push and pop itself, so it knows the
      * framing of each TX queue (wm_mp.tx_headers) and each PE's last pop;
      * otherwise (cores) the report does not guess at them. */
@@ -151,6 +168,7 @@ struct wm_sched {
     wm_firmware *fws;
     size_t nfws;
     wm_core_syms *syms; /* one per image, for the reports */
+    uint64_t *core_last_event; /* per tile: the last cycle its core retired, pushed or popped (the hook's) */
     bool cores_started, cores_collected;
     size_t census_halted; /* halted cores at the last full look at every core */
     wm_progress progress; /* the status line of a long run (waves/progress.h) */
@@ -164,6 +182,16 @@ struct wm_sched {
     bool msgs_hooked;
     wm_core_hook prev_core_hook;
     void *prev_core_ctx;
+    uint64_t jitter_seed; /* wm_sched_set_jitter: the schedule's seed, 0 without jitter */
+    /* WM_PE_CORE under jitter, made by wm_sched_set_jitter only: each
+     * PE's hold, each tile's PE (SIZE_MAX: none), the PEs whose core an
+     * event of the last step is to hold, and the cores held, the earliest
+     * release among them at jitter_release */
+    wm_jitter_hold *holds;
+    size_t *jitter_tile_pe;
+    size_t *jitter_due, njitter_due;
+    size_t *jitter_held, njitter_held;
+    uint64_t jitter_release;
     /* WM_PE_CORE: a debugger, called before every step */
     wm_sched_debugger dbg;
     void *dbg_ctx;
@@ -172,6 +200,10 @@ struct wm_sched {
      * results come to rank 0 when the run ends (wm_sched_gather). */
     wm_partition *part;
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
+    /* The pushes and pops of this rank's PEs in the cycle, for every rank
+     * to count, in the order one process counts them (wm_sched_msg_push) */
+    struct wm_msg_event *events;
+    size_t nevents, cap_events;
     char **names;         /* rank 0: export names of other ranks' kernels, held here */
     size_t nnames;
 };
@@ -183,6 +215,7 @@ struct wm_sched {
  * every rank does). */
 typedef struct {
     uint64_t faulted, live, blocked_recv, blocked, acted, busy, stop;
+    uint64_t events; /* pushes and pops to pass on (scheduler.c fills it in) */
 } wm_sched_tally;
 
 /* The base's services to the modes (scheduler.c). */
@@ -200,8 +233,18 @@ static inline bool wm_sched_pe_here(const wm_sched *s, size_t i)
 /* One clock edge of the fabric; in a partitioned run, then the exchange
  * of the band's boundary links. */
 void wm_sched_step(const wm_sched *s);
-/* The tally of every rank, summed into t (nothing to do in a whole run). */
-void wm_sched_agree(const wm_sched *s, wm_sched_tally *t);
+/* A push of wavelet by tile's PE in cycle from site (natively an address
+ * in this program, on a core a PC: host_site tells), and a pop: counted in
+ * the messages in flight (msg_flight.h). In a partitioned run every rank
+ * counts every rank's, at the cycle's tally, in the order of key (the PE's
+ * index natively, the tile's on the cores, a push before a pop), which is
+ * the order one process counts them in. */
+void wm_sched_msg_push(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, uint64_t cycle, uint64_t site,
+                       bool host_site);
+void wm_sched_msg_pop(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, uint64_t cycle);
+/* The tally of every rank, summed into t (nothing to do in a whole run);
+ * with it, every rank's pushes and pops of the cycle are counted. */
+void wm_sched_agree(wm_sched *s, wm_sched_tally *t);
 /* A partitioned run has ended: every rank's PEs' states, end cycles,
  * exports and faults to rank 0 (scheduler.c). */
 void wm_sched_gather(wm_sched *s);

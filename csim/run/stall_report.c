@@ -28,12 +28,55 @@ static bool next_router(unsigned x, unsigned y, uint32_t h, unsigned *nx, unsign
     return true;
 }
 
-/* The kernel on tile (x, y), or NULL. */
-static const wm_mp *pe_at(const wm_sched *s, unsigned x, unsigned y)
+/* The kernels by tile (row-major, NULL where none runs), made once a
+ * report: a report of many PEs looks up as many. NULL when out of memory:
+ * then pe_at searches. */
+static const wm_mp **pes_by_tile(const wm_sched *s)
 {
+    const size_t ntiles = (size_t)wm_layout_width(s->layout) * wm_layout_height(s->layout);
+    const wm_mp **by_tile = calloc(ntiles ? ntiles : 1, sizeof *by_tile);
+    if (!by_tile) return NULL;
+    for (size_t i = 0; i < s->n; i++)
+        by_tile[(size_t)s->pes[i].inst->y * wm_layout_width(s->layout) + s->pes[i].inst->x] = &s->pes[i];
+    return by_tile;
+}
+
+/* The kernel on tile (x, y), or NULL. */
+static const wm_mp *pe_at(const wm_sched *s, const wm_mp *const *by_tile, unsigned x, unsigned y)
+{
+    if (by_tile) return by_tile[(size_t)y * wm_layout_width(s->layout) + x];
     for (size_t i = 0; i < s->n; i++)
         if (s->pes[i].inst->x == x && s->pes[i].inst->y == y) return &s->pes[i];
     return NULL;
+}
+
+/* "PE (x,y) NAME [kernel] at cycle C from WHERE": who sent a message. */
+static void report_sender(const wm_sched *s, const wm_mp *const *by_tile, uint32_t tile, uint64_t cycle,
+                          uint64_t site, FILE *out)
+{
+    const unsigned w = wm_layout_width(s->layout), x = tile % w, y = tile / w;
+    const wm_mp *mp = pe_at(s, by_tile, x, y);
+    fprintf(out, "PE (%u,%u)", x, y);
+    if (mp) fprintf(out, " %s [%s]", mp->inst->name, mp->inst->kernel->name);
+    fprintf(out, " at cycle %" PRIu64, cycle);
+    if (mp) s->pm->report_site(s, mp, site, out);
+}
+
+/* "sent by ...", and when several senders may have sent it, each of the
+ * first two and how alike their messages are. */
+static void report_origin(const wm_sched *s, const wm_mp *const *by_tile, const wm_msg_origin *o, FILE *out)
+{
+    if (!o->senders) {
+        fprintf(out, "sent before its sender's pushes were seen");
+        return;
+    }
+    fprintf(out, "sent by ");
+    report_sender(s, by_tile, o->sender[0].tile, o->sender[0].cycle, o->sender[0].site, out);
+    if (o->senders == 1) return;
+    fprintf(out, " or by ");
+    report_sender(s, by_tile, o->sender[1].tile, o->sender[1].cycle, o->sender[1].site, out);
+    if (o->senders > 2) fprintf(out, " or by one of %" PRIu32 " other PEs", o->senders - 2);
+    fprintf(out, ": %s", o->data_compared ? "identical messages" : "identical headers, the data not compared");
 }
 
 /* The tiles this process holds: all of them, or its block's. */
@@ -173,9 +216,10 @@ typedef enum { FRAMING_UNKNOWN, FRAMING_HEADER, FRAMING_DATA } framing;
  * links, so a link buffer's head is never guessed at: a data wavelet
  * decoded as a header sends the reader to a router the message never
  * goes near. */
-static framing tx_head_framing(const wm_sched *s, unsigned x, unsigned y, unsigned count)
+static framing tx_head_framing(const wm_sched *s, const wm_mp *const *by_tile, unsigned x, unsigned y,
+                               unsigned count)
 {
-    const wm_mp *mp = pe_at(s, x, y);
+    const wm_mp *mp = pe_at(s, by_tile, x, y);
     if (!mp || !s->pm->sees_port || count == 0) return FRAMING_UNKNOWN;
     /* A push posted in this cycle is not in the queue until the next edge. */
     const unsigned pending = mp->pushes && mp->last_push_cycle == s->cycle ? 1u : 0u;
@@ -184,7 +228,7 @@ static framing tx_head_framing(const wm_sched *s, unsigned x, unsigned y, unsign
     return (mp->tx_headers >> back) & 1u ? FRAMING_HEADER : FRAMING_DATA;
 }
 
-static void report_flights(const wm_sched *s, const char *how, FILE *out)
+static void report_flights(const wm_sched *s, const wm_mp *const *by_tile, const char *how, FILE *out)
 {
     const size_t n = s->ops->in_flight(s->f, NULL, 0);
     wm_flight *fl = calloc(n ? n : 1, sizeof *fl);
@@ -197,7 +241,7 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
         fprintf(out, "  %u wavelet(s) %s at (%u,%u) %s", p->count, how, p->x, p->y, place);
         if (p->place != WM_AT_TX) fprintf(out, " %s", port_names[p->port]);
         fprintf(out, ", oldest %08" PRIx32, p->head);
-        const framing fr = p->place == WM_AT_TX ? tx_head_framing(s, p->x, p->y, p->count) : FRAMING_UNKNOWN;
+        const framing fr = p->place == WM_AT_TX ? tx_head_framing(s, by_tile, p->x, p->y, p->count) : FRAMING_UNKNOWN;
         unsigned nx, ny;
         if (fr == FRAMING_DATA) {
             fprintf(out, " (a data wavelet)");
@@ -221,7 +265,7 @@ static void report_flights(const wm_sched *s, const char *how, FILE *out)
 
 /* Back-pressure from a PE that does not pop: every tile whose RX queue is
  * full, with what its kernel (if any) is doing instead. */
-static void report_full_rx(const wm_sched *s, FILE *out)
+static void report_full_rx(const wm_sched *s, const wm_mp *const *by_tile, FILE *out)
 {
     const unsigned w = wm_layout_width(s->layout);
     unsigned x0, x1, y0, y1;
@@ -231,7 +275,7 @@ static void report_full_rx(const wm_sched *s, FILE *out)
             mark((uint64_t)y * w + x);
             const wm_pe_status st = s->ops->pe_status(s->f, x, y);
             if (st.rx_count < WM_RX_DEPTH) continue;
-            const wm_mp *mp = pe_at(s, x, y);
+            const wm_mp *mp = pe_at(s, by_tile, x, y);
             if (!mp) {
                 fprintf(out, "  RX queue of PE (%u,%u) is full (%u wavelets) and no kernel runs there to pop it\n", x,
                         y, st.rx_count);
@@ -252,7 +296,7 @@ static void report_full_rx(const wm_sched *s, FILE *out)
 /* Messages that went where no kernel reads them: discarded by a router
  * as off the mesh (its sticky error keeps the first header), or waiting in
  * the RX queue of a PE without a kernel or whose kernel has returned. */
-static size_t report_lost(const wm_sched *s, FILE *out)
+static size_t report_lost(const wm_sched *s, const wm_mp *const *by_tile, FILE *out)
 {
     const unsigned w = wm_layout_width(s->layout), h = wm_layout_height(s->layout);
     size_t lost = 0;
@@ -271,21 +315,39 @@ static size_t report_lost(const wm_sched *s, FILE *out)
                 lost++;
             }
             if (!st.rx_count) continue;
-            const wm_mp *mp = pe_at(s, x, y);
+            const wm_mp *mp = pe_at(s, by_tile, x, y);
+            const size_t tile = (size_t)y * w + x;
+            wm_msg_origin o;
             if (!mp) {
-                fprintf(out, "  %u wavelet(s) delivered to PE (%u,%u), where no kernel runs: oldest %08" PRIx32 "\n",
+                /* nothing pops there: the oldest is a header */
+                fprintf(out, "  %u wavelet(s) delivered to PE (%u,%u), where no kernel runs: oldest %08" PRIx32,
                         st.rx_count, x, y, st.rx_head);
+                if (s->msgs_kept && wm_msg_flight_head_origin(&s->msgs, tile, st.rx_head, &o)) {
+                    fprintf(out, ", ");
+                    report_origin(s, by_tile, &o, out);
+                }
+                fputc('\n', out);
             } else if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) {
+                /* A native kernel's pop of this cycle (one that faults
+                 * right after it) leaves the queue at the cycle's end: the
+                 * head shown is the wavelet it took, the next not seen. */
+                const bool popping = s->pm->sees_port && mp->pops && mp->last_pop_cycle == s->cycle;
+                if (popping && st.rx_count == 1) continue;
                 fprintf(out, "  %u wavelet(s) left unread in the RX queue of PE (%u,%u) %s [%s], whose kernel %s",
-                        st.rx_count, x, y, mp->inst->name, mp->inst->kernel->name,
+                        st.rx_count - (popping ? 1u : 0u), x, y, mp->inst->name, mp->inst->kernel->name,
                         mp->state == WM_PE_DONE ? "returned" : "faulted");
                 /* The pops counted at the port frame the queue's head. */
-                const size_t tile = (size_t)y * w + x;
-                if (s->msgs_kept && !wm_msg_flight_mid_message(&s->msgs, tile))
+                if (popping) {
+                    /* nothing more is known of the first */
+                } else if (s->msgs_kept && !wm_msg_flight_mid_message(&s->msgs, tile)) {
                     fprintf(out, ": the first, %08" PRIx32 ", is the header of message %" PRIu32 " (to (%u,%u), %u data wavelet(s), tag %u)",
                             st.rx_head, wm_msg_flight_received(&s->msgs, tile) + 1, wm_header_col(st.rx_head),
                             wm_header_row(st.rx_head), wm_header_len(st.rx_head), wm_header_tag(st.rx_head));
-                else
+                    if (wm_msg_flight_head_origin(&s->msgs, tile, st.rx_head, &o)) {
+                        fprintf(out, ", ");
+                        report_origin(s, by_tile, &o, out);
+                    }
+                } else
                     fprintf(out, ": the first is %08" PRIx32 "%s", st.rx_head,
                             s->msgs_kept ? ", a data wavelet of a message it began to read" : "");
                 fputc('\n', out);
@@ -298,10 +360,10 @@ static size_t report_lost(const wm_sched *s, FILE *out)
     return lost;
 }
 
-static void flights_section(const wm_sched *s, const char *how, FILE *out)
+static void flights_section(const wm_sched *s, const wm_mp *const *by_tile, const char *how, FILE *out)
 {
     section sec;
-    if (section_open(&sec)) report_flights(s, how, sec.f);
+    if (section_open(&sec)) report_flights(s, by_tile, how, sec.f);
     section_emit(s, &sec, out);
 }
 
@@ -313,30 +375,71 @@ bool wm_sched_check_delivered(const wm_sched *s, FILE *out)
         wm_sched_step(s);
     }
     const size_t flying = summed(s, s->ops->in_flight(s->f, NULL, 0));
+    const wm_mp **by_tile = pes_by_tile(s);
     section lost_sec;
-    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, lost_sec.f) : 0);
+    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, by_tile, lost_sec.f) : 0);
     if (!lost && !flying) {
+        if (writing == &lost_sec) writing = NULL;
         if (lost_sec.f) fclose(lost_sec.f);
         free(lost_sec.text);
+        free(lost_sec.keys);
+        free(lost_sec.at);
+        free(by_tile);
         return true;
     }
     if (prints(s))
         fprintf(out, "every kernel returned at cycle %" PRIu64 ", but not every message was delivered:\n", s->cycle);
     section_emit(s, &lost_sec, out);
-    if (flying) flights_section(s, "still in flight", out);
+    if (flying) flights_section(s, by_tile, "still in flight", out);
+    free(by_tile);
     return false;
 }
 
-/* The line of every PE whose kernel is not done, in layout order (in a
- * partitioned run, each rank's own, keyed by the PE's index). */
-static void report_pes(const wm_sched *s, bool deadlocked, FILE *out)
+/* A deadlocked PE's last message: its number and tag, when its header
+ * was popped, and who sent it. */
+static void report_last_received(const wm_sched *s, const wm_mp *const *by_tile, const wm_mp *mp, FILE *out)
+{
+    if (!s->msgs_kept) return;
+    const size_t tile = (size_t)mp->inst->y * wm_layout_width(s->layout) + mp->inst->x;
+    const uint32_t received = wm_msg_flight_received(&s->msgs, tile);
+    wm_msg_origin o;
+    if (!received) {
+        fprintf(out, "    it has received nothing\n");
+    } else if (wm_msg_flight_last_received(&s->msgs, tile, &o)) {
+        fprintf(out, "    the last message it received: message %" PRIu32 " (tag %u) at cycle %" PRIu64 ", ", received,
+                wm_header_tag(o.header), o.received);
+        report_origin(s, by_tile, &o, out);
+        fputc('\n', out);
+    }
+}
+
+/* Where a deadlock's chain of waits starts: the PE blocked on receive
+ * since the earliest cycle, the lowest index among equals. */
+static void report_chain_start(const wm_sched *s, FILE *out)
+{
+    const wm_mp *first = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const wm_mp *mp = &s->pes[i];
+        if (mp->state == WM_PE_BLOCKED_RECV && (!first || mp->blocked_since < first->blocked_since)) first = mp;
+    }
+    if (!first) return;
+    fprintf(out, "  the chain starts at PE (%u,%u) %s [%s], waiting since cycle %" PRIu64 ", the first to block\n",
+            first->inst->x, first->inst->y, first->inst->name, first->inst->kernel->name, first->blocked_since);
+}
+
+/* The line of every PE whose kernel is not done, in layout order, and a
+ * deadlocked one's last message (in a partitioned run each rank writes
+ * its own PEs', keyed by the PE's index). */
+static void report_pes(const wm_sched *s, const wm_mp *const *by_tile, wm_run_result r, bool deadlocked, FILE *out)
 {
     section sec;
     if (!section_open(&sec)) return;
     for (size_t i = 0; i < s->n; i++) {
-        if (!wm_sched_pe_here(s, i) || s->pes[i].state == WM_PE_DONE) continue;
+        const wm_mp *mp = &s->pes[i];
+        if (!wm_sched_pe_here(s, i) || mp->state == WM_PE_DONE) continue;
         mark(i);
-        s->pm->report_pe(s, &s->pes[i], deadlocked, sec.f);
+        s->pm->report_pe(s, mp, deadlocked, sec.f);
+        if (r == WM_RUN_DEADLOCK && mp->state == WM_PE_BLOCKED_RECV) report_last_received(s, by_tile, mp, sec.f);
     }
     section_emit(s, &sec, out);
 }
@@ -382,19 +485,22 @@ void wm_sched_report(const wm_sched *s, wm_run_result r, FILE *out)
                     s->part ? s->live_all : s->nlive);
         break;
     }
+    const wm_mp **by_tile = pes_by_tile(s);
     section lost_sec;
-    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, lost_sec.f) : 0);
+    const size_t lost = summed(s, section_open(&lost_sec) ? report_lost(s, by_tile, lost_sec.f) : 0);
     /* "nobody has sent" only when no message went astray */
-    report_pes(s, r == WM_RUN_DEADLOCK && !lost, out);
+    report_pes(s, by_tile, r, r == WM_RUN_DEADLOCK && !lost, out);
+    if (r == WM_RUN_DEADLOCK && head) report_chain_start(s, head);
     if (lost && head) fprintf(head, "  messages that went astray:\n");
     section_emit(s, &lost_sec, out);
     if (r == WM_RUN_STALLED || r == WM_RUN_MAX_CYCLES) {
         section sec;
-        if (section_open(&sec)) report_full_rx(s, sec.f);
+        if (section_open(&sec)) report_full_rx(s, by_tile, sec.f);
         section_emit(s, &sec, out);
     }
-    if (r == WM_RUN_STALLED) flights_section(s, "stuck", out);
-    if (r == WM_RUN_MAX_CYCLES) flights_section(s, "in flight", out);
+    if (r == WM_RUN_STALLED) flights_section(s, by_tile, "stuck", out);
+    if (r == WM_RUN_MAX_CYCLES) flights_section(s, by_tile, "in flight", out);
+    free(by_tile);
 }
 
 wm_ending wm_sched_ending(const wm_sched *s, wm_run_result r, FILE *out)
