@@ -34,6 +34,9 @@ run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --q
 	echo "== sh tests/check_mpi_regress.sh"; \
 	if sh tests/check_mpi_regress.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_mpi_regress.sh"; fi; \
+	echo "== sh tests/check_mpi_fabric.sh"; \
+	if sh tests/check_mpi_fabric.sh $(WAVEMESH); then pass=$$((pass+1)); \
+	else fail=$$((fail+1)); echo "FAILED: check_mpi_fabric.sh"; fi; \
 	echo "== sh tests/check_mpi_ledger.sh"; \
 	if sh tests/check_mpi_ledger.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_mpi_ledger.sh"; fi; \

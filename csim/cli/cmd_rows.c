@@ -59,7 +59,10 @@ static const char about[] =
     "runs.\n"
     "With --trace FILE.fst (or .vcd) each row on each backend is dumped to\n"
     "FILE-ROW-BACKEND.fst (FILE-ROW-BACKEND-core.fst on cores), with its save\n"
-    "file next to it (docs/waves.md).\n";
+    "file next to it (docs/waves.md).\n\n"
+    "Started by mpirun or srun as one of several ranks, each row's mesh is split\n"
+    "into a block of tiles a rank; rank 0 prints what one process prints\n"
+    "(docs/distributed.md).\n";
 
 static double now_seconds(void)
 {

@@ -36,7 +36,11 @@ static const char about[] =
     "shared by content counted once) or the kernels' stack pages natively,\n"
     "what the peak holds beyond them, and of that the ISS, the routers, the\n"
     "queues and the scheduler (docs/core.md, \"Where a PE's bytes go\"); the\n"
-    "sw backend tells its part, the rtl backend's falls in the rest.\n";
+    "sw backend tells its part, the rtl backend's falls in the rest.\n"
+    "Started by mpirun or srun as one of several ranks, the run splits the mesh\n"
+    "into a block of tiles a rank, exchanging the links between blocks every\n"
+    "cycle; rank 0 prints what one process prints (docs/distributed.md), and\n"
+    "--mem-report prints each rank's.\n";
 
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";

@@ -139,6 +139,9 @@ wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *la
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
     wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
     cfg.band = wm_partition_band(part);
+    /* the ranks are the run's parallel part: a rank steps its block on
+     * one thread, unless WM_SW_THREADS asks otherwise */
+    if (!getenv("WM_SW_THREADS")) cfg.threads = WM_SW_THREADS_ONE;
     r->f = wm_fabric_create(ops, w, h, mode == WM_PE_CORE, &cfg);
     if (!r->f) {
         wm_runner_destroy(r);
