@@ -32,15 +32,15 @@ for n in 20000 200000; do
         wall "$W" run "$tmp/stream$n.layout" --backend sw >>"$tmp/one$n"
         wall $MPI "$W" run "$tmp/stream$n.layout" --backend sw >>"$tmp/two$n"
     done
-    eval "c$n=$(cycles_of)"
+    eval "cycles_$n=$(cycles_of)"
 done
 o1=$(median <"$tmp/one20000"); o2=$(median <"$tmp/one200000"); t1=$(median <"$tmp/two20000"); t2=$(median <"$tmp/two200000")
-dc=$((c200000 - c20000))
+dc=$((cycles_200000 - cycles_20000))
 per=$(echo "(($t2 - $t1) - ($o2 - $o1)) / $dc * 1000000" | bc -l)
 echo "| a cycle's exchange on this machine | 1 process | 2 ranks |"
 echo "|---|---:|---:|"
-printf '| 4x1 stream, %s cycles, median wall s | %.2f | %.2f |\n' "$c20000" "$o1" "$t1"
-printf '| 4x1 stream, %s cycles, median wall s | %.2f | %.2f |\n' "$c200000" "$o2" "$t2"
+printf '| 4x1 stream, %s cycles, median wall s | %.2f | %.2f |\n' "$cycles_20000" "$o1" "$t1"
+printf '| 4x1 stream, %s cycles, median wall s | %.2f | %.2f |\n' "$cycles_200000" "$o2" "$t2"
 printf '| what 2 ranks add to a cycle (slope between the two) | | %.2f µs |\n' "$per"
 echo
 
