@@ -48,8 +48,10 @@ same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
 $MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
 grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
 # a rank killed mid-run: the job ends, non-zero, the cycle named, nothing left running
-# (a 64x64 mesh of cores on the rtl backend: seconds a rank)
-"$W" tree --leaves 2048 --placement packed -o "$tmp/long.layout" >/dev/null || fail "tree exited $?"
+# (a 64x128 mesh of cores on the rtl backend: seconds of CPU a rank; the
+# victim is killed once it has spent 3 s of CPU, past its set-up whatever
+# the machine's load)
+"$W" tree --leaves 4096 --placement packed -o "$tmp/long.layout" >/dev/null || fail "tree exited $?"
 $MPI "$W" run "$tmp/long.layout" --backend rtl --pe core >"$tmp/kill.out" 2>"$tmp/kill.err" &
 job=$!
 for i in $(seq 1 100); do
@@ -58,8 +60,13 @@ for i in $(seq 1 100); do
     sleep 0.1
 done
 [ -n "$victim" ] || fail "the ranks of the long run did not start"
-sleep 2
-kill -9 "$victim"
+ticks=$(getconf CLK_TCK)
+for i in $(seq 1 600); do
+    cpu=$(awk '{print $14 + $15}' "/proc/$victim/stat" 2>/dev/null) || break
+    [ "$cpu" -ge $((3 * ticks)) ] && break
+    sleep 0.1
+done
+kill -9 "$victim" || fail "the victim rank ended before it was killed"
 start=$(date +%s)
 wait $job && fail "a run with a rank killed exited 0"
 [ $(($(date +%s) - start)) -le 30 ] || fail "a run with a rank killed took more than 30 s to end"

@@ -67,7 +67,10 @@ static bool place(const void *addr, char *out, size_t size)
     const bool got = line_of(p, func, sizeof func) && line_of(p, where, sizeof where);
     while (fgetc(p) != EOF) continue;
     const int status = pclose(p);
-    if (!got || status != 0 || !strcmp(func, "??") || !strncmp(where, "??", 2)) return false;
+    /* a child reaped by a library's own SIGCHLD handler (an MPI job's)
+     * leaves no status: its whole answer, read, is the answer */
+    const bool ended = status == 0 || (status == -1 && errno == ECHILD);
+    if (!got || !ended || !strcmp(func, "??") || !strncmp(where, "??", 2)) return false;
     where[strcspn(where, " ")] = '\0'; /* " (discriminator N)" */
     /* the file as the build named it: relative to the checkout the
      * program was built in (the folder above its BUILD_DIR), else to the

@@ -85,7 +85,12 @@ static bool read_answers(char **argv, char (*addrs)[16], size_t n, char **lines,
         close(fds[0]);
     }
     int status;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    pid_t got;
+    while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) continue;
+    /* a child reaped by a library's own SIGCHLD handler (an MPI job's)
+     * leaves no status: its answers, all read, are checked below */
+    const bool reaped_elsewhere = got < 0 && errno == ECHILD;
+    if (!reaped_elsewhere && (got != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
         snprintf(err, err_size, "%s -e %s failed", argv[0], argv[4]);
         return false;
     }
