@@ -287,8 +287,8 @@ static bool split_agrees(split *sp, bool cores)
                       nwhole, nplaces);
         return false;
     }
-    qsort(sp->whole_places, nwhole, sizeof *sp->whole_places, place_order);
-    qsort(sp->block_places, nplaces, sizeof *sp->block_places, place_order);
+    if (nwhole) qsort(sp->whole_places, nwhole, sizeof *sp->whole_places, place_order);
+    if (nplaces) qsort(sp->block_places, nplaces, sizeof *sp->block_places, place_order);
     for (size_t i = 0; i < nwhole; i++) {
         const wm_flight *a = &sp->whole_places[i], *b = &sp->block_places[i];
         if (a->x != b->x || a->y != b->y || a->place != b->place || a->port != b->port || a->count != b->count ||
@@ -311,8 +311,8 @@ static bool split_agrees(split *sp, bool cores)
     }
     /* The step's events, as a set: each block reports its own in order. */
     link_log *lw = &sp->whole_links, *lb = &sp->block_links;
-    qsort(lw->ev, lw->n, sizeof *lw->ev, link_order);
-    qsort(lb->ev, lb->n, sizeof *lb->ev, link_order);
+    if (lw->n) qsort(lw->ev, lw->n, sizeof *lw->ev, link_order);
+    if (lb->n) qsort(lb->ev, lb->n, sizeof *lb->ev, link_order);
     bool same = lw->n == lb->n;
     for (size_t i = 0; same && i < lw->n; i++)
         same = lw->ev[i].cycle == lb->ev[i].cycle && lw->ev[i].x == lb->ev[i].x && lw->ev[i].y == lb->ev[i].y &&
@@ -332,8 +332,8 @@ static bool split_agrees(split *sp, bool cores)
         return false;
     }
     core_log *cw = &sp->whole_cores, *cb = &sp->block_cores;
-    qsort(cw->ev, cw->n, sizeof *cw->ev, core_order);
-    qsort(cb->ev, cb->n, sizeof *cb->ev, core_order);
+    if (cw->n) qsort(cw->ev, cw->n, sizeof *cw->ev, core_order);
+    if (cb->n) qsort(cb->ev, cb->n, sizeof *cb->ev, core_order);
     same = cw->n == cb->n;
     for (size_t i = 0; same && i < cw->n; i++) same = same_core_cycle(&cw->ev[i], &cb->ev[i]);
     if (!same) {

@@ -145,7 +145,7 @@ static void count_events(wm_sched *s)
     s->nevents = 0;
     struct wm_msg_event *e = (struct wm_msg_event *)(void *)all;
     const size_t n = total / sizeof *e;
-    qsort(e, n, sizeof *e, event_cmp);
+    if (n) qsort(e, n, sizeof *e, event_cmp);
     for (size_t i = 0; i < n; i++) {
         if (e[i].pop) {
             wm_msg_flight_pop(&s->msgs, e[i].tile, e[i].wavelet, e[i].cycle);
