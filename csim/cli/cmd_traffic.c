@@ -293,7 +293,8 @@ static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h,
     if (!job.ops) return -1;
     if (!ops->band_edge_out || !ops->band_edge_in) {
         if (job.rank == 0)
-            fprintf(stderr, "wavemesh traffic: --backend %s cannot hold one block of a mesh: under mpirun use rtl or sw\n",
+            fprintf(stderr,
+                    "wavemesh traffic: --backend %s cannot hold one block of a mesh: under mpirun use rtl or sw\n",
                     ops->name);
         wm_mpi_close(&job);
         return 2;
