@@ -2,7 +2,7 @@
 # check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
 # (docs/distributed.md) prints what one process prints: the seed's rows
 # natively and on the cores, a deadlock and a message left unread, on both
-# backends; a mesh too small for the ranks is refused; and a rank killed
+# backends, synthetic traffic (a hotspot, off-mesh addresses); a mesh too small for the ranks is refused; and a rank killed
 # mid-run ends the job, non-zero, naming the cycle, with no process left.
 # Skipped, with a note, where mpirun is not installed.
 W=${1:-build/wavemesh}
@@ -14,8 +14,12 @@ fail() { echo "check-mpi-fabric: $*"; exit 1; }
 # --oversubscribe; -q keeps its own notes (a rank's non-zero exit) off stderr
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPI="timeout 300 mpirun -q -np 3 --oversubscribe"
-# a row's wall time is the one field that may differ
-untimed() { sed -E 's/^([^ ]+) : [0-9]+:[0-9.]+ /\1 : /' "$1"; }
+# the timing, the one thing that may differ: a row's wall time; traffic's
+# cpu line and its CSV columns wall_s, cpu_s and router_cycles_per_s
+untimed() {
+    sed -E -e 's/^([^ ]+) : [0-9]+:[0-9.]+ /\1 : /' -e 's/^cpu [0-9.]+ s \(wall [0-9.]+ s\), [0-9.]+ M router-cycles.*/cpu TIMING/' \
+        -e 's/^((sw|rtl),.*),[0-9.]+,[0-9.]+,[0-9]+$/\1,TIMING/' "$1"
+}
 same() { # NAME ARGS...: one process against 3 ranks: exit status, stdout and stderr
     name=$1; shift
     "$W" "$@" >"$tmp/$name-1.out" 2>"$tmp/$name-1.err"; s1=$?
@@ -44,6 +48,18 @@ done
 "$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
 same packed-sw run "$tmp/p32.layout" --backend sw --pe core
 same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
+# synthetic traffic: every rank draws every message and injects its block's;
+# a hotspot, messages addressed beyond the edge, PEs that pop every other cycle
+for b in sw rtl; do
+    same "traffic-hotspot-$b" traffic --backend $b --mesh 7x5 --pattern hotspot --hotspot 1,3 --rate 0.08 \
+        --warmup 200 --cycles 300
+    grep -q '^average latency 14.84 cycles (p50 14, p90 22, p99 35, max 60 cycles)$' "$tmp/traffic-hotspot-$b-3.out" ||
+        { cat "$tmp/traffic-hotspot-$b-3.out"; fail "traffic-hotspot-$b: not the latency of one process"; }
+    same "traffic-offmesh-$b" traffic --backend $b --mesh 7x5 --rate 0.1 --offmesh 0.3 --pop-interval 2 \
+        --warmup 200 --cycles 300 --csv
+done
+$MPI "$W" traffic --pe native >/dev/null 2>"$tmp/traffic-pe.err" && fail "traffic --pe ran under mpirun"
+grep -q -- '--pe is for traffic in one process' "$tmp/traffic-pe.err" || { cat "$tmp/traffic-pe.err"; fail "no reason for refusing traffic --pe"; }
 # a mesh of fewer tiles than ranks
 $MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
 grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
@@ -72,6 +88,6 @@ wait $job && fail "a run with a rank killed exited 0"
 [ $(($(date +%s) - start)) -le 30 ] || fail "a run with a rank killed took more than 30 s to end"
 sleep 1
 pgrep -f "wavemesh run $tmp/long.layout" >/dev/null && fail "a rank still runs after the job ended"
-grep -q 'stopped at cycle [0-9]* waiting on the other ranks\|failed at cycle [0-9]*' "$tmp/kill.err" ||
+grep -q 'stopped at cycle [0-9]* waiting on \(the other ranks\|rank [0-9]*\)\|failed at cycle [0-9]*' "$tmp/kill.err" ||
     { cat "$tmp/kill.err"; fail "no rank says at which cycle the job stopped"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed); a killed rank ends the job"
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic); a killed rank ends the job"

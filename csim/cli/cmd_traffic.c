@@ -2,6 +2,7 @@
  * with BookSim-comparable latency and throughput and the simulation speed. */
 #include "cli/commands.h"
 #include "fabric/fabric.h"
+#include "mpi/partition.h"
 #include "run/runner.h"
 #include "run/stream.h"
 #include "traffic/traffic.h"
@@ -10,11 +11,13 @@
 #include "waves/waves.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char about[] =
     "Runs synthetic traffic and prints the average message latency and the\n"
@@ -29,7 +32,13 @@ static const char more[] =
     "first data wavelet; with --pe, each kernel records its messages' latencies\n"
     "in its PE's data memory, which the host reads back after the run).\n"
     "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
-    "simulated / CPU seconds of the run.\n";
+    "simulated / CPU seconds of the run.\n"
+    "Started by mpirun or srun as one of several ranks, the synthetic traffic\n"
+    "splits the mesh into a block of tiles a rank, exchanging the links between\n"
+    "blocks every cycle: each rank injects its block's messages and pops its\n"
+    "block's destinations, and rank 0 prints what one process prints but the\n"
+    "timing (the cpu line; the wall_s, cpu_s and router_cycles_per_s columns:\n"
+    "rank 0's own). --pe and --trace run in one process (docs/distributed.md).\n";
 
 static const char *const patterns[] = {"uniform", "transpose", "bitcomp", "hotspot", NULL};
 
@@ -154,7 +163,7 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
 /* Synthetic traffic (traffic/traffic.h) on a w x h fabric of backend ops,
  * dumped as trace says. */
 static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
-                             const wm_trace_spec *trace, bool csv)
+                             const wm_trace_spec *trace, bool csv, wm_partition *part, const wm_mpi_job *job)
 {
     char err[160];
     wm_waves *waves = NULL;
@@ -162,13 +171,27 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
-    wm_fabric *f = waves ? wm_waves_open(waves, ops) : wm_interrupt_fabric_create(ops, w, h, false);
+    wm_fabric *f = NULL;
+    if (waves) {
+        f = wm_waves_open(waves, ops);
+    } else if (part) {
+        wm_fabric_config fc = wm_interrupt_fabric_config(ops);
+        fc.band = wm_partition_band(part);
+        /* the ranks are the run's parallel part: a rank steps its block on
+         * one thread, unless WM_SW_THREADS asks otherwise */
+        if (!getenv("WM_SW_THREADS")) fc.threads = WM_SW_THREADS_ONE;
+        f = wm_fabric_create(ops, w, h, false, &fc);
+    } else {
+        f = wm_interrupt_fabric_create(ops, w, h, false);
+    }
     if (!f) {
+        if (part) job->ops->kill_job(1); /* the others wait on this rank's block: the job ends */
         wm_waves_destroy(waves);
         return 1;
     }
-    wm_traffic *t = wm_traffic_create(cfg, ops, f, w, h);
+    wm_traffic *t = part ? wm_traffic_create_banded(cfg, ops, f, w, h, part) : wm_traffic_create(cfg, ops, f, w, h);
     if (!t) {
+        if (part) job->ops->kill_job(1);
         wm_waves_destroy(waves);
         ops->destroy(f);
         return 1;
@@ -178,7 +201,8 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
      * cycles (waves/interrupt.h). */
     wm_progress progress;
     wm_progress_begin(&progress, 0);
-    while (!wm_traffic_done(t) && !wm_interrupt_pending()) {
+    if (part && wm_partition_rank(part) != 0) progress.tty = false; /* rank 0's line is the job's */
+    while (!wm_traffic_done(t) && !wm_traffic_interrupted(t)) {
         wm_traffic_step(t);
         if (waves) wm_waves_sample(waves);
         if (wm_progress_due(&progress)) {
@@ -190,14 +214,16 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
         }
     }
     wm_progress_end(&progress);
+    wm_traffic_gather(t);
     const wm_traffic_result r = wm_traffic_result_now(t);
-    const bool interrupted = wm_interrupt_pending();
+    const bool interrupted = wm_traffic_interrupted(t);
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
     const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     wm_traffic_destroy(t);
     const bool dumped = !waves || wm_waves_finish(waves);
     wm_waves_destroy(waves);
     ops->destroy(f);
+    if (interrupted && part && wm_partition_rank(part) != 0) return 1; /* rank 0 says so */
     if (interrupted) {
         char why[200];
         wm_interrupt_describe(why, sizeof why);
@@ -251,6 +277,52 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
     return 0;
 }
 
+/* Synthetic traffic on one block of the mesh a rank, as one rank of an MPI
+ * job (docs/distributed.md): rank 0 prints what one process prints, the
+ * others nothing, and every rank exits with rank 0's status. -1: a job of
+ * one process, to run as without a launcher. */
+static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
+                               bool csv)
+{
+    char err[600];
+    wm_mpi_job job;
+    if (!wm_mpi_open(&job, err, sizeof err)) {
+        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        return 1;
+    }
+    if (!job.ops) return -1;
+    if (!ops->band_edge_out || !ops->band_edge_in) {
+        if (job.rank == 0)
+            fprintf(stderr,
+                    "wavemesh traffic: --backend %s cannot hold one block of a mesh: under mpirun use rtl or sw\n",
+                    ops->name);
+        wm_mpi_close(&job);
+        return 2;
+    }
+    wm_partition *part = wm_partition_create(&job, "traffic", w, h, err, sizeof err);
+    if (!part) {
+        if (job.rank == 0) fprintf(stderr, "wavemesh traffic: %s\n", err);
+        wm_mpi_close(&job);
+        return 2;
+    }
+    if (job.rank != 0) {
+        /* standard output is main.c's writer onto descriptor 1: the descriptor goes to /dev/null */
+        const int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+            fprintf(stderr, "wavemesh traffic: rank %d: /dev/null: %s\n", job.rank, strerror(errno));
+            job.ops->kill_job(1);
+            return 1;
+        }
+        close(null);
+    }
+    const wm_trace_spec no_trace = wm_trace_spec_default();
+    const int status = wm_mpi_exit_status(&job, synthetic_traffic(ops, w, h, cfg, &no_trace, csv, part, &job));
+    fflush(stdout);
+    wm_partition_destroy(part);
+    wm_mpi_close(&job);
+    return status;
+}
+
 int wm_cmd_traffic(int argc, char **argv)
 {
     bool pe_given = false, csv = false, drain_given = false;
@@ -278,6 +350,9 @@ int wm_cmd_traffic(int argc, char **argv)
         WM_OPT_PAIR_ROW("--hotspot", "X,Y", ',', hotspot, 0, WM_MESH_MAX - 1, "the hotspot PE (default the centre)"),
         WM_OPT_REAL_ROW("--hotspot-fraction", "F", &cfg.hotspot_fraction, 0.0, 1.0,
                         "the hotspot's share of the messages (default 0.2)"),
+        WM_OPT_REAL_ROW("--offmesh", "F", &cfg.offmesh_fraction, 0.0, 1.0,
+                        "the share of the messages addressed beyond the mesh's edge, which their source's router "
+                        "discards (default 0)"),
         {"--pe", NULL, WM_OPT_CHOICE, .to.word = &pe, .words = wm_pe_words, .given = &pe_given,
          .help = "firmware traffic instead: every PE runs the stream kernel (sw/traffic/stream.c), natively or "
                  "on its core (docs/core.md), sending rate x cycles / len messages of len wavelets, one every "
@@ -311,6 +386,13 @@ int wm_cmd_traffic(int argc, char **argv)
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
+    if (wm_partition_wanted() && (pe_given || trace.path)) {
+        fprintf(stderr,
+                "wavemesh traffic: %s is for traffic in one process: under mpirun each rank holds one block of the "
+                "mesh and runs the synthetic traffic (docs/distributed.md)\n",
+                pe_given ? "--pe" : "--trace");
+        return 2;
+    }
     if (pe_given) {
         if (trace.path) {
             fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
@@ -318,5 +400,9 @@ int wm_cmd_traffic(int argc, char **argv)
         }
         return firmware_traffic(ops, w, h, &cfg, mode, csv);
     }
-    return synthetic_traffic(ops, w, h, &cfg, &trace, csv);
+    if (wm_partition_wanted()) {
+        const int st = partitioned_traffic(ops, w, h, &cfg, csv);
+        if (st >= 0) return st;
+    }
+    return synthetic_traffic(ops, w, h, &cfg, &trace, csv, NULL, NULL);
 }

@@ -11,11 +11,18 @@
  * in the destination's RX queue, so the destination can tell each tail.
  * The sum of the tails' pop cycles minus the sum of the creation cycles,
  * over the sampled messages, is their total latency once all have arrived.
+ *
+ * Partitioned over MPI ranks (docs/distributed.md), every rank draws every
+ * message from the one random stream, as one process does, and keeps what
+ * its block needs: the messages its sources send, and the creation cycle
+ * of the sampled ones its destinations receive. Each cycle the ranks sum
+ * what their pops counted, so that every rank ends the run at one cycle.
  */
 #include "traffic/traffic.h"
 
 #include "core/xalloc.h"
 #include "fabric/fabric_sw.h"
+#include "waves/interrupt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +34,7 @@ enum { TAG_SAMPLED = 1u };
 typedef struct {
     uint64_t created;
     uint32_t seq;
-    uint8_t dst_x, dst_y;
+    uint16_t dst_x, dst_y; /* an off-mesh one's up to WM_MESH_MAX - 1 */
     uint8_t sampled, offmesh;
 } message;
 
@@ -63,6 +70,9 @@ struct wm_traffic {
     wm_fabric *f;
     unsigned w, h;
     size_t n;
+    wm_partition *part;   /* NULL: the whole mesh in this process */
+    wm_fabric_band block; /* the tiles this process holds: the whole mesh without part */
+    bool stop;            /* partitioned: a rank was interrupted, so every rank stops */
     uint64_t rng[4];
     double log_no_create; /* log(1 - p), p = rate / len */
     bool creates;
@@ -74,7 +84,7 @@ struct wm_traffic {
     uint32_t *src_list, *dst_list;
     size_t nsrc, ndst;
     /* The sw backend's queue arrays: a byte read per listed PE instead of
-     * a pe_status call. NULL arrays on other backends. */
+     * a pe_status call (queue_index). NULL arrays on other backends. */
     wm_sw_queues queues;
     uint64_t now;
     uint64_t sample_begin, sample_end;
@@ -202,6 +212,12 @@ bool wm_traffic_config_check(const wm_traffic_config *c, unsigned w, unsigned h,
 wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f, unsigned w,
                               unsigned h)
 {
+    return wm_traffic_create_banded(cfg, ops, f, w, h, NULL);
+}
+
+wm_traffic *wm_traffic_create_banded(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f,
+                                     unsigned w, unsigned h, wm_partition *part)
+{
     char err[160];
     if (!wm_traffic_config_check(cfg, w, h, err, sizeof err)) {
         fprintf(stderr, "wavemesh: traffic: %s\n", err);
@@ -219,6 +235,8 @@ wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops 
     t->w = w;
     t->h = h;
     t->n = (size_t)w * h;
+    t->part = part;
+    t->block = part ? wm_partition_band(part) : (wm_fabric_band){0, h, 0, w};
     if (wm_fabric_is(ops, "sw")) t->queues = wm_fabric_sw_queues(f);
     uint64_t seed = cfg->seed;
     for (int i = 0; i < 4; i++) t->rng[i] = splitmix64(&seed);
@@ -246,6 +264,8 @@ wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops 
         t->heap_n = t->n;
         for (size_t i = t->n / 2; i-- > 0;) heap_sift_down(t, i);
     }
+    /* what each block shows the next at cycle 0 */
+    if (part) wm_partition_exchange(part, ops, f, 0);
     return t;
 }
 
@@ -290,8 +310,21 @@ static void pick_destination(wm_traffic *t, uint32_t node, message *m)
         if (t->w < WM_MESH_MAX) dx = t->w + rng_below(t->rng, WM_MESH_MAX - t->w);
         else dy = t->h + rng_below(t->rng, WM_MESH_MAX - t->h);
     }
-    m->dst_x = (uint8_t)dx;
-    m->dst_y = (uint8_t)dy;
+    m->dst_x = (uint16_t)dx;
+    m->dst_y = (uint16_t)dy;
+}
+
+static bool holds(const wm_traffic *t, uint32_t node)
+{
+    const unsigned x = node % t->w, y = node / t->w;
+    return y >= t->block.row_begin && y < t->block.row_end && x >= t->block.col_begin && x < t->block.col_end;
+}
+
+/* Where PE node's bytes are in the sw backend's queue arrays. */
+static size_t queue_index(const wm_traffic *t, uint32_t node)
+{
+    const unsigned x = node % t->w, y = node / t->w;
+    return (size_t)(y - t->block.row_begin) * t->queues.stride + (x - t->block.col_begin);
 }
 
 static void list_source(wm_traffic *t, uint32_t node)
@@ -325,35 +358,6 @@ static bool enqueue(source *s, const message *m)
     return true;
 }
 
-static void create_messages(wm_traffic *t)
-{
-    while (t->heap_n && t->heap_time[0] == t->now) {
-        const uint32_t node = t->heap_node[0];
-        source *s = &t->src[node];
-        message m;
-        m.created = t->now;
-        m.seq = s->seq++;
-        pick_destination(t, node, &m);
-        m.sampled = !m.offmesh && t->now >= t->sample_begin && t->now < t->sample_end;
-        if (enqueue(s, &m)) {
-            list_source(t, node);
-            t->messages_created++;
-            if (m.offmesh) t->offmesh_messages++;
-            if (t->now >= t->sample_begin && t->now < t->sample_end) t->sample_created_wavelets += t->cfg.len;
-            if (m.sampled) {
-                t->sample_messages++;
-                t->sample_created_sum += m.created;
-            }
-        } else {
-            fprintf(stderr, "wavemesh: traffic: out of memory for the source queue of PE (%u,%u)\n", node % t->w,
-                    node / t->w);
-        }
-        t->heap_time[0] += creation_gap(t);
-        heap_sift_down(t, 0);
-        if (t->cfg.max_messages && t->messages_created >= t->cfg.max_messages) t->heap_n = 0;
-    }
-}
-
 /* Data wavelet k of a message: who sent it, which one, which position. */
 static uint32_t data_wavelet(uint32_t node, uint32_t seq, uint32_t k)
 {
@@ -384,6 +388,57 @@ static bool take_pending(dest *d, uint32_t first, uint64_t *created)
     return false;
 }
 
+/* A message created towards a PE on the mesh: a destination of this
+ * process's block keeps what telling the message apart needs, from its
+ * creation on, so that it does not depend on seeing the push (made by
+ * another rank when the source is another block's). */
+static void expect_message(wm_traffic *t, uint32_t node, const message *m)
+{
+    const uint32_t d = (uint32_t)m->dst_y * t->w + m->dst_x;
+    if (!holds(t, d)) return;
+    if (m->sampled && t->cfg.len >= 2) note_pending(&t->dst[d], data_wavelet(node, m->seq, 1), m->created);
+    /* partitioned, the destination is watched from the creation, as its
+     * rank cannot see the pushes of another's; in one process from the
+     * push (push_sources), which polls fewer PEs. Either way it is watched
+     * whenever a wavelet towards it waits in its RX queue. */
+    if (t->part) {
+        t->dst[d].expect += t->cfg.len;
+        list_dest(t, d);
+    }
+}
+
+static void create_messages(wm_traffic *t)
+{
+    while (t->heap_n && t->heap_time[0] == t->now) {
+        const uint32_t node = t->heap_node[0];
+        source *s = &t->src[node];
+        message m;
+        m.created = t->now;
+        m.seq = s->seq++;
+        pick_destination(t, node, &m);
+        m.sampled = !m.offmesh && t->now >= t->sample_begin && t->now < t->sample_end;
+        /* a source of another rank's block: that rank queues the message */
+        const bool queued = !holds(t, node) || enqueue(s, &m);
+        if (queued) {
+            if (holds(t, node)) list_source(t, node);
+            if (!m.offmesh) expect_message(t, node, &m);
+            t->messages_created++;
+            if (m.offmesh) t->offmesh_messages++;
+            if (t->now >= t->sample_begin && t->now < t->sample_end) t->sample_created_wavelets += t->cfg.len;
+            if (m.sampled) {
+                t->sample_messages++;
+                t->sample_created_sum += m.created;
+            }
+        } else {
+            fprintf(stderr, "wavemesh: traffic: out of memory for the source queue of PE (%u,%u)\n", node % t->w,
+                    node / t->w);
+        }
+        t->heap_time[0] += creation_gap(t);
+        heap_sift_down(t, 0);
+        if (t->cfg.max_messages && t->messages_created >= t->cfg.max_messages) t->heap_n = 0;
+    }
+}
+
 static void note_latency(wm_traffic *t, uint64_t cycles)
 {
     if (t->nlatency == t->cap_latency) {
@@ -401,7 +456,7 @@ static void push_sources(wm_traffic *t)
         source *s = &t->src[node];
         const unsigned x = node % t->w, y = node / t->w;
         const unsigned tx_count =
-            t->queues.tx_count ? t->queues.tx_count[node] : t->ops->pe_status(t->f, x, y).tx_count;
+            t->queues.tx_count ? t->queues.tx_count[queue_index(t, node)] : t->ops->pe_status(t->f, x, y).tx_count;
         if (tx_count < WM_TX_DEPTH) {
             const message *m = &s->q[s->head];
             const uint32_t wavelet = s->sent == 0
@@ -409,10 +464,8 @@ static void push_sources(wm_traffic *t)
                                                      ((m->seq << 1) & 0xfeu) | (m->sampled ? TAG_SAMPLED : 0u))
                                          : data_wavelet(node, m->seq, s->sent);
             t->ops->pe_push(t->f, x, y, wavelet);
-            if (!m->offmesh) {
+            if (!m->offmesh && !t->part) { /* partitioned: watched from the creation (expect_message) */
                 const uint32_t d = (uint32_t)m->dst_y * t->w + m->dst_x;
-                if (s->sent == 0 && m->sampled && t->cfg.len >= 2)
-                    note_pending(&t->dst[d], data_wavelet(node, m->seq, 1), m->created);
                 t->dst[d].expect++;
                 list_dest(t, d);
             }
@@ -442,8 +495,9 @@ static void pop_destinations(wm_traffic *t)
         if (t->cfg.pop_interval == 1 || (t->now + node) % t->cfg.pop_interval == 0) {
             wm_pe_status st;
             if (t->queues.rx_count) {
-                st.rx_count = t->queues.rx_count[node];
-                st.rx_head = t->queues.rx_head[node];
+                const size_t q = queue_index(t, node);
+                st.rx_count = t->queues.rx_count[q];
+                st.rx_head = t->queues.rx_head[q];
             } else {
                 st = t->ops->pe_status(t->f, x, y);
             }
@@ -484,13 +538,50 @@ static void pop_destinations(wm_traffic *t)
     }
 }
 
+/* Partitioned, after a step: the boundary links to the blocks across,
+ * and every rank's pops in this cycle (the counts since `before`) summed,
+ * with whether any rank was interrupted, so that every rank holds what one
+ * process would count and decides alike when the run ends. */
+static void agree(wm_traffic *t, const uint64_t before[5])
+{
+    wm_partition_exchange(t->part, t->ops, t->f, t->now);
+    uint64_t *const count[5] = {&t->messages_arrived, &t->sample_arrived, &t->sample_arrival_sum,
+                                &t->wavelets_popped, &t->sample_popped_wavelets};
+    uint64_t v[6];
+    for (int k = 0; k < 5; k++) v[k] = *count[k] - before[k];
+    v[5] = wm_interrupt_pending();
+    wm_partition_sum(t->part, v, 6, t->now);
+    for (int k = 0; k < 5; k++) *count[k] = before[k] + v[k];
+    t->stop = v[5] != 0;
+}
+
 void wm_traffic_step(wm_traffic *t)
 {
     if (t->creates) create_messages(t);
     push_sources(t);
+    const uint64_t before[5] = {t->messages_arrived, t->sample_arrived, t->sample_arrival_sum, t->wavelets_popped,
+                                t->sample_popped_wavelets};
     pop_destinations(t);
     t->ops->step(t->f);
     t->now++;
+    if (t->part) agree(t, before);
+}
+
+bool wm_traffic_interrupted(const wm_traffic *t) { return t->part ? t->stop : wm_interrupt_pending(); }
+
+void wm_traffic_gather(wm_traffic *t)
+{
+    if (!t->part) return;
+    size_t total = 0;
+    char *all = wm_partition_gather(t->part, t->latency, t->nlatency * sizeof *t->latency, &total, t->now);
+    if (!all) { /* not rank 0: its latencies are rank 0's now */
+        t->nlatency = 0;
+        return;
+    }
+    free(t->latency);
+    /* the percentiles sort them: the order of the ranks does not matter */
+    t->latency = (uint32_t *)(void *)all;
+    t->nlatency = t->cap_latency = total / sizeof *t->latency;
 }
 
 bool wm_traffic_done(const wm_traffic *t)

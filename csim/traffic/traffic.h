@@ -26,8 +26,9 @@
 #ifndef WM_TRAFFIC_H
 #define WM_TRAFFIC_H
 
-#include "fabric/fabric.h"
 #include "core/must_use.h"
+#include "fabric/fabric.h"
+#include "mpi/partition.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,10 +89,28 @@ bool wm_traffic_config_check(const wm_traffic_config *cfg, unsigned w, unsigned 
 WM_MUST_USE
 wm_traffic *wm_traffic_create(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f, unsigned w,
                               unsigned h);
+/* The same on one block of a mesh partitioned over MPI ranks
+ * (docs/distributed.md): f is a fabric of part's block of this rank. Every
+ * rank draws every message, as one process does; this one pushes those of
+ * its block's sources and pops its block's destinations, and each step
+ * exchanges the boundary links and sums the ranks' counts, so that every
+ * rank's result (wm_traffic_result_now) and wm_traffic_done are one
+ * process's; after wm_traffic_gather, rank 0's percentiles are too. Every
+ * rank makes the same calls, step for step. */
+WM_MUST_USE
+wm_traffic *wm_traffic_create_banded(const wm_traffic_config *cfg, const wm_fabric_ops *ops, wm_fabric *f,
+                                     unsigned w, unsigned h, wm_partition *part);
 void wm_traffic_destroy(wm_traffic *t);
 
 /* One cycle: create messages, push and pop at the PEs, step the fabric. */
 void wm_traffic_step(wm_traffic *t);
+/* Whether the run is to stop at an interrupt (waves/interrupt.h):
+ * partitioned, whether any rank had one by the last step, the same on
+ * every rank. */
+bool wm_traffic_interrupted(const wm_traffic *t);
+/* Partitioned, once the run is over, on every rank: every rank's
+ * latencies to rank 0, for its percentiles. Nothing otherwise. */
+void wm_traffic_gather(wm_traffic *t);
 /* The sample period is over, and its messages have arrived or the drain
  * limit has passed. */
 bool wm_traffic_done(const wm_traffic *t);
