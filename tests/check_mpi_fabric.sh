@@ -1,9 +1,11 @@
 #!/bin/sh
 # check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
 # (docs/distributed.md) prints what one process prints: the seed's rows
-# natively and on the cores, a deadlock and a message left unread, on both
-# backends, synthetic traffic (a hotspot, off-mesh addresses); a mesh too small for the ranks is refused; and a rank killed
-# mid-run ends the job, non-zero, naming the cycle, with no process left.
+# natively and on the cores, a deadlock and a message left unread, gs's
+# setup run and gs_op, on both backends; synthetic traffic (a hotspot,
+# off-mesh addresses); a mesh too small for the ranks is refused; and a
+# rank killed mid-run ends the job, non-zero, naming the cycle, with no
+# process left.
 # Skipped, with a note, where mpirun is not installed.
 W=${1:-build/wavemesh}
 command -v mpirun >/dev/null 2>&1 || { echo "check-mpi-fabric: note: no mpirun here: skipped"; exit 0; }
@@ -90,4 +92,16 @@ sleep 1
 pgrep -f "wavemesh run $tmp/long.layout" >/dev/null && fail "a rank still runs after the job ended"
 grep -q 'stopped at cycle [0-9]* waiting on \(the other ranks\|rank [0-9]*\)\|failed at cycle [0-9]*' "$tmp/kill.err" ||
     { cat "$tmp/kill.err"; fail "no rank says at which cycle the job stopped"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic); a killed rank ends the job"
+# gs: a 3x1 rank grid, a rank a tile, on both backends in both modes; plan
+# makes a setup run and a gs_op, and reads the plan back from every PE's
+# memory on rank 0 (pairwise, a gs_op alone, where the setup's cycles would
+# take seconds); gs prints no wall time, so every line must match
+for b in sw rtl; do
+    for pe in native core; do
+        m=plan
+        case $b-$pe in sw-core | rtl-native) m=pairwise ;; esac
+        same "gs-$b-$pe" gs --ranks 3x1 --dofs 1 --method $m --backend $b --pe $pe
+        grep -q '^reference: bit-exact' "$tmp/gs-$b-$pe-3.out" || fail "gs-$b-$pe: no bit-exact result"
+    done
+done
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs); a killed rank ends the job"

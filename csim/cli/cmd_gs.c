@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "run/heatmap.h"
 #include "fabric/fabric.h"
+#include "mpi/partition.h"
 #include "gs/generate.h"
 #include "gs/job.h"
 #include "gs/rank_layout.h"
@@ -10,10 +11,12 @@
 #include "waves/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char about[] =
     "Runs one gather-scatter gs_op(sum) over float32 dofs of W*H ranks, one per PE\n"
@@ -44,7 +47,9 @@ static const char about[] =
     "checksum and the reference's verdict stay, the cycles move.\n"
     "--heatmap PREFIX draws, for each crystal-router stage of the gs_op, the\n"
     "wavelets each link carried per direction (PREFIX-stageN.png, gnuplot): a\n"
-    "message counts in the stage its header's tag names (pairwise: one stage).\n";
+    "message counts in the stage its header's tag names (pairwise: one stage).\n"
+    "Under mpirun the mesh is partitioned over the ranks and rank 0 prints what\n"
+    "one process prints (docs/distributed.md); --heatmap is for one process.\n";
 
 static const char *const schedules[] = {"chain", "grid", "random", "star", NULL};
 static const char *const methods[] = {"pairwise", "crystal", "plan", "fold", "auto", NULL};
@@ -120,6 +125,11 @@ int wm_cmd_gs(int argc, char **argv)
         }
         return 0;
     }
+    if (heatmap && wm_partition_wanted()) {
+        fprintf(stderr, "wavemesh gs: --heatmap is for a gs run in one process: under mpirun each rank sees the "
+                        "links of its own block of the mesh (docs/distributed.md)\n");
+        return 2;
+    }
     cfg.backend = wm_fabric_backend(backend);
     /* Before the schedule is made: millions of dofs take minutes. */
     char limit[600];
@@ -146,10 +156,40 @@ int wm_cmd_gs(int argc, char **argv)
     }
     cfg.op_hook = m ? wm_heatmap_record : NULL;
     cfg.op_hook_ctx = m;
-    wm_gs_job *j = wm_gs_job_create(&cfg, s, stderr);
+    /* Under mpirun every rank runs the job on its block of the mesh; rank
+     * 0 prints what one process prints, the others nothing. */
+    wm_mpi_job job = {0};
+    FILE *diag = stderr, *quiet = NULL;
+    if (wm_partition_wanted()) {
+        char why[600];
+        if (!wm_mpi_open(&job, why, sizeof why)) {
+            fprintf(stderr, "wavemesh gs: %s\n", why);
+            wm_gs_schedule_destroy(s);
+            return 1;
+        }
+        if (job.ops) cfg.part = wm_partition_create(&job, "gs", cfg.w, cfg.h, why, sizeof why);
+        if (job.ops && !cfg.part) {
+            if (job.rank == 0) fprintf(stderr, "wavemesh gs: %s\n", why);
+            wm_mpi_close(&job);
+            wm_gs_schedule_destroy(s);
+            return 2;
+        }
+        if (job.ops && job.rank != 0) {
+            /* standard output is main.c's writer onto descriptor 1: the descriptor goes to /dev/null */
+            const int null = open("/dev/null", O_WRONLY);
+            quiet = fopen("/dev/null", "w");
+            if (null < 0 || !quiet || dup2(null, STDOUT_FILENO) < 0) {
+                fprintf(stderr, "wavemesh gs: rank %d: /dev/null: %s\n", job.rank, strerror(errno));
+                job.ops->kill_job(1);
+            }
+            close(null);
+            diag = quiet;
+        }
+    }
+    wm_gs_job *j = wm_gs_job_create(&cfg, s, diag);
     int rc = 1;
     wm_gs_result r;
-    if (j && wm_gs_job_run(j, &r, stderr)) {
+    if (j && wm_gs_job_run(j, &r, diag)) {
         char shape[64];
         snprintf(shape, sizeof shape, "%s", wm_gs_kind_name(kind));
         if (kind == WM_GS_STAR)
@@ -192,8 +232,13 @@ int wm_cmd_gs(int argc, char **argv)
             printf("heatmap: %s\n", png);
         }
     }
+    rc = wm_mpi_exit_status(&job, rc);
+    fflush(stdout);
     wm_heatmap_destroy(m);
     wm_gs_job_destroy(j);
     wm_gs_schedule_destroy(s);
+    wm_partition_destroy(cfg.part);
+    wm_mpi_close(&job);
+    if (quiet) fclose(quiet);
     return rc;
 }

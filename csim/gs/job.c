@@ -1,4 +1,5 @@
-/* job.c: the gs driver, a setup run and a gs_op run on one fabric. */
+/* job.c: the gs driver, a setup run and a gs_op run on one fabric (or on
+ * this rank's block of one, partitioned over MPI ranks). */
 #include "gs/job.h"
 
 #include "gs/image.h"
@@ -213,7 +214,8 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
                       FILE *err)
 {
     for (unsigned r = 0; r < j->nranks; r++) image_of(j, r)->phase = ph;
-    wm_sched *s = wm_sched_create_mode(ops, f, j->layout, j->cfg.pe);
+    wm_sched *s = j->cfg.part ? wm_sched_create_banded(ops, f, j->layout, j->cfg.pe, j->cfg.part)
+                              : wm_sched_create_mode(ops, f, j->layout, j->cfg.pe);
     if (!s) return false;
     for (unsigned r = 0; r < j->nranks; r++) wm_sched_set_memory(s, j->pe[r], mem_of(j, r));
     char why[300];
@@ -226,7 +228,9 @@ static bool run_phase(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, wm_g
     const wm_run_result r = wm_sched_run(s, start + j->cfg.max_cycles);
     *cycles = wm_sched_cycle(s) - start;
     if (r != WM_RUN_DONE) {
-        fprintf(err, "gs %s, %s: ", wm_gs_method_name(j->cfg.method), ph == WM_GS_PHASE_SETUP ? "setup" : "gs_op");
+        /* partitioned: every rank takes part in the report, rank 0 writes it */
+        if (!j->cfg.part || wm_partition_rank(j->cfg.part) == 0)
+            fprintf(err, "gs %s, %s: ", wm_gs_method_name(j->cfg.method), ph == WM_GS_PHASE_SETUP ? "setup" : "gs_op");
         wm_sched_report(s, r, err);
     }
     wm_sched_destroy(s);
@@ -240,7 +244,24 @@ bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err)
         fprintf(err, "gs: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
         return false;
     }
-    wm_fabric *f = wm_interrupt_fabric_create(ops, j->cfg.w, j->cfg.h, j->cfg.pe == WM_PE_CORE);
+    wm_fabric *f;
+    if (j->cfg.part) {
+        if (!ops->band_edge_out || !ops->band_edge_in) {
+            fprintf(err, "gs: the %s backend cannot hold one block of a mesh (a partitioned run needs rtl or sw)\n",
+                    ops->name);
+            return false;
+        }
+        wm_fabric_config fc = wm_interrupt_fabric_config(ops);
+        fc.band = wm_partition_band(j->cfg.part);
+        /* the ranks are the run's parallel part: a rank steps its block on
+         * one thread, unless WM_SW_THREADS asks otherwise */
+        if (!getenv("WM_SW_THREADS")) fc.threads = WM_SW_THREADS_ONE;
+        f = wm_fabric_create(ops, j->cfg.w, j->cfg.h, j->cfg.pe == WM_PE_CORE, &fc);
+        /* what each block shows the next at cycle 0 */
+        if (f) wm_partition_exchange(j->cfg.part, ops, f, ops->cycle(f));
+    } else {
+        f = wm_interrupt_fabric_create(ops, j->cfg.w, j->cfg.h, j->cfg.pe == WM_PE_CORE);
+    }
     if (!f) return false;
     const bool ok = wm_gs_job_run_on(j, ops, f, true, out, err);
     ops->destroy(f);
@@ -253,7 +274,8 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
     memset(out, 0, sizeof *out);
     for (unsigned y = 0; y < j->cfg.h; y++)
         for (unsigned x = 0; x < j->cfg.w; x++)
-            if (!wm_layout_enabled(j->layout, x, y)) ops->set_enable(f, x, y, false);
+            if (!wm_layout_enabled(j->layout, x, y) && (!j->cfg.part || wm_partition_owns(j->cfg.part, x, y)))
+                ops->set_enable(f, x, y, false);
     drop_plans(j);
     /* Only the images: the heap above them is laid out by the kernel, and
      * its blocks are zeroed as they are taken. */
@@ -270,8 +292,13 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
         if (count_hops) ops->set_link_hook(f, count_hop, &hooks);
         ok = run_phase(j, ops, f, WM_GS_PHASE_OP, &out->op_cycles, err);
         if (count_hops) ops->set_link_hook(f, NULL, NULL);
+        /* each rank saw the hops out of its own block's tiles */
+        if (ok && count_hops && j->cfg.part) wm_partition_sum(j->cfg.part, &out->wavelet_hops, 1, ops->cycle(f));
     }
     if (!ok) return false;
+    /* The PEs' memories are whole on rank 0 alone (wm_sched_gather): it
+     * reads the result; the other ranks are done. */
+    if (j->cfg.part && wm_partition_rank(j->cfg.part) != 0) return true;
 
     /* What ran the gs_op: the method, or the candidate auto kept, which
      * every rank must name alike. */

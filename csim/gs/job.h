@@ -58,6 +58,11 @@ typedef struct {
     uint64_t jitter;        /* each run under the schedule of this seed (wm_sched_set_jitter), 0: none */
     wm_link_hook op_hook;   /* optional: sees every link event of the gs_op run (not the setup's) */
     void *op_hook_ctx;
+    /* optional: this rank's block of the mesh, the fabric partitioned over
+     * the ranks of an MPI job (mpi/partition.h, docs/distributed.md); the
+     * op_hook then sees this block's events only. Rank 0 gets the result
+     * one process gets; the others' results are not filled in. */
+    wm_partition *part;
 } wm_gs_config;
 
 typedef struct {
@@ -100,10 +105,13 @@ WM_MUST_USE wm_gs_job *wm_gs_job_create(const wm_gs_config *cfg, const wm_gs_sch
 void wm_gs_job_destroy(wm_gs_job *j);
 
 /* Setup and one gs_op. False, with the scheduler's diagnosis or the
- * mismatch to err, if a run does not finish. */
+ * mismatch to err, if a run does not finish. With cfg.part, on a fabric
+ * of this rank's block, every rank alike (each its own err; only rank 0
+ * writes the diagnosis). */
 WM_MUST_USE bool wm_gs_job_run(wm_gs_job *j, wm_gs_result *out, FILE *err);
 /* The same on a fabric the caller made (of the grid's size, at any cycle,
- * quiescent; made by create_cores for cfg.pe == WM_PE_CORE). count_hops sets the fabric's link hook for the run; without
+ * quiescent; made by create_cores for cfg.pe == WM_PE_CORE; with
+ * cfg.part, of this rank's block, its edges exchanged). count_hops sets the fabric's link hook for the run; without
  * it wavelet_hops stays 0 and a hook the caller set is left alone. */
 WM_MUST_USE
 bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool count_hops, wm_gs_result *out,

@@ -1,7 +1,7 @@
 /* sched_gather.c: the end of a partitioned run (scheduler_internal.h,
- * wm_sched_gather): each rank's PEs' states, end cycles, exports, faults
- * and cores, packed into bytes and brought to rank 0, which then holds
- * every PE as one process would. */
+ * wm_sched_gather): each rank's PEs' states, end cycles, exports, faults,
+ * cores and data memories, packed into bytes and brought to rank 0, which
+ * then holds every PE as one process would. */
 #include "run/scheduler.h"
 #include "run/scheduler_internal.h"
 
@@ -86,6 +86,34 @@ static void pack_pe(const wm_sched *s, const wm_mp *mp, pack *p)
     put_text(p, mp->fault);
     put_u64(p, s->cpes != NULL);
     if (s->cpes) put(p, &s->cpes[mp->index].core, sizeof s->cpes[mp->index].core);
+    /* The data memory, when the PE has one (a caller reads it back after
+     * the run: gs), up to its last word that is not zero: the rest is. */
+    size_t words = 0;
+    if (mp->mem)
+        for (words = WM_PE_DATA_WORDS; words > 0 && !mp->mem[words - 1]; words--) {
+        }
+    put_u64(p, mp->mem != NULL);
+    put_u64(p, words);
+    if (words) put(p, mp->mem, words * sizeof *mp->mem);
+}
+
+/* Rank 0's copy of another rank's PE's data memory: words of it, zeros
+ * above. */
+static void unpack_memory(wm_mp *mp, unpack *u)
+{
+    const bool has = get_u64(u) != 0;
+    size_t words = (size_t)get_u64(u);
+    if (words > WM_PE_DATA_WORDS) words = WM_PE_DATA_WORDS;
+    const size_t bytes = words * sizeof *mp->mem;
+    if (has && u->end - u->at >= (ptrdiff_t)bytes) {
+        if (!mp->mem) {
+            mp->mem = wm_xcalloc(WM_PE_DATA_WORDS, sizeof *mp->mem);
+            mp->mem_owned = true;
+        }
+        memcpy(mp->mem, u->at, bytes);
+        memset(mp->mem + words, 0, (WM_PE_DATA_WORDS - words) * sizeof *mp->mem);
+    }
+    u->at += bytes;
 }
 
 /* One PE of another rank, into rank 0's. */
@@ -119,6 +147,7 @@ static void unpack_pe(wm_sched *s, unpack *u)
     }
     if (get_u64(u) && s->cpes) memcpy(&s->cpes[index].core, u->at, sizeof s->cpes[index].core);
     if (s->cpes) u->at += sizeof s->cpes[index].core;
+    unpack_memory(mp, u);
 }
 
 void wm_sched_gather(wm_sched *s)
