@@ -79,7 +79,7 @@ static void close_stdout(void)
 /* The commands that use the ranks of an MPI job, when one started them. */
 static bool spreads_over_ranks(const char *name)
 {
-    return !strcmp(name, "run") || !strcmp(name, "rows") || !strcmp(name, "regress");
+    return !strcmp(name, "run") || !strcmp(name, "rows") || !strcmp(name, "regress") || !strcmp(name, "profile");
 }
 
 static bool asks_help(int argc, char **argv)
