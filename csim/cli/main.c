@@ -110,8 +110,8 @@ int main(int argc, char **argv)
             if (wm_mpi_launched() && !spreads_over_ranks(c->name) && !asks_help(argc, argv)) {
                 fprintf(stderr,
                         "wavemesh %s: runs in one process, not as one of several MPI ranks: under mpirun, `run`, "
-                        "`rows` and `profile` partition one fabric over the ranks and `regress` spreads a campaign over them "
-                        "(docs/distributed.md)\n",
+                        "`rows` and `profile` partition one fabric over the ranks and `regress` spreads a campaign "
+                        "over them (docs/distributed.md)\n",
                         c->name);
                 return 2;
             }
