@@ -104,4 +104,23 @@ for b in sw rtl; do
         grep -q '^reference: bit-exact' "$tmp/gs-$b-$pe-3.out" || fail "gs-$b-$pe: no bit-exact result"
     done
 done
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs); a killed rank ends the job"
+# profile: bench.layout's tutorial row (7x1: a block of columns a rank) natively
+# and on the cores, both backends: exit status, stdout, stderr and the --csv and
+# --folded files as one process's (a profile prints no wall time: nothing filtered)
+for b in sw rtl; do
+    for pe in native core; do
+        n=profile-$b-$pe
+        for ranks in 1 3; do
+            run=; [ $ranks = 3 ] && run=$MPI
+            $run "$W" profile sw/collectives/bench.layout --backend $b --pe $pe --csv "$tmp/$n-$ranks.csv" \
+                --folded "$tmp/$n-$ranks.folded" >"$tmp/$n-$ranks.out" 2>"$tmp/$n-$ranks.err"
+            echo $? >"$tmp/$n-$ranks.status"
+        done
+        for f in status out err csv folded; do
+            cmp -s "$tmp/$n-1.$f" "$tmp/$n-3.$f" ||
+                { cat "$tmp/$n-3.err"; fail "$n: 3 ranks' $f differs from one process's"; }
+        done
+        grep -q '^critical path: ' "$tmp/$n-3.out" || fail "$n: no critical path"
+    done
+done
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs, profile); a killed rank ends the job"

@@ -1,5 +1,6 @@
 /* cmd_profile.c: `wavemesh profile LAYOUT`, where the cycles of a run went. */
 #include "cli/commands.h"
+#include "mpi/partition.h"
 #include "waves/outfile.h"
 #include "profile/collect.h"
 #include "profile/lines.h"
@@ -7,9 +8,11 @@
 #include "profile/timeline.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char about[] =
     "Runs every kernel of the layout as `run` does and prints where its cycles went\n"
@@ -29,6 +32,8 @@ static const char about[] =
     "  file:line  cycles  share  stalled  function\n"
     "every cycle given to the instruction the function table gives it to, a stalled\n"
     "load's or store's cycles to its line, the rows adding up to the kernel's cycles.\n"
+    "Started by mpirun or srun as one of several ranks, the mesh is split among\n"
+    "them (docs/distributed.md) and rank 0 prints and writes what one process does.\n"
     "Exits 0 only when every kernel returned.\n";
 
 typedef bool (*profile_writer)(const wm_profile *p, FILE *out, char *err, size_t err_size);
@@ -85,6 +90,38 @@ static bool print_lines(const wm_profile *prof, size_t top, const char *lines_cs
     return ok;
 }
 
+/* Under a launcher: the job opened and, in a job of several ranks, the
+ * layout's mesh partitioned over them, the standard output of every rank
+ * but 0 gone to /dev/null (rank 0 prints what one process prints). False
+ * after a message, the status to exit with in *status. */
+static bool open_partition(wm_mpi_job *job, wm_partition **part, const wm_layout *layout, int *status)
+{
+    char err[600];
+    *status = 1;
+    if (!wm_mpi_open(job, err, sizeof err)) {
+        fprintf(stderr, "wavemesh profile: %s\n", err);
+        return false;
+    }
+    if (!job->ops) return true; /* a job of one: the whole fabric here */
+    *part = wm_partition_create(job, "profile", wm_layout_width(layout), wm_layout_height(layout), err, sizeof err);
+    if (!*part) {
+        if (job->rank == 0) fprintf(stderr, "wavemesh profile: %s\n", err);
+        wm_mpi_close(job);
+        *status = 2;
+        return false;
+    }
+    if (job->rank != 0) {
+        /* standard output is main.c's writer onto descriptor 1: the descriptor goes to /dev/null */
+        const int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+            fprintf(stderr, "wavemesh profile: rank %d: /dev/null: %s\n", job->rank, strerror(errno));
+            job->ops->kill_job(1);
+        }
+        close(null);
+    }
+    return true;
+}
+
 int wm_cmd_profile(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native", *csv = NULL, *chrome = NULL, *folded = NULL,
@@ -128,12 +165,25 @@ int wm_cmd_profile(int argc, char **argv)
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
     char err[600];
+    wm_mpi_job job = {0};
+    wm_partition *part = NULL;
+    if (wm_partition_wanted() && !open_partition(&job, &part, layout, &status)) {
+        wm_layout_destroy(layout);
+        return status;
+    }
+    const bool first = !part || wm_partition_rank(part) == 0;
     wm_run_result res;
-    wm_profile *prof = wm_profile_layout(ops, layout, mode, max_cycles, stderr, &res, err, sizeof err);
+    wm_profile *prof = wm_profile_layout_banded(ops, layout, mode, part, max_cycles, first ? stderr : NULL, &res,
+                                                err, sizeof err);
     wm_layout_destroy(layout);
     if (!prof) {
-        fprintf(stderr, "wavemesh profile: %s\n", err);
-        return 1;
+        if (err[0]) fprintf(stderr, "wavemesh profile: %s\n", err);
+        /* a rank that failed on its own leaves the others waiting: the job ends */
+        if (err[0] && job.ops) job.ops->kill_job(1);
+        status = wm_mpi_exit_status(&job, err[0] ? 1 : res == WM_RUN_DONE ? 0 : 1);
+        wm_partition_destroy(part);
+        wm_mpi_close(&job);
+        return status;
     }
     wm_profile_print_tables(prof, stdout);
     fputc('\n', stdout);
@@ -148,5 +198,9 @@ int wm_cmd_profile(int argc, char **argv)
         ok = false;
     }
     wm_profile_free(prof);
-    return res == WM_RUN_DONE && ok ? 0 : 1;
+    status = wm_mpi_exit_status(&job, res == WM_RUN_DONE && ok ? 0 : 1);
+    fflush(stdout);
+    wm_partition_destroy(part);
+    wm_mpi_close(&job);
+    return status;
 }

@@ -80,7 +80,7 @@ static void close_stdout(void)
 static bool spreads_over_ranks(const char *name)
 {
     return !strcmp(name, "run") || !strcmp(name, "rows") || !strcmp(name, "traffic") || !strcmp(name, "gs") ||
-           !strcmp(name, "regress");
+           !strcmp(name, "profile") || !strcmp(name, "regress");
 }
 
 static bool asks_help(int argc, char **argv)
@@ -111,9 +111,8 @@ int main(int argc, char **argv)
             if (wm_mpi_launched() && !spreads_over_ranks(c->name) && !asks_help(argc, argv)) {
                 fprintf(stderr,
                         "wavemesh %s: runs in one process, not as one of several MPI ranks: under mpirun, `run`, "
-                        "`rows`, `traffic` and `gs` partition one fabric over the ranks and `regress` spreads a "
-                        "campaign over them "
-                        "(docs/distributed.md)\n",
+                        "`rows`, `traffic`, `gs` and `profile` partition one fabric over the ranks and `regress` "
+                        "spreads a campaign over them (docs/distributed.md)\n",
                         c->name);
                 return 2;
             }

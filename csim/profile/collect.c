@@ -3,6 +3,7 @@
 #include "profile/critical_path.h"
 
 #include "core/xalloc.h"
+#include "mpi/partition.h"
 #include "run/ending.h"
 #include "waves/fw_syms.h"
 #include "cost_model.h"
@@ -90,6 +91,7 @@ struct wm_profiler {
     bool hooked;
     wm_core_hook prev_hook;
     void *prev_ctx;
+    wm_partition *part; /* a partitioned run: this rank hears of its own PEs only */
 };
 
 /* ------------------------------------------------------------ names */
@@ -204,11 +206,8 @@ static uint32_t func_at(wm_profiler *p, pe_rec *r, uint32_t pc)
 
 /* The cycles [from, to) of PE r to the instruction at pc in func, of kind:
  * a slice, and the PC's count for its kernel. */
-static void core_charge(pe_rec *r, uint64_t from, uint64_t to, uint32_t pc, uint32_t func, wm_prof_kind kind)
+static wm_prof_pc *pc_slot(pc_cycles *pcs, uint32_t pc)
 {
-    if (from >= to) return;
-    slice_add(r, from, to, func, kind);
-    pc_cycles *pcs = &r->ks->pcs;
     wm_prof_pc *at = NULL;
     if (pc % 4 == 0 && pc / 4 < pcs->nwords) {
         at = &pcs->by_word[pc / 4];
@@ -222,6 +221,14 @@ static void core_charge(pe_rec *r, uint64_t from, uint64_t to, uint32_t pc, uint
         }
     }
     at->pc = pc;
+    return at;
+}
+
+static void core_charge(pe_rec *r, uint64_t from, uint64_t to, uint32_t pc, uint32_t func, wm_prof_kind kind)
+{
+    if (from >= to) return;
+    slice_add(r, from, to, func, kind);
+    wm_prof_pc *at = pc_slot(&r->ks->pcs, pc);
     at->func = func;
     at->cycles[kind] += to - from;
 }
@@ -451,6 +458,205 @@ static void close_pe(wm_profiler *p, pe_rec *r, size_t i, uint64_t run_end)
     r->cursor = r->end;
 }
 
+static bool has_cycles(const wm_prof_pc *c)
+{
+    for (int k = 0; k < WM_PROF_NKINDS; k++)
+        if (c->cycles[k]) return true;
+    return false;
+}
+
+/* ------------------------------------------------------------ a partitioned run */
+
+/* Whether PE i runs in this process: in a partitioned run, whether its
+ * tile is in this rank's block; only then does this rank hear of it. */
+static bool pe_here(const wm_profiler *p, size_t i)
+{
+    return !p->part || wm_partition_owns(p->part, p->pes[i].inst->x, p->pes[i].inst->y);
+}
+
+typedef struct {
+    char *bytes;
+    size_t len, cap;
+} pack;
+
+static void put(pack *k, const void *v, size_t n)
+{
+    if (k->len + n > k->cap) {
+        k->cap = (k->len + n) * 2 + 256;
+        k->bytes = wm_xrealloc(k->bytes, k->cap);
+    }
+    if (n) memcpy(k->bytes + k->len, v, n);
+    k->len += n;
+}
+
+static void put_u64(pack *k, uint64_t v) { put(k, &v, sizeof v); }
+
+typedef struct {
+    const char *at, *end;
+} unpack;
+
+/* n bytes into v; zeros past the end (a short pack reads as empty). */
+static void get(unpack *u, void *v, size_t n)
+{
+    if ((size_t)(u->end - u->at) < n) {
+        memset(v, 0, n);
+        u->at = u->end;
+        return;
+    }
+    memcpy(v, u->at, n);
+    u->at += n;
+}
+
+static uint64_t get_u64(unpack *u)
+{
+    uint64_t v;
+    get(u, &v, sizeof v);
+    return v;
+}
+
+/* A count of items of size each, bounded by the bytes left. */
+static size_t get_count(unpack *u, size_t size)
+{
+    const uint64_t n = get_u64(u);
+    const size_t left = (size_t)(u->end - u->at) / size;
+    return n > left ? left : (size_t)n;
+}
+
+static void put_ports(pack *k, const port_list *l)
+{
+    put_u64(k, l->n);
+    put(k, l->v, l->n * sizeof *l->v);
+}
+
+static void get_ports(unpack *u, port_list *l)
+{
+    free(l->v);
+    l->n = l->cap = get_count(u, sizeof *l->v);
+    l->v = wm_xmalloc((l->n ? l->n : 1) * sizeof *l->v);
+    get(u, l->v, l->n * sizeof *l->v);
+}
+
+/* This rank's part of the profile: its function names, its PEs (closed
+ * already) and its kernels' cycles by PC. */
+static void pack_rank(const wm_profiler *p, pack *k)
+{
+    put_u64(k, p->nnames);
+    for (size_t n = 0; n < p->nnames; n++) {
+        const size_t len = strlen(p->names[n].name);
+        put_u64(k, len);
+        put(k, p->names[n].name, len);
+    }
+    size_t mine = 0;
+    for (size_t i = 0; i < p->npes; i++) mine += pe_here(p, i);
+    put_u64(k, mine);
+    for (size_t i = 0; i < p->npes; i++) {
+        if (!pe_here(p, i)) continue;
+        const pe_rec *r = &p->pes[i];
+        put_u64(k, i);
+        put_u64(k, r->start);
+        put_u64(k, r->end);
+        put_u64(k, r->slices.n);
+        put(k, r->slices.v, r->slices.n * sizeof *r->slices.v);
+        put_ports(k, &r->pushes);
+        put_ports(k, &r->pops);
+    }
+    put_u64(k, p->nkernels);
+    for (size_t n = 0; n < p->nkernels; n++) {
+        const pc_cycles *pcs = &p->kernels[n].pcs;
+        size_t used = 0;
+        for (size_t w = 0; w < pcs->nwords; w++) used += has_cycles(&pcs->by_word[w]);
+        for (size_t w = 0; w < pcs->nother; w++) used += has_cycles(&pcs->other[w]);
+        put_u64(k, used);
+        for (size_t w = 0; w < pcs->nwords; w++)
+            if (has_cycles(&pcs->by_word[w])) put(k, &pcs->by_word[w], sizeof pcs->by_word[w]);
+        for (size_t w = 0; w < pcs->nother; w++)
+            if (has_cycles(&pcs->other[w])) put(k, &pcs->other[w], sizeof pcs->other[w]);
+    }
+}
+
+/* Another rank's part into this one's: its PEs' records replace the ones
+ * this rank never heard of, its cycles by PC add to this rank's, its
+ * function ids renumbered into this rank's names. */
+static void unpack_rank(wm_profiler *p, unpack *u)
+{
+    const size_t nnames = get_count(u, sizeof(uint64_t));
+    uint32_t *id = wm_xmalloc((nnames ? nnames : 1) * sizeof *id);
+    for (size_t n = 0; n < nnames; n++) {
+        const size_t len = get_count(u, 1);
+        char *name = wm_xmalloc(len + 1);
+        get(u, name, len);
+        name[len] = '\0';
+        id[n] = intern(p, name, NULL);
+        free(name);
+    }
+    const size_t npes = get_count(u, sizeof(uint64_t));
+    for (size_t k = 0; k < npes; k++) {
+        const uint64_t i = get_u64(u);
+        pe_rec dump, *r = i < p->npes ? &p->pes[i] : &dump;
+        if (r == &dump) memset(&dump, 0, sizeof dump);
+        r->start = get_u64(u);
+        r->end = r->cursor = get_u64(u);
+        r->ended = true;
+        free(r->slices.v);
+        r->slices.n = r->slices.cap = get_count(u, sizeof *r->slices.v);
+        r->slices.v = wm_xmalloc((r->slices.n ? r->slices.n : 1) * sizeof *r->slices.v);
+        get(u, r->slices.v, r->slices.n * sizeof *r->slices.v);
+        for (size_t s = 0; s < r->slices.n; s++)
+            r->slices.v[s].func = r->slices.v[s].func < nnames ? id[r->slices.v[s].func] : 0;
+        get_ports(u, &r->pushes);
+        get_ports(u, &r->pops);
+        if (r == &dump) {
+            free(dump.slices.v);
+            free(dump.pushes.v);
+            free(dump.pops.v);
+        }
+    }
+    const size_t nkernels = get_count(u, sizeof(uint64_t));
+    for (size_t n = 0; n < nkernels; n++) {
+        const size_t used = get_count(u, sizeof(wm_prof_pc));
+        for (size_t w = 0; w < used; w++) {
+            wm_prof_pc c;
+            get(u, &c, sizeof c);
+            if (n >= p->nkernels) continue;
+            wm_prof_pc *at = pc_slot(&p->kernels[n].pcs, c.pc);
+            at->func = c.func < nnames ? id[c.func] : 0;
+            for (int kind = 0; kind < WM_PROF_NKINDS; kind++) at->cycles[kind] += c.cycles[kind];
+        }
+    }
+    free(id);
+}
+
+/* A partitioned run: every rank's part to rank 0, which then holds every
+ * PE as one process would. True on rank 0. */
+static bool gather_to_first(wm_profiler *p, uint64_t cycle)
+{
+    pack k = {0};
+    put_u64(&k, 0); /* the part's length, after it is packed */
+    pack_rank(p, &k);
+    const uint64_t len = k.len;
+    memcpy(k.bytes, &len, sizeof len);
+    size_t total = 0;
+    char *all = wm_partition_gather(p->part, k.bytes, k.len, &total, cycle);
+    free(k.bytes);
+    if (wm_partition_rank(p->part) != 0) {
+        free(all);
+        return false;
+    }
+    /* rank 0's part first, already here */
+    unpack whole = {all, all + total};
+    for (int rank = 0; whole.at < whole.end; rank++) {
+        const char *start = whole.at;
+        const uint64_t part_len = get_u64(&whole);
+        const size_t left = (size_t)(whole.end - start);
+        const size_t this_len = part_len < sizeof part_len || part_len > left ? left : (size_t)part_len;
+        unpack one = {whole.at, start + this_len};
+        if (rank != 0) unpack_rank(p, &one);
+        whole.at = start + this_len;
+    }
+    free(all);
+    return true;
+}
+
 /* A message framed at one end: its header, its data, its cycles. */
 typedef struct {
     size_t pe;         /* sender (sends) or receiver (receives) */
@@ -572,13 +778,6 @@ static void messages(wm_profiler *p, wm_profile *prof)
     free(pl.v);
 }
 
-static bool has_cycles(const wm_prof_pc *c)
-{
-    for (int k = 0; k < WM_PROF_NKINDS; k++)
-        if (c->cycles[k]) return true;
-    return false;
-}
-
 static int compare_pcs(const void *x, const void *y)
 {
     const wm_prof_pc *a = x, *b = y;
@@ -612,11 +811,16 @@ static void kernels_by_pc(const wm_profiler *p, wm_profile *prof, const uint32_t
 
 wm_profile *wm_profiler_finish(wm_profiler *p, char *err, size_t err_size)
 {
-    (void)err;
-    (void)err_size;
     detach(p);
     const uint64_t run_end = wm_sched_cycle(p->s);
-    for (size_t i = 0; i < p->npes; i++) close_pe(p, &p->pes[i], i, run_end);
+    /* each PE closed where it ran: its state and its call are its rank's */
+    for (size_t i = 0; i < p->npes; i++)
+        if (pe_here(p, i)) close_pe(p, &p->pes[i], i, run_end);
+    if (p->part && !gather_to_first(p, run_end)) {
+        free_profiler(p);
+        if (err_size) err[0] = '\0';
+        return NULL;
+    }
     wm_profile *prof = wm_xcalloc(1, sizeof *prof);
     prof->mode = p->mode == WM_PE_CORE ? "core" : "native";
     /* The functions in order of first use, PE by PE. */
@@ -681,7 +885,14 @@ void wm_profile_free(wm_profile *p)
 wm_profile *wm_profile_layout(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
                               uint64_t max_cycles, FILE *report, wm_run_result *result, char *err, size_t err_size)
 {
-    wm_runner *r = wm_runner_create_mode(ops, layout, NULL, mode);
+    return wm_profile_layout_banded(ops, layout, mode, NULL, max_cycles, report, result, err, err_size);
+}
+
+wm_profile *wm_profile_layout_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
+                                     wm_partition *part, uint64_t max_cycles, FILE *report, wm_run_result *result,
+                                     char *err, size_t err_size)
+{
+    wm_runner *r = part ? wm_runner_create_banded(ops, layout, mode, part) : wm_runner_create_mode(ops, layout, NULL, mode);
     if (!r) {
         snprintf(err, err_size, "the run could not be set up");
         return NULL;
@@ -691,6 +902,7 @@ wm_profile *wm_profile_layout(const wm_fabric_ops *ops, const wm_layout *layout,
         wm_runner_destroy(r);
         return NULL;
     }
+    p->part = part;
     const wm_run_result res = wm_runner_run(r, max_cycles);
     if (result) *result = res;
     /* how the run ended goes into the profile, so that the files written

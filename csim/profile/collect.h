@@ -35,7 +35,13 @@
  *
  * The profile's function list is in order of first use, PE by PE in
  * layout order: everything in it is read from the ports, so it is the same
- * on both backends, byte for byte. */
+ * on both backends, byte for byte.
+ *
+ * A run partitioned over the ranks of an MPI job (mpi/partition.h): each
+ * rank hears of its own block's PEs only; when it ends, each closes its
+ * PEs and sends their slices, port accesses and cycles by PC to rank 0,
+ * which frames and matches the messages and builds the profile one
+ * process would have built. */
 #ifndef WM_PROFILE_COLLECT_H
 #define WM_PROFILE_COLLECT_H
 
@@ -75,5 +81,12 @@ void wm_profile_free(wm_profile *p);
 WM_MUST_USE wm_profile *wm_profile_layout(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
                                           uint64_t max_cycles, FILE *report, wm_run_result *result, char *err,
                                           size_t err_size);
+/* The same, partitioned over the ranks of part (NULL: the whole fabric
+ * here) as wm_runner_create_banded makes it: every rank calls it; rank 0
+ * gets the whole profile, the others NULL with err empty. report: rank
+ * 0's only, NULL on the others. */
+WM_MUST_USE wm_profile *wm_profile_layout_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
+                                                 wm_partition *part, uint64_t max_cycles, FILE *report,
+                                                 wm_run_result *result, char *err, size_t err_size);
 
 #endif
