@@ -39,8 +39,10 @@ static const char about[] =
     "sw backend tells its part, the rtl backend's falls in the rest.\n"
     "Started by mpirun or srun as one of several ranks, the run splits the mesh\n"
     "into a block of tiles a rank, exchanging the links between blocks every\n"
-    "cycle; rank 0 prints what one process prints (docs/distributed.md), and\n"
-    "--mem-report prints each rank's.\n";
+    "cycle; rank 0 prints what one process prints (docs/distributed.md),\n"
+    "--mem-report prints each rank's, and --trace FILE.fst makes each rank dump\n"
+    "its block's tiles to FILE-rankK.fst (K the rank), which `wavemesh wavediff\n"
+    "ONE.fst FILE-rank0.fst FILE-rank1.fst ...` compares with one process's.\n";
 
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";
