@@ -3,7 +3,8 @@
 # (docs/distributed.md) prints what one process prints: the seed's rows
 # natively and on the cores, a deadlock and a message left unread, gs's
 # setup run and gs_op, on both backends; synthetic traffic (a hotspot,
-# off-mesh addresses); a mesh too small for the ranks is refused; and a
+# off-mesh addresses); a mesh too small for the ranks is refused;
+# --trace makes a dump a rank that wavediff finds equal to one process's; and a
 # rank killed mid-run ends the job, non-zero, naming the cycle, with no
 # process left.
 # Skipped, with a note, where mpirun is not installed.
@@ -123,4 +124,30 @@ for b in sw rtl; do
         grep -q '^critical path: ' "$tmp/$n-3.out" || fail "$n: no critical path"
     done
 done
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs, profile); a killed rank ends the job"
+# waves: under mpirun each rank dumps its block's tiles to FILE-rankK.fst (or
+# .vcd); the three dumps together are one process's, signal for signal
+for cfg in "sw native" "rtl native" "sw core"; do
+    set -- $cfg
+    "$W" run sw/collectives/allreduce.layout --backend $1 --pe $2 --trace "$tmp/one-$1-$2.fst" >/dev/null ||
+        fail "waves-$1-$2: one process's traced run exited $?"
+    $MPI "$W" run sw/collectives/allreduce.layout --backend $1 --pe $2 --trace "$tmp/w-$1-$2.vcd" >"$tmp/w.out" 2>"$tmp/w.err" ||
+        { cat "$tmp/w.err"; fail "waves-$1-$2: 3 ranks' traced run exited non-zero"; }
+    for k in 0 1 2; do
+        grep -q "^waves: $tmp/w-$1-$2-rank$k.vcd (open with: gtkwave -a $tmp/w-$1-$2-rank$k.gtkw " "$tmp/w.out" ||
+            fail "waves-$1-$2: rank $k's dump is not named"
+    done
+    "$W" wavediff "$tmp/one-$1-$2.fst" "$tmp/w-$1-$2-rank0.vcd" "$tmp/w-$1-$2-rank1.vcd" "$tmp/w-$1-$2-rank2.vcd" \
+        >"$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves-$1-$2: the ranks' dumps differ from one process's"; }
+    grep -q '^identical: [0-9]* common signals in 3 parts$' "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves-$1-$2: no identical line"; }
+done
+# a planted difference (se's value 10, not 9), and a rank's dump left out
+$MPI "$W" run sw/collectives/allreduce.layout --backend sw --trace "$tmp/p.fst" --set VSE=10 >/dev/null 2>&1 ||
+    fail "waves: the planted run exited non-zero"
+"$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" "$tmp/p-rank2.fst" >"$tmp/wd.out" &&
+    fail "waves: a dump of VSE=10 compared identical"
+grep -q "^first difference at time 1: se.fw.sum$" "$tmp/wd.out" && grep -q "^  $tmp/p-rank2.fst: 0xa (10)$" "$tmp/wd.out" ||
+    { cat "$tmp/wd.out"; fail "waves: the planted difference is not named"; }
+"$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" >"$tmp/wd.out" &&
+    fail "waves: two of three ranks' dumps compared identical"
+grep -q "is in none of the 2 parts" "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves: the signals in no part are not named"; }
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs, profile); their dumps are its dump; a killed rank ends the job"

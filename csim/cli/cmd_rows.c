@@ -220,7 +220,7 @@ static row_verdict run_row(const row_ctx *c, const row_spec *rs, const wm_fabric
         part = wm_partition_create(&c->job, "rows", wm_layout_width(layout), wm_layout_height(layout), err,
                                    sizeof err);
         if (!part) fprintf(report ? report : stderr, "  %s\n", err);
-        else r = wm_runner_create_banded(ops, layout, c->mode, part);
+        else r = wm_runner_create_banded(ops, layout, c->mode, part, NULL);
     } else if (layout) {
         r = wm_runner_create_mode(ops, layout, NULL, c->mode);
     }

@@ -39,17 +39,38 @@ static const char about[] =
     "sw backend tells its part, the rtl backend's falls in the rest.\n"
     "Started by mpirun or srun as one of several ranks, the run splits the mesh\n"
     "into a block of tiles a rank, exchanging the links between blocks every\n"
-    "cycle; rank 0 prints what one process prints (docs/distributed.md), and\n"
-    "--mem-report prints each rank's.\n";
+    "cycle; rank 0 prints what one process prints (docs/distributed.md),\n"
+    "--mem-report prints each rank's, and --trace FILE.fst makes each rank dump\n"
+    "its block's tiles to FILE-rankK.fst (K the rank), which `wavemesh wavediff\n"
+    "ONE.fst FILE-rank0.fst FILE-rank1.fst ...` compares with one process's.\n";
 
 static const char more[] = "The dump names each tile after its instance and shows each kernel's state and\n"
                            "exports under <instance>.fw.\n";
+
+/* The `waves:` line of a dump, as one process prints it. */
+static void print_waves(const char *path)
+{
+    printf("waves: %s (open with: gtkwave -a %.*s.gtkw %s)\n", path, (int)(strlen(path) - 4), path, path);
+}
+
+/* The `waves:` line of each rank's dump, rank by rank: the ranks whose block
+ * holds a tile of trace's (wm_trace_spec_of_block). */
+static void print_rank_waves(const wm_trace_spec *trace, const wm_layout *layout, const wm_partition *part)
+{
+    for (int k = 0; k < wm_partition_size(part); k++) {
+        wm_trace_spec block;
+        char path[4200], err[600];
+        if (wm_trace_spec_of_block(trace, wm_layout_width(layout), wm_layout_height(layout),
+                                   wm_partition_band_of(part, k), k, &block, path, sizeof path, err, sizeof err) > 0)
+            print_waves(path);
+    }
+}
 
 /* The run on one band of the mesh, as one rank of an MPI job
  * (docs/distributed.md): every rank runs its band, rank 0 prints what one
  * process prints, and every rank exits with rank 0's status. */
 static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mode mode, uint64_t max_cycles,
-                           uint64_t jitter, bool mem_report)
+                           uint64_t jitter, bool mem_report, const wm_trace_spec *trace)
 {
     char err[600];
     wm_mpi_job job;
@@ -66,7 +87,19 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         return 2;
     }
     const bool first = wm_partition_rank(part) == 0;
-    wm_runner *r = wm_runner_create_banded(ops, layout, mode, part);
+    if (trace->path) {
+        /* tiles refused as one process refuses them, said once */
+        wm_trace_spec block;
+        char path[4200];
+        if (wm_trace_spec_of_block(trace, wm_layout_width(layout), wm_layout_height(layout), (wm_fabric_band){0}, 0,
+                                   &block, path, sizeof path, err, sizeof err) < 0) {
+            if (first) fprintf(stderr, "wavemesh: %s\n", err);
+            wm_partition_destroy(part);
+            wm_mpi_close(&job);
+            return 1;
+        }
+    }
+    wm_runner *r = wm_runner_create_banded(ops, layout, mode, part, trace);
     if (!r) {
         /* the others wait on this rank's block: the job ends */
         job.ops->kill_job(1);
@@ -111,12 +144,16 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
         free(text);
     }
     const bool ended_well = wm_sched_ending(s, res, stderr) == WM_END_RETURNED;
+    /* each rank closes its own dump; rank 0 names them all when every one is kept */
+    uint64_t lost = !wm_runner_finish(r);
+    wm_partition_sum(part, &lost, 1, wm_sched_cycle(s));
     int status = 0;
     if (first) {
         wm_exact *exact = wm_exact_create(layout);
         const size_t wrapped = wm_exact_report_wraps(exact, s, "wavemesh: warning: ", NULL, NULL, stderr);
         wm_exact_destroy(exact);
-        status = ended_well && !wrapped ? 0 : 1;
+        if (trace->path && !lost) print_rank_waves(trace, layout, part);
+        status = ended_well && !wrapped && !lost ? 0 : 1;
     }
     status = wm_mpi_exit_status(&job, status);
     fflush(stdout);
@@ -159,13 +196,13 @@ int wm_cmd_run(int argc, char **argv)
     wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
     if (!layout) return 1;
     if (wm_partition_wanted()) {
-        if (trace.path || gdb.given) {
-            fprintf(stderr, "wavemesh run: %s is for a run in one process: under mpirun each rank holds one band of "
-                            "the mesh (docs/distributed.md)\n", trace.path ? "--trace" : "--gdb");
+        if (gdb.given) {
+            fprintf(stderr, "wavemesh run: --gdb is for a run in one process: under mpirun each rank holds one band of "
+                            "the mesh (docs/distributed.md)\n");
             wm_layout_destroy(layout);
             return 2;
         }
-        const int st = run_partitioned(ops, layout, mode, max_cycles, jitter, mem_report);
+        const int st = run_partitioned(ops, layout, mode, max_cycles, jitter, mem_report, &trace);
         if (st >= 0) {
             wm_layout_destroy(layout);
             return st;
@@ -207,9 +244,7 @@ int wm_cmd_run(int argc, char **argv)
     const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);
     wm_exact_destroy(exact);
     const bool dumped = wm_runner_finish(r);
-    if (trace.path && dumped)
-        printf("waves: %s (open with: gtkwave -a %.*s.gtkw %s)\n", trace.path, (int)(strlen(trace.path) - 4),
-               trace.path, trace.path);
+    if (trace.path && dumped) print_waves(trace.path);
     wm_runner_destroy(r);
     wm_layout_destroy(layout);
     return ended_well && dumped && !wrapped && (!modified[0] || gdb.writes_ok) ? 0 : 1;

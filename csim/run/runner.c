@@ -121,7 +121,7 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
 }
 
 wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
-                                   wm_partition *part)
+                                   wm_partition *part, const wm_trace_spec *trace)
 {
     if (!ops->band_edge_out || !ops->band_edge_in) {
         fprintf(stderr, "wavemesh: the %s backend cannot hold one band of a mesh (a partitioned run needs rtl or sw)\n",
@@ -142,7 +142,27 @@ wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *la
     /* the ranks are the run's parallel part: a rank steps its block on
      * one thread, unless WM_SW_THREADS asks otherwise */
     if (!getenv("WM_SW_THREADS")) cfg.threads = WM_SW_THREADS_ONE;
-    r->f = wm_fabric_create(ops, w, h, mode == WM_PE_CORE, &cfg);
+    /* a dump of the block's tiles, named after the rank (docs/distributed.md) */
+    wm_trace_spec block;
+    char path[4200], err[600];
+    const int dumps = trace && trace->path ? wm_trace_spec_of_block(trace, w, h, cfg.band, wm_partition_rank(part),
+                                                                     &block, path, sizeof path, err, sizeof err)
+                                           : 0;
+    if (dumps < 0) {
+        fprintf(stderr, "wavemesh: %s\n", err);
+        wm_runner_destroy(r);
+        return NULL;
+    }
+    if (dumps) {
+        block.cores = mode == WM_PE_CORE;
+        if (!declare_waves(r, &block)) {
+            wm_runner_destroy(r);
+            return NULL;
+        }
+        r->f = wm_waves_open_with(r->waves, ops, &cfg);
+    } else {
+        r->f = wm_fabric_create(ops, w, h, mode == WM_PE_CORE, &cfg);
+    }
     if (!r->f) {
         wm_runner_destroy(r);
         return NULL;
@@ -154,6 +174,12 @@ wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *la
     if (!r->s) {
         wm_runner_destroy(r);
         return NULL;
+    }
+    if (r->waves) {
+        const wm_sched_observer obs = {waves_state, waves_export, waves_cycle, waves_send};
+        wm_sched_set_observer(r->s, &obs, r);
+        r->notes = wm_run_notes_create(layout);
+        if (r->notes) ops->set_link_hook(r->f, wm_run_notes_link, r->notes);
     }
     /* what each band shows the next at cycle 0 */
     wm_partition_exchange(part, ops, r->f, ops->cycle(r->f));

@@ -28,12 +28,15 @@ WM_MUST_USE
 wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
                                  wm_pe_mode mode);
 /* One band of the layout's fabric, partitioned over the ranks of an MPI
- * job (mpi/partition.h): this rank's rows and the PEs on them; no dump.
- * Every rank runs it alike; rank 0 then holds every PE's results and
- * prints them as one process would (wm_sched_create_banded). */
+ * job (mpi/partition.h): this rank's rows and the PEs on them. With
+ * trace->path (trace may be NULL), a dump of trace's tiles that lie in the
+ * block, with the signals one process dumps for them, to the rank's own
+ * file (wm_trace_spec_of_block); a block holding none of them dumps
+ * nothing. Every rank runs it alike; rank 0 then holds every PE's results
+ * and prints them as one process would (wm_sched_create_banded). */
 WM_MUST_USE
 wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode,
-                                   wm_partition *part);
+                                   wm_partition *part, const wm_trace_spec *trace);
 /* Close the dump, if any; false after a message on stderr. */
 WM_MUST_USE bool wm_runner_finish(wm_runner *r);
 void wm_runner_destroy(wm_runner *r);

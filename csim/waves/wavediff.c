@@ -38,38 +38,59 @@ static int compare_names(const void *x, const void *y)
     return strcmp((*a)->name, (*b)->name);
 }
 
-wm_wavediff_result wm_wavediff(const wm_dump *a, const wm_dump *b)
+wm_wavediff_result wm_wavediff(const wm_dump *a, const wm_dump *b) { return wm_wavediff_parts(a, &b, 1); }
+
+wm_wavediff_result wm_wavediff_parts(const wm_dump *a, const wm_dump *const *parts, size_t nparts)
 {
     wm_wavediff_result r;
     memset(&r, 0, sizeof r);
-    const uint64_t ea = wm_dump_end_time(a), eb = wm_dump_end_time(b);
-    const uint64_t end = ea < eb ? ea : eb;
-    const size_t na = wm_dump_signal_count(a), nb = wm_dump_signal_count(b);
+    uint64_t end = wm_dump_end_time(a);
+    size_t nb = 0;
+    for (size_t k = 0; k < nparts; k++) {
+        const uint64_t e = wm_dump_end_time(parts[k]);
+        if (e < end) end = e;
+        nb += wm_dump_signal_count(parts[k]);
+    }
+    const size_t na = wm_dump_signal_count(a);
     const wm_dump_signal **sorted = malloc((na + 1) * sizeof *sorted);
     if (!sorted) return r;
     for (size_t i = 0; i < na; i++) sorted[i] = wm_dump_signal_at(a, i);
     qsort(sorted, na, sizeof *sorted, compare_names);
     for (size_t i = 0; i < na; i++) {
-        const wm_dump_signal *sa = sorted[i];
-        const wm_dump_signal *sb = wm_dump_find(b, sa->name);
+        const wm_dump_signal *sa = sorted[i], *sb = NULL;
+        size_t part = 0, holders = 0;
+        for (size_t k = 0; k < nparts; k++) {
+            const wm_dump_signal *found = wm_dump_find(parts[k], sa->name);
+            if (!found) continue;
+            if (holders++ == 0) {
+                sb = found;
+                part = k;
+            } else if (!r.twice) {
+                r.twice = sa->name;
+                r.twice_parts[0] = part;
+                r.twice_parts[1] = k;
+            }
+        }
         if (!sb) {
-            r.only_a++;
+            if (!r.only_a++) r.missing = sa->name;
             continue;
         }
         r.common++;
+        r.held += holders;
         size_t ca, cb;
-        const wm_change *xa = wm_dump_changes(a, sa, &ca), *xb = wm_dump_changes(b, sb, &cb);
+        const wm_change *xa = wm_dump_changes(a, sa, &ca), *xb = wm_dump_changes(parts[part], sb, &cb);
         uint64_t t;
         if (!first_difference(xa, ca, xb, cb, end, &t)) continue;
         if (!r.differ || t < r.time) {
             r.differ = true;
             r.time = t;
             r.signal = sa->name;
+            r.part = part;
             r.a_known = wm_dump_value_at(a, sa, t, &r.a_value);
-            r.b_known = wm_dump_value_at(b, sb, t, &r.b_value);
+            r.b_known = wm_dump_value_at(parts[part], sb, t, &r.b_value);
         }
     }
-    r.only_b = nb - r.common;
+    r.only_b = nb - r.held;
     free(sorted);
     return r;
 }

@@ -66,6 +66,61 @@ wm_trace_spec wm_trace_spec_default(void)
     return s;
 }
 
+/* The tiles of spec in a w x h mesh: at most WM_WAVES_TILES_MAX, inside
+ * the mesh; the whole mesh when none are given (s's corners set). */
+static bool check_tiles(wm_trace_spec *s, unsigned w, unsigned h, char *err, size_t err_size)
+{
+    /* A dump of every tile of a wafer-sized mesh would run to gigabytes
+     * before a viewer could open it: past WM_WAVES_TILES_MAX tiles the
+     * region is the user's to give, and said so before anything runs. */
+    const uint64_t tiles = s->tiles_given ? (uint64_t)(s->x1 - s->x0 + 1) * (s->y1 - s->y0 + 1) : (uint64_t)w * h;
+    if (tiles > WM_WAVES_TILES_MAX) {
+        snprintf(err, err_size,
+                 "a dump of %s%" PRIu64 " tiles (%ux%u) would run to gigabytes: give at most %d of them with "
+                 "--trace-tiles X0,Y0:X1,Y1 (a region of at most 256x256)",
+                 s->tiles_given ? "--trace-tiles' " : "every one of the mesh's ", tiles,
+                 s->tiles_given ? s->x1 - s->x0 + 1 : w, s->tiles_given ? s->y1 - s->y0 + 1 : h, WM_WAVES_TILES_MAX);
+        return false;
+    }
+    if (!s->tiles_given) {
+        s->x0 = s->y0 = 0;
+        s->x1 = w - 1;
+        s->y1 = h - 1;
+    } else if (s->x1 >= w || s->y1 >= h) {
+        snprintf(err, err_size, "--trace-tiles %u,%u:%u,%u: the mesh is %ux%u (tiles 0,0:%u,%u)", s->x0, s->y0, s->x1,
+                 s->y1, w, h, w - 1, h - 1);
+        return false;
+    }
+    return true;
+}
+
+void wm_trace_rank_path(const char *path, int rank, char *buf, size_t size)
+{
+    const size_t n = strlen(path);
+    const bool ext = n > 4 && (!strcmp(path + n - 4, ".fst") || !strcmp(path + n - 4, ".vcd"));
+    const size_t stem = ext ? n - 4 : n;
+    snprintf(buf, size, "%.*s-rank%d%s", (int)stem, path, rank, ext ? path + stem : "");
+}
+
+int wm_trace_spec_of_block(const wm_trace_spec *spec, unsigned w, unsigned h, wm_fabric_band band, int rank,
+                           wm_trace_spec *out, char *path_buf, size_t path_size, char *err, size_t err_size)
+{
+    wm_trace_spec s = *spec;
+    if (!check_tiles(&s, w, h, err, err_size)) return -1;
+    const unsigned col_begin = band.col_end ? band.col_begin : 0, col_end = band.col_end ? band.col_end : w;
+    const unsigned row_begin = band.row_end ? band.row_begin : 0, row_end = band.row_end ? band.row_end : h;
+    if (s.x0 < col_begin) s.x0 = col_begin;
+    if (s.y0 < row_begin) s.y0 = row_begin;
+    if (s.x1 > col_end - 1) s.x1 = col_end - 1;
+    if (s.y1 > row_end - 1) s.y1 = row_end - 1;
+    if (s.x0 > s.x1 || s.y0 > s.y1) return 0;
+    s.tiles_given = true;
+    wm_trace_rank_path(spec->path, rank, path_buf, path_size);
+    s.path = path_buf;
+    *out = s;
+    return 1;
+}
+
 wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, char *err, size_t err_size)
 {
     if (!spec->path) {
@@ -73,27 +128,7 @@ wm_waves *wm_waves_create(const wm_trace_spec *spec, unsigned w, unsigned h, cha
         return NULL;
     }
     wm_trace_spec s = *spec;
-    /* A dump of every tile of a wafer-sized mesh would run to gigabytes
-     * before a viewer could open it: past WM_WAVES_TILES_MAX tiles the
-     * region is the user's to give, and said so before anything runs. */
-    const uint64_t tiles = s.tiles_given ? (uint64_t)(s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) : (uint64_t)w * h;
-    if (tiles > WM_WAVES_TILES_MAX) {
-        snprintf(err, err_size,
-                 "a dump of %s%" PRIu64 " tiles (%ux%u) would run to gigabytes: give at most %d of them with "
-                 "--trace-tiles X0,Y0:X1,Y1 (a region of at most 256x256)",
-                 s.tiles_given ? "--trace-tiles' " : "every one of the mesh's ", tiles,
-                 s.tiles_given ? s.x1 - s.x0 + 1 : w, s.tiles_given ? s.y1 - s.y0 + 1 : h, WM_WAVES_TILES_MAX);
-        return NULL;
-    }
-    if (!s.tiles_given) {
-        s.x0 = s.y0 = 0;
-        s.x1 = w - 1;
-        s.y1 = h - 1;
-    } else if (s.x1 >= w || s.y1 >= h) {
-        snprintf(err, err_size, "--trace-tiles %u,%u:%u,%u: the mesh is %ux%u (tiles 0,0:%u,%u)", s.x0, s.y0, s.x1,
-                 s.y1, w, h, w - 1, h - 1);
-        return NULL;
-    }
+    if (!check_tiles(&s, w, h, err, err_size)) return NULL;
     /* The dump is written under a temporary name and renamed when it is
      * complete (waves/outfile.h): a failure leaves nothing behind, and an
      * existing file as it was. Its folder is checked now, before the run. */
@@ -178,6 +213,12 @@ static bool in_scope(const wm_waves *wv, unsigned x, unsigned y)
 
 wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
 {
+    const wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
+    return wm_waves_open_with(wv, ops, &cfg);
+}
+
+wm_fabric *wm_waves_open_with(wm_waves *wv, const wm_fabric_ops *ops, const wm_fabric_config *cfg)
+{
     const size_t ntiles = (size_t)wv->w * wv->h;
     wv->scope_ptrs = calloc(ntiles, sizeof *wv->scope_ptrs);
     size_t nextra = 0;
@@ -202,10 +243,9 @@ wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops)
                        wv->spec.y1, (const char *const *)wv->scope_ptrs, wv->extra, wv->nextra, wv->spec.cores};
     wv->ops = ops;
     if (wm_fabric_is(ops, "rtl")) {
-        const wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
-        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr, &cfg);
+        wv->f = wm_fabric_rtl_create_traced(wv->w, wv->h, &tr, cfg);
     } else if (wm_fabric_is(ops, "sw")) {
-        wv->f = wm_interrupt_fabric_create(ops, wv->w, wv->h, wv->spec.cores);
+        wv->f = wm_fabric_create(ops, wv->w, wv->h, wv->spec.cores, cfg);
         if (wv->f && !(wv->sw = wm_sw_dump_open(wv->f, wv->w, &tr))) {
             ops->destroy(wv->f);
             wv->f = NULL;

@@ -73,10 +73,26 @@ void wm_waves_name_tile(wm_waves *wv, unsigned x, unsigned y, const char *name);
 size_t wm_waves_add_pe(wm_waves *wv, unsigned x, unsigned y);
 void wm_waves_add_export(wm_waves *wv, size_t pe, const char *name);
 
+/* A partitioned run (docs/distributed.md): each rank dumps the tiles of
+ * its own block. path with -rankK before its .fst or .vcd (appended
+ * without one), into buf. */
+void wm_trace_rank_path(const char *path, int rank, char *buf, size_t size);
+/* Rank `rank`'s dump of spec, whose block of the w x h mesh is band: the
+ * tiles of spec inside the block, to wm_trace_rank_path's name (in
+ * path_buf). 1: *out is that dump; 0: the block holds none of spec's
+ * tiles, no dump; -1: spec's tiles are refused as in one process
+ * (wm_waves_create), the reason in err. */
+int wm_trace_spec_of_block(const wm_trace_spec *spec, unsigned w, unsigned h, wm_fabric_band band, int rank,
+                           wm_trace_spec *out, char *path_buf, size_t path_size, char *err, size_t err_size);
+
 /* Make the fabric of backend ops and open the dump; writes cycle 0 when the
  * window starts there. NULL with a message on stderr on failure. The fabric
  * is the caller's: destroy it after wm_waves_finish. */
 WM_MUST_USE wm_fabric *wm_waves_open(wm_waves *wv, const wm_fabric_ops *ops);
+/* The same with the fabric made with cfg (wm_interrupt_fabric_config's, by
+ * default): e.g. a fabric of one block (cfg->band) that holds the dump's
+ * tiles. */
+WM_MUST_USE wm_fabric *wm_waves_open_with(wm_waves *wv, const wm_fabric_ops *ops, const wm_fabric_config *cfg);
 
 void wm_waves_set_state(wm_waves *wv, size_t pe, unsigned state);
 void wm_waves_set_export(wm_waves *wv, size_t pe, const char *name, int64_t value);
