@@ -892,7 +892,8 @@ wm_profile *wm_profile_layout_banded(const wm_fabric_ops *ops, const wm_layout *
                                      wm_partition *part, uint64_t max_cycles, FILE *report, wm_run_result *result,
                                      char *err, size_t err_size)
 {
-    wm_runner *r = part ? wm_runner_create_banded(ops, layout, mode, part) : wm_runner_create_mode(ops, layout, NULL, mode);
+    wm_runner *r =
+        part ? wm_runner_create_banded(ops, layout, mode, part, NULL) : wm_runner_create_mode(ops, layout, NULL, mode);
     if (!r) {
         snprintf(err, err_size, "the run could not be set up");
         return NULL;
