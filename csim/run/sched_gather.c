@@ -142,8 +142,9 @@ static void unpack_pe(wm_sched *s, unpack *u)
     size_t n;
     const char *fault = get_text(u, &n);
     if (n) {
-        char *t = wm_sched_fault_text(mp);
-        snprintf(t, FAULT_TEXT, "%.*s", (int)n, fault);
+        /* as wm_sched_fault_text makes it, without calling back into scheduler.c */
+        if (!mp->fault) mp->fault = wm_xcalloc(1, FAULT_TEXT);
+        snprintf(mp->fault, FAULT_TEXT, "%.*s", (int)n, fault);
     }
     if (get_u64(u) && s->cpes) memcpy(&s->cpes[index].core, u->at, sizeof s->cpes[index].core);
     if (s->cpes) u->at += sizeof s->cpes[index].core;

@@ -68,6 +68,23 @@ pair() { # LABEL ARGS...
 }
 pair "packed tree, 2048 leaves, 64x64 cores, rtl" run "$tmp/cores.layout" --backend rtl --pe core
 pair "packed tree, $LEAVES leaves, native, sw" run "$tmp/native.layout" --backend sw
+# synthetic traffic: its cycles are its warm-up, sample and drain; every
+# figure but the cpu line is checked the same on both sides
+traffic_pair() { # LABEL ARGS...
+    label=$1; shift
+    : >"$tmp/a"; : >"$tmp/b"
+    for k in $(seq "$R"); do
+        wall "$W" "$@" >>"$tmp/a"
+        grep -v '^cpu ' "$tmp/out" >"$tmp/one.txt"
+        wall $MPI "$W" "$@" >>"$tmp/b"
+        grep -v '^cpu ' "$tmp/out" | cmp -s - "$tmp/one.txt" ||
+            { echo "distributed.sh: $label: 2 ranks printed other figures than 1 process" >&2; exit 1; }
+    done
+    a=$(median <"$tmp/a"); b=$(median <"$tmp/b")
+    cyc=$(sed -n 's/^cycles \([0-9]*\) (.*/\1/p' "$tmp/one.txt")
+    printf '| %s | %s | %.2f | %.2f | %.2fx | | |\n' "$label" "$cyc" "$a" "$b" "$(echo "$a / $b" | bc -l)"
+}
+traffic_pair "uniform traffic, 64x64, rate 0.05, rtl" traffic --backend rtl --mesh 64x64 --rate 0.05 --cycles 1000 --warmup 1000
 echo
 # Memory: the 64x64 mesh of cores on 1 process and on 3 ranks.
 "$W" run "$tmp/cores.layout" --backend rtl --pe core --mem-report >"$tmp/m1" 2>&1 || true
