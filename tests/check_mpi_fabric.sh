@@ -40,13 +40,13 @@ grep -q 'PASS tutorial' "$tmp/rows-3.out" || fail "rows: no PASS tutorial line"
 # the deadlock's and the unread message's layouts, a tile wider: a rank each
 sed 's/^mesh 2 1/mesh 3 1/; s/^at p 1 0/at p 2 0/' tests/layouts/deadlock.layout >"$tmp/deadlock.layout"
 sed 's/^mesh 2 1/mesh 3 1/; s/^at a 1 0/at a 2 0/' tests/layouts/unread.layout >"$tmp/unread.layout"
-for b in sw rtl; do
-    for pe in native core; do
-        same "deadlock-$b-$pe" run "$tmp/deadlock.layout" --backend $b --pe $pe
-        grep -q '^deadlock at cycle' "$tmp/deadlock-$b-$pe-3.err" || fail "deadlock-$b-$pe: no deadlock reported"
-        same "unread-$b-$pe" run "$tmp/unread.layout" --backend $b --pe $pe
-        grep -q 'left unread' "$tmp/unread-$b-$pe-3.err" || fail "unread-$b-$pe: the message left unread is not named"
-    done
+# (each backend in each mode once between the two)
+for cfg in "sw native rtl core" "rtl native sw core"; do
+    set -- $cfg
+    same "deadlock-$1-$2" run "$tmp/deadlock.layout" --backend $1 --pe $2
+    grep -q '^deadlock at cycle' "$tmp/deadlock-$1-$2-3.err" || fail "deadlock-$1-$2: no deadlock reported"
+    same "unread-$3-$4" run "$tmp/unread.layout" --backend $3 --pe $4
+    grep -q 'left unread' "$tmp/unread-$3-$4-3.err" || fail "unread-$3-$4: the message left unread is not named"
 done
 "$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
 same packed-sw run "$tmp/p32.layout" --backend sw --pe core
@@ -93,36 +93,33 @@ sleep 1
 pgrep -f "wavemesh run $tmp/long.layout" >/dev/null && fail "a rank still runs after the job ended"
 grep -q 'stopped at cycle [0-9]* waiting on \(the other ranks\|rank [0-9]*\)\|failed at cycle [0-9]*' "$tmp/kill.err" ||
     { cat "$tmp/kill.err"; fail "no rank says at which cycle the job stopped"; }
-# gs: a 3x1 rank grid, a rank a tile, on both backends in both modes; plan
+# gs: a 3x1 rank grid, a rank a tile, on each backend in one mode; plan
 # makes a setup run and a gs_op, and reads the plan back from every PE's
 # memory on rank 0 (pairwise, a gs_op alone, where the setup's cycles would
 # take seconds); gs prints no wall time, so every line must match
-for b in sw rtl; do
-    for pe in native core; do
-        m=plan
-        case $b-$pe in sw-core | rtl-native) m=pairwise ;; esac
-        same "gs-$b-$pe" gs --ranks 3x1 --dofs 1 --method $m --backend $b --pe $pe
-        grep -q '^reference: bit-exact' "$tmp/gs-$b-$pe-3.out" || fail "gs-$b-$pe: no bit-exact result"
-    done
+for cfg in "sw native plan" "rtl core pairwise"; do
+    set -- $cfg
+    same "gs-$1-$2" gs --ranks 3x1 --dofs 1 --method $3 --backend $1 --pe $2
+    grep -q '^reference: bit-exact' "$tmp/gs-$1-$2-3.out" || fail "gs-$1-$2: no bit-exact result"
 done
 # profile: bench.layout's tutorial row (7x1: a block of columns a rank) natively
-# and on the cores, both backends: exit status, stdout, stderr and the --csv and
+# on sw and on the cores on rtl: exit status, stdout, stderr and the --csv and
 # --folded files as one process's (a profile prints no wall time: nothing filtered)
-for b in sw rtl; do
-    for pe in native core; do
-        n=profile-$b-$pe
-        for ranks in 1 3; do
-            run=; [ $ranks = 3 ] && run=$MPI
-            $run "$W" profile sw/collectives/bench.layout --backend $b --pe $pe --csv "$tmp/$n-$ranks.csv" \
-                --folded "$tmp/$n-$ranks.folded" >"$tmp/$n-$ranks.out" 2>"$tmp/$n-$ranks.err"
-            echo $? >"$tmp/$n-$ranks.status"
-        done
-        for f in status out err csv folded; do
-            cmp -s "$tmp/$n-1.$f" "$tmp/$n-3.$f" ||
-                { cat "$tmp/$n-3.err"; fail "$n: 3 ranks' $f differs from one process's"; }
-        done
-        grep -q '^critical path: ' "$tmp/$n-3.out" || fail "$n: no critical path"
+for cfg in "sw native" "rtl core"; do
+    set -- $cfg
+    b=$1 pe=$2
+    n=profile-$b-$pe
+    for ranks in 1 3; do
+        run=; [ $ranks = 3 ] && run=$MPI
+        $run "$W" profile sw/collectives/bench.layout --backend $b --pe $pe --csv "$tmp/$n-$ranks.csv" \
+            --folded "$tmp/$n-$ranks.folded" >"$tmp/$n-$ranks.out" 2>"$tmp/$n-$ranks.err"
+        echo $? >"$tmp/$n-$ranks.status"
     done
+    for f in status out err csv folded; do
+        cmp -s "$tmp/$n-1.$f" "$tmp/$n-3.$f" ||
+            { cat "$tmp/$n-3.err"; fail "$n: 3 ranks' $f differs from one process's"; }
+    done
+    grep -q '^critical path: ' "$tmp/$n-3.out" || fail "$n: no critical path"
 done
 # waves: under mpirun each rank dumps its block's tiles to FILE-rankK.fst (or
 # .vcd); the three dumps together are one process's, signal for signal
