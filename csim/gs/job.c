@@ -296,7 +296,7 @@ bool wm_gs_job_run_on(wm_gs_job *j, const wm_fabric_ops *ops, wm_fabric *f, bool
         if (ok && count_hops && j->cfg.part) wm_partition_sum(j->cfg.part, &out->wavelet_hops, 1, ops->cycle(f));
     }
     if (!ok) return false;
-    /* The PEs' memories are whole on rank 0 alone (wm_sched_gather): it
+    /* The PEs' memories are whole on rank 0 alone (wm_sched_run): it
      * reads the result; the other ranks are done. */
     if (j->cfg.part && wm_partition_rank(j->cfg.part) != 0) return true;
 

@@ -75,8 +75,9 @@ wm_runner *wm_runner_create_traced(const wm_fabric_ops *ops, const wm_layout *la
     return wm_runner_create_mode(ops, layout, trace, WM_PE_NATIVE);
 }
 
-wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
-                                 wm_pe_mode mode)
+/* A runner of the layout in PE mode `mode`, nothing made yet; NULL with
+ * a message when the backend has no cores the mode needs. */
+static wm_runner *runner_new(const wm_fabric_ops *ops, const wm_layout *layout, wm_pe_mode mode)
 {
     if (mode == WM_PE_CORE && !ops->create_cores) {
         fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
@@ -86,6 +87,14 @@ wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layo
     if (!r) return NULL;
     r->ops = ops;
     r->layout = layout;
+    return r;
+}
+
+wm_runner *wm_runner_create_mode(const wm_fabric_ops *ops, const wm_layout *layout, const wm_trace_spec *trace,
+                                 wm_pe_mode mode)
+{
+    wm_runner *r = runner_new(ops, layout, mode);
+    if (!r) return NULL;
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
     if (trace && trace->path) {
         wm_trace_spec spec = *trace;
@@ -128,14 +137,8 @@ wm_runner *wm_runner_create_banded(const wm_fabric_ops *ops, const wm_layout *la
                 ops->name);
         return NULL;
     }
-    if (mode == WM_PE_CORE && !ops->create_cores) {
-        fprintf(stderr, "wavemesh: the %s backend has no PE cores (--pe core needs rtl or sw)\n", ops->name);
-        return NULL;
-    }
-    wm_runner *r = calloc(1, sizeof *r);
+    wm_runner *r = runner_new(ops, layout, mode);
     if (!r) return NULL;
-    r->ops = ops;
-    r->layout = layout;
     const unsigned w = wm_layout_width(layout), h = wm_layout_height(layout);
     wm_fabric_config cfg = wm_interrupt_fabric_config(ops);
     cfg.band = wm_partition_band(part);

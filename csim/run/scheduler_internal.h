@@ -197,7 +197,7 @@ struct wm_sched {
     void *dbg_ctx;
     /* One band of a fabric over several ranks (mpi/partition.h), NULL:
      * the whole fabric here. Only this band's PEs are live; the others'
-     * results come to rank 0 when the run ends (wm_sched_gather). */
+     * results come to rank 0 when the run ends (wm_sched_run). */
     wm_partition *part;
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
     /* The pushes and pops of this rank's PEs in the cycle, for every rank
@@ -245,9 +245,6 @@ void wm_sched_msg_pop(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, 
 /* The tally of every rank, summed into t (nothing to do in a whole run);
  * with it, every rank's pushes and pops of the cycle are counted. */
 void wm_sched_agree(wm_sched *s, wm_sched_tally *t);
-/* A partitioned run has ended: every rank's PEs' states, end cycles,
- * exports and faults to rank 0 (scheduler.c). */
-void wm_sched_gather(wm_sched *s);
 /* PE mp is now in state st; the observer hears of a change. */
 static inline void wm_sched_set_state(wm_sched *s, wm_mp *mp, wm_pe_state st)
 {
