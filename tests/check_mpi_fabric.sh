@@ -3,7 +3,7 @@
 # (docs/distributed.md) prints what one process prints: the seed's rows
 # natively and on the cores, a deadlock and a message left unread, gs's
 # setup run and gs_op, on both backends; synthetic traffic (a hotspot,
-# off-mesh addresses); a mesh too small for the ranks is refused;
+# off-mesh addresses) and firmware traffic; a mesh too small for the ranks is refused;
 # --trace makes a dump a rank that wavediff finds equal to one process's; and a
 # rank killed mid-run ends the job, non-zero, naming the cycle, with no
 # process left.
@@ -61,8 +61,17 @@ for b in sw rtl; do
     same "traffic-offmesh-$b" traffic --backend $b --mesh 7x5 --rate 0.1 --offmesh 0.3 --pop-interval 2 \
         --warmup 200 --cycles 300 --csv
 done
-$MPI "$W" traffic --pe native >/dev/null 2>"$tmp/traffic-pe.err" && fail "traffic --pe ran under mpirun"
-grep -q -- '--pe is for traffic in one process' "$tmp/traffic-pe.err" || { cat "$tmp/traffic-pe.err"; fail "no reason for refusing traffic --pe"; }
+# firmware traffic: each rank runs its block's stream kernels, and rank 0
+# reads every PE's latency records for the percentiles
+same traffic-pe-sw traffic --backend sw --pe native --mesh 7x5 --rate 0.05 --cycles 400
+grep -q '^average latency 35.49 cycles (p50 35, p90 53, p99 77, max 92)$' "$tmp/traffic-pe-sw-3.out" ||
+    { cat "$tmp/traffic-pe-sw-3.out"; fail "traffic-pe-sw: not the latency of one process"; }
+same traffic-pe-rtl traffic --backend rtl --pe core --mesh 7x5 --rate 0.05 --cycles 400 --csv
+grep -q ',175,175,2838,469.206,380,862,1364,1695,' "$tmp/traffic-pe-rtl-3.out" ||
+    { cat "$tmp/traffic-pe-rtl-3.out"; fail "traffic-pe-rtl: not the figures of one process"; }
+$MPI "$W" traffic --trace "$tmp/t.fst" >/dev/null 2>"$tmp/traffic-trace.err" && fail "traffic --trace ran under mpirun"
+grep -q -- '--trace is for traffic in one process' "$tmp/traffic-trace.err" ||
+    { cat "$tmp/traffic-trace.err"; fail "no reason for refusing traffic --trace"; }
 # a mesh of fewer tiles than ranks
 $MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
 grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
@@ -147,4 +156,4 @@ grep -q "^first difference at time 1: se.fw.sum$" "$tmp/wd.out" && grep -q "^  $
 "$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" >"$tmp/wd.out" &&
     fail "waves: two of three ranks' dumps compared identical"
 grep -q "is in none of the 2 parts" "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves: the signals in no part are not named"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, gs, profile); their dumps are its dump; a killed rank ends the job"
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump; a killed rank ends the job"

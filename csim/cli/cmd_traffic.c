@@ -33,12 +33,13 @@ static const char more[] =
     "in its PE's data memory, which the host reads back after the run).\n"
     "Speed is router-cycles per second of CPU time: mesh size x cycles\n"
     "simulated / CPU seconds of the run.\n"
-    "Started by mpirun or srun as one of several ranks, the synthetic traffic\n"
-    "splits the mesh into a block of tiles a rank, exchanging the links between\n"
-    "blocks every cycle: each rank injects its block's messages and pops its\n"
-    "block's destinations, and rank 0 prints what one process prints but the\n"
-    "timing (the cpu line; the wall_s, cpu_s and router_cycles_per_s columns:\n"
-    "rank 0's own). --pe and --trace run in one process (docs/distributed.md).\n";
+    "Started by mpirun or srun as one of several ranks, traffic splits the mesh\n"
+    "into a block of tiles a rank, exchanging the links between blocks every\n"
+    "cycle: each rank injects its block's messages and pops its block's\n"
+    "destinations (with --pe, runs its block's PEs), and rank 0 prints what one\n"
+    "process prints but the timing (the cpu line; the wall_s, cpu_s and\n"
+    "router_cycles_per_s columns: rank 0's own). --trace runs in one process\n"
+    "(docs/distributed.md).\n";
 
 static const char *const patterns[] = {"uniform", "transpose", "bitcomp", "hotspot", NULL};
 
@@ -49,20 +50,27 @@ static double seconds_of(clockid_t clock)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* --pe: the stream kernel on every PE. */
-static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
-                            wm_pe_mode mode, bool csv)
+/* Whether --pe can run cfg's traffic; if not, says why. */
+static bool firmware_traffic_fits(const wm_traffic_config *cfg)
 {
     if (cfg->pattern != WM_PATTERN_UNIFORM && cfg->pattern != WM_PATTERN_TRANSPOSE) {
         fprintf(stderr, "wavemesh traffic: --pe runs the uniform or the transpose pattern, not %s\n",
                 wm_pattern_name(cfg->pattern));
-        return 2;
+        return false;
     }
     if (cfg->len < 2 || cfg->len > 256) {
         fprintf(stderr, "wavemesh traffic: --pe needs --len 2..256 (a header and the send time at least), not %u\n",
                 cfg->len);
-        return 2;
+        return false;
     }
+    return true;
+}
+
+/* --pe: the stream kernel on every PE; with part, on this rank's block of
+ * the mesh, one rank of the MPI job (rank 0 prints). */
+static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
+                            wm_pe_mode mode, bool csv, wm_partition *part, const wm_mpi_job *job)
+{
     const double per_pe = cfg->rate * (double)cfg->sample / cfg->len;
     const unsigned count = per_pe < 1 ? 1u : (unsigned)(per_pe + 0.5);
     const double gap = cfg->len / cfg->rate;
@@ -73,11 +81,12 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     char err[200];
     wm_layout *l = wm_stream_layout(&spec, &expect, err, sizeof err);
     if (!l) {
-        fprintf(stderr, "wavemesh traffic: %s\n", err);
+        if (!part || wm_partition_rank(part) == 0) fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
-    wm_runner *r = wm_runner_create_mode(ops, l, NULL, mode);
+    wm_runner *r = part ? wm_runner_create_banded(ops, l, mode, part, NULL) : wm_runner_create_mode(ops, l, NULL, mode);
     if (!r) {
+        if (part) job->ops->kill_job(1); /* the others wait on this rank's block: the job ends */
         free(expect);
         wm_layout_destroy(l);
         return 1;
@@ -88,6 +97,7 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     uint32_t *memory = calloc(npe ? npe * (size_t)WM_PE_DATA_WORDS : 1, sizeof *memory);
     if (!memory) {
         fprintf(stderr, "wavemesh traffic: out of memory for %zu PE data memories\n", npe);
+        if (part) job->ops->kill_job(1);
         wm_runner_destroy(r);
         free(expect);
         wm_layout_destroy(l);
@@ -99,6 +109,16 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
     const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     const uint64_t cycles = wm_sched_cycle(s);
+    /* partitioned: every rank takes part in the report, rank 0 writes it */
+    if (res != WM_RUN_DONE) wm_sched_report(s, res, stderr);
+    if (part && wm_partition_rank(part) != 0) {
+        /* the results and the data memories are whole on rank 0 alone (wm_sched_run) */
+        wm_runner_destroy(r);
+        free(memory);
+        free(expect);
+        wm_layout_destroy(l);
+        return 0;
+    }
     uint64_t arrived = 0, latency = 0, wrong = 0;
     size_t nrecord = 0; /* the PEs' records, gathered in place at the front of memory */
     bool whole = true;  /* every arrived message's latency recorded */
@@ -129,7 +149,6 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
     const double accepted = cycles ? (double)arrived * cfg->len / ((double)w * h * (double)cycles) : 0.0;
     const double avg = arrived ? (double)latency / (double)arrived : 0.0;
     const double speed = cpu > 0 ? (double)w * h * (double)cycles / cpu : 0.0;
-    if (res != WM_RUN_DONE) wm_sched_report(s, res, stderr);
     if (csv) {
         printf("backend,pe,mesh,pattern,rate,len,seed,messages,arrived,cycles,avg_latency,p50_latency,p90_latency,"
                "p99_latency,max_latency,accepted,wall_s,cpu_s,router_cycles_per_s\n");
@@ -277,12 +296,13 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
     return 0;
 }
 
-/* Synthetic traffic on one block of the mesh a rank, as one rank of an MPI
- * job (docs/distributed.md): rank 0 prints what one process prints, the
- * others nothing, and every rank exits with rank 0's status. -1: a job of
- * one process, to run as without a launcher. */
+/* Traffic on one block of the mesh a rank, as one rank of an MPI job
+ * (docs/distributed.md): synthetic, or with pe_given the firmware's in
+ * mode. Rank 0 prints what one process prints, the others nothing, and
+ * every rank exits with rank 0's status. -1: a job of one process, to run
+ * as without a launcher. */
 static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
-                               bool csv)
+                               bool csv, bool pe_given, wm_pe_mode mode)
 {
     char err[600];
     wm_mpi_job job;
@@ -316,7 +336,9 @@ static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h,
         close(null);
     }
     const wm_trace_spec no_trace = wm_trace_spec_default();
-    const int status = wm_mpi_exit_status(&job, synthetic_traffic(ops, w, h, cfg, &no_trace, csv, part, &job));
+    const int ran = pe_given ? firmware_traffic(ops, w, h, cfg, mode, csv, part, &job)
+                             : synthetic_traffic(ops, w, h, cfg, &no_trace, csv, part, &job);
+    const int status = wm_mpi_exit_status(&job, ran);
     fflush(stdout);
     wm_partition_destroy(part);
     wm_mpi_close(&job);
@@ -386,23 +408,21 @@ int wm_cmd_traffic(int argc, char **argv)
         fprintf(stderr, "wavemesh traffic: %s\n", err);
         return 2;
     }
-    if (wm_partition_wanted() && (pe_given || trace.path)) {
-        fprintf(stderr,
-                "wavemesh traffic: %s is for traffic in one process: under mpirun each rank holds one block of the "
-                "mesh and runs the synthetic traffic (docs/distributed.md)\n",
-                pe_given ? "--pe" : "--trace");
+    if (pe_given && !firmware_traffic_fits(&cfg)) return 2;
+    if (pe_given && trace.path) {
+        fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
         return 2;
     }
-    if (pe_given) {
-        if (trace.path) {
-            fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
-            return 2;
-        }
-        return firmware_traffic(ops, w, h, &cfg, mode, csv);
+    if (wm_partition_wanted() && trace.path) {
+        fprintf(stderr,
+                "wavemesh traffic: --trace is for traffic in one process: under mpirun each rank holds one block of "
+                "the mesh (docs/distributed.md)\n");
+        return 2;
     }
     if (wm_partition_wanted()) {
-        const int st = partitioned_traffic(ops, w, h, &cfg, csv);
+        const int st = partitioned_traffic(ops, w, h, &cfg, csv, pe_given, mode);
         if (st >= 0) return st;
     }
+    if (pe_given) return firmware_traffic(ops, w, h, &cfg, mode, csv, NULL, NULL);
     return synthetic_traffic(ops, w, h, &cfg, &trace, csv, NULL, NULL);
 }
