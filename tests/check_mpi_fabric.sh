@@ -51,6 +51,17 @@ done
 "$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
 same packed-sw run "$tmp/p32.layout" --backend sw --pe core
 same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
+# a packed tree of 4096 leaves with a message left unread beside it, a row
+# below: the ranks trade their pushes and pops several times in the run
+# (16,384 at a time), and the unread message's sender, sent in cycle 61,
+# is named as one process names it
+"$W" tree --leaves 4096 --placement packed -o "$tmp/p4k.layout" >/dev/null || fail "tree exited $?"
+sed 's/^mesh 128 64$/mesh 128 65/' "$tmp/p4k.layout" >"$tmp/p4ku.layout"
+printf 'at ua 1 64\nat ub 0 64\npe ua stream COUNT=1 LEN=1 TOX=0 TOY=64 EXPECT=0\npe ub stream COUNT=0 EXPECT=0\n' \
+    >>"$tmp/p4ku.layout"
+same traded-sw run "$tmp/p4ku.layout" --backend sw
+grep -q 'sent by PE (1,64) ua \[stream\] at cycle 61 from sw/traffic/stream.c' "$tmp/traded-sw-3.err" ||
+    { cat "$tmp/traded-sw-3.err"; fail "traded-sw: the unread message's sender is not named"; }
 # synthetic traffic: every rank draws every message and injects its block's;
 # a hotspot, messages addressed beyond the edge, PEs that pop every other cycle
 for b in sw rtl; do

@@ -53,8 +53,12 @@ static void checked_stdout(void)
     const cookie_io_functions_t io = {NULL, write_stdout, NULL, NULL};
     FILE *f = fopencookie(NULL, "w", io);
     if (!f) return; /* the plain stream, its flag checked all the same */
-    /* buffered as the C library buffers standard output */
-    setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+    /* buffered as the C library buffers standard output, but for a rank of
+     * an MPI job: Open MPI gives it a pseudo-terminal, and a line a write
+     * through it cost a large run's results seconds; the commands flush
+     * where a line must show at once (a row's verdict, a scenario's) */
+    const bool lines = isatty(STDOUT_FILENO) && !wm_mpi_launched();
+    setvbuf(f, NULL, lines ? _IOLBF : _IOFBF, BUFSIZ);
     stdout = f;
 }
 

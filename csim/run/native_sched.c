@@ -7,6 +7,7 @@
  * another stack aborts under _FORTIFY_SOURCE, hence the #undef. */
 #undef _FORTIFY_SOURCE
 #include "run/scheduler.h"
+#include "fabric/fabric_sw.h"
 #include "run/host_lines.h"
 #include "run/scheduler_internal.h"
 
@@ -82,6 +83,9 @@ static void describe_pe(const void *ctx, size_t i, char *buf, size_t size)
     snprintf(buf, size, "PE (%u,%u) %s [%s]", in->x, in->y, in->name, in->kernel->name);
 }
 
+/* Whether PE i runs here: another rank's kernel has no coroutine here. */
+static bool pe_here(const void *ctx, size_t i) { return wm_sched_pe_here(ctx, i); }
+
 static bool native_init(wm_sched *s)
 {
     /* The native loop sees every push and pop itself. */
@@ -92,13 +96,24 @@ static bool native_init(wm_sched *s)
         fprintf(stderr, "wavemesh: out of memory for the coroutines of %zu kernels\n", s->n);
         return false;
     }
-    if (!(s->stacks = wm_stacks_create(s->n, describe_pe, s, why, sizeof why))) {
+    if (!(s->stacks = wm_stacks_create(s->n, pe_here, describe_pe, s, why, sizeof why))) {
         fprintf(stderr, "wavemesh: %s\n", why);
         return false;
     }
+    /* On the sw backend a waiting kernel's queue is a byte to read, not a
+     * status to ask for: most kernels of a large run wait most cycles. */
+    const bool sw = wm_fabric_is(s->ops, "sw");
+    const wm_sw_queues q = sw ? wm_fabric_sw_queues(s->f) : (wm_sw_queues){0};
+    const wm_fabric_band whole = {0, wm_layout_height(s->layout), 0, wm_layout_width(s->layout)};
+    const wm_fabric_band b = s->part ? wm_partition_band(s->part) : whole;
     for (size_t i = 0; i < s->n; i++) {
         wm_mp *mp = &s->pes[i];
         if (!wm_sched_pe_here(s, i)) continue; /* another rank's */
+        if (sw) {
+            const size_t at = (size_t)(mp->inst->y - b.row_begin) * q.stride + (mp->inst->x - b.col_begin);
+            mp->tx_queued = q.tx_count + at;
+            mp->rx_queued = q.rx_count + at;
+        }
         mp->wait = WAIT_START;
         /* What a core spends before its kernel starts (sw/cost_model.h). */
         mp->ready = s->cycle + WM_COST_START;
@@ -142,6 +157,21 @@ static void note_push(wm_mp *mp, uint64_t c)
     mp->last_push_cycle = c;
 }
 
+/* Kernel mp waits this cycle for a wavelet to pop: false, it did not act. */
+static bool blocked_recv(wm_sched *s, wm_mp *mp)
+{
+    if (mp->state != WM_PE_BLOCKED_RECV) mp->blocked_since = s->cycle;
+    wm_sched_set_state(s, mp, WM_PE_BLOCKED_RECV);
+    return false;
+}
+
+/* Kernel mp waits this cycle for room in its TX queue. */
+static bool blocked_send(wm_sched *s, wm_mp *mp)
+{
+    wm_sched_set_state(s, mp, WM_PE_BLOCKED_SEND);
+    return false;
+}
+
 /* Give kernel mp the current cycle: perform its pending access if the port
  * allows it now, and let it run to its next one. Returns true if it used
  * the port. */
@@ -170,24 +200,20 @@ static bool serve(wm_sched *s, wm_mp *mp)
             continue;
         }
         if (acted) return acted; /* one access per cycle */
+        /* still waiting, seen without asking for the status */
+        if (mp->wait == WAIT_POP && mp->rx_queued && *mp->rx_queued == 0) return blocked_recv(s, mp);
+        if (mp->wait == WAIT_PUSH && mp->tx_queued && *mp->tx_queued >= WM_TX_DEPTH) return blocked_send(s, mp);
         const unsigned x = mp->inst->x, y = mp->inst->y;
         const wm_pe_status st = s->ops->pe_status(s->f, x, y);
         switch (mp->wait) {
         case WAIT_PUSH:
-            if (st.tx_count >= WM_TX_DEPTH) {
-                wm_sched_set_state(s, mp, WM_PE_BLOCKED_SEND);
-                return false;
-            }
+            if (st.tx_count >= WM_TX_DEPTH) return blocked_send(s, mp);
             s->ops->pe_push(s->f, x, y, mp->push_data);
             note_push(mp, c);
             if (s->prof.on_access) s->prof.on_access(s->prof_ctx, mp->index, c, WM_ACCESS_PUSH, mp->push_data, mp->func);
             break;
         case WAIT_POP:
-            if (st.rx_count == 0) {
-                if (mp->state != WM_PE_BLOCKED_RECV) mp->blocked_since = c;
-                wm_sched_set_state(s, mp, WM_PE_BLOCKED_RECV);
-                return false;
-            }
+            if (st.rx_count == 0) return blocked_recv(s, mp);
             mp->popped = st.rx_head;
             if (mp->pop_is_header) mp->headers_received++;
             wm_sched_msg_pop(s, mp->index, (size_t)y * wm_layout_width(s->layout) + x, st.rx_head, c);

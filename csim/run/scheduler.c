@@ -88,12 +88,19 @@ void wm_sched_step(const wm_sched *s)
     if (s->part) wm_partition_exchange(s->part, s->ops, s->f, s->ops->cycle(s->f));
 }
 
-/* One push or pop, as it travels between ranks. */
+/* One push or pop, as it travels between ranks: at is the scheduler's
+ * cycle it was noted in, the order of one process's calls being by at,
+ * then by key, a push before a pop. */
 struct wm_msg_event {
-    uint64_t key, tile, cycle, site;
+    uint64_t at, key, tile, cycle, site;
     uint32_t wavelet;
     uint8_t pop, host_site;
 };
+
+/* The pushes and pops the ranks hold, summed, that make them trade them:
+ * they are counted only where read (the reports, once the run is over),
+ * and a rank holds at most about this many between two trades. */
+enum { EVENTS_TRADED_AT = 1 << 14 };
 
 /* The start of this program's code: a native site travels as its
  * distance from it, the same in every rank's process. */
@@ -115,7 +122,7 @@ void wm_sched_msg_push(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet,
         wm_msg_flight_push(&s->msgs, tile, wavelet, cycle, site);
         return;
     }
-    struct wm_msg_event e = {key, tile, cycle, site, wavelet, 0, host_site};
+    struct wm_msg_event e = {s->cycle, key, tile, cycle, site, wavelet, 0, host_site};
     if (host_site && site) e.site = site - (uint64_t)(uintptr_t)__executable_start;
     note_event(s, &e);
 }
@@ -126,18 +133,20 @@ void wm_sched_msg_pop(wm_sched *s, uint64_t key, size_t tile, uint32_t wavelet, 
         wm_msg_flight_pop(&s->msgs, tile, wavelet, cycle);
         return;
     }
-    const struct wm_msg_event e = {key, tile, cycle, 0, wavelet, 1, 0};
+    const struct wm_msg_event e = {s->cycle, key, tile, cycle, 0, wavelet, 1, 0};
     note_event(s, &e);
 }
 
 static int event_cmp(const void *a, const void *b)
 {
     const struct wm_msg_event *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return (int)x->pop - (int)y->pop;
 }
 
-/* Every rank's pushes and pops of the cycle, counted here in key order. */
+/* Every rank's pushes and pops since the last trade, counted here in one
+ * process's order. */
 static void count_events(wm_sched *s)
 {
     size_t total = 0;
@@ -164,7 +173,7 @@ void wm_sched_agree(wm_sched *s, wm_sched_tally *t)
     uint64_t v[8] = {t->faulted, t->live, t->blocked_recv, t->blocked, t->acted, t->busy, t->stop, s->nevents};
     wm_partition_sum(s->part, v, 8, s->cycle);
     *t = (wm_sched_tally){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
-    if (t->events) count_events(s);
+    if (t->events >= EVENTS_TRADED_AT) count_events(s);
 }
 
 void wm_sched_set_observer(wm_sched *s, const wm_sched_observer *obs, void *ctx)
@@ -234,7 +243,11 @@ wm_run_result wm_sched_run(wm_sched *s, uint64_t max_cycles)
     wm_progress_begin(&s->progress, s->ops->cycle(s->f));
     const wm_run_result r = s->pm->run(s, max_cycles);
     wm_progress_end(&s->progress);
-    if (s->part) gather(s);
+    if (s->part) {
+        /* every rank returns in the same cycle, the one the tally ended */
+        count_events(s);
+        gather(s);
+    }
     return r;
 }
 

@@ -61,6 +61,9 @@ struct wm_mp {
     uint32_t popped;
     uint64_t tsc_read;
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
+    /* its tile's TX and RX counts as bytes of the sw backend (fabric_sw.h's
+     * wm_sw_queues), read in place while it waits on them; NULL on others */
+    const uint8_t *tx_queued, *rx_queued;
     unsigned headers_received;
     uint64_t jitter_state; /* wm_sched_set_jitter: this PE's PRNG, 0 without jitter */
     /* ... and for the stall report: the framing of what the kernel
@@ -200,8 +203,9 @@ struct wm_sched {
      * results come to rank 0 when the run ends (wm_sched_run). */
     wm_partition *part;
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
-    /* The pushes and pops of this rank's PEs in the cycle, for every rank
-     * to count, in the order one process counts them (wm_sched_msg_push) */
+    /* The pushes and pops of this rank's PEs since the ranks last traded
+     * them, for every rank to count, in the order one process counts them
+     * (wm_sched_msg_push) */
     struct wm_msg_event *events;
     size_t nevents, cap_events;
     char **names;         /* rank 0: export names of other ranks' kernels, held here */
@@ -215,7 +219,7 @@ struct wm_sched {
  * every rank does). */
 typedef struct {
     uint64_t faulted, live, blocked_recv, blocked, acted, busy, stop;
-    uint64_t events; /* pushes and pops to pass on (scheduler.c fills it in) */
+    uint64_t events; /* pushes and pops held to pass on (scheduler.c fills it in) */
 } wm_sched_tally;
 
 /* The base's services to the modes (scheduler.c). */

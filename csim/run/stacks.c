@@ -80,7 +80,8 @@ static void install_handler(void)
     sigaction(SIGSEGV, &sa, &previous);
 }
 
-wm_stacks *wm_stacks_create(size_t n, wm_stacks_describe describe, const void *ctx, char *err, size_t err_size)
+wm_stacks *wm_stacks_create(size_t n, wm_stacks_used used, wm_stacks_describe describe, const void *ctx, char *err,
+                            size_t err_size)
 {
     wm_stacks *st = calloc(1, sizeof *st);
     if (!st) {
@@ -99,8 +100,13 @@ wm_stacks *wm_stacks_create(size_t n, wm_stacks_describe describe, const void *c
         free(st);
         return NULL;
     }
+    /* Whether this kernel has guard regions; the first is installed by
+     * the asking. A stack nobody runs on needs no guard: a system call
+     * each, which a rank of a partitioned run would spend on every other
+     * rank's PEs too. */
     bool guard_madvise = madvise(st->map, GUARD_BYTES, MADV_GUARD_INSTALL) == 0;
     for (size_t i = guard_madvise ? 1 : 0; i < n; i++) {
+        if (used && !used(ctx, i)) continue;
         char *g = st->map + i * st->slot;
         if (guard_madvise ? madvise(g, GUARD_BYTES, MADV_GUARD_INSTALL) == 0
                           : mprotect(g, GUARD_BYTES, PROT_NONE) == 0)

@@ -17,6 +17,7 @@
 
 #include "core/must_use.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum { WM_STACK_BYTES = 64 * 1024 };
@@ -26,9 +27,15 @@ typedef struct wm_stacks wm_stacks;
 /* What a fault in stack i is reported as, e.g. "PE (2,0) root [node]". */
 typedef void (*wm_stacks_describe)(const void *ctx, size_t i, char *buf, size_t size);
 
-/* n stacks; NULL with the reason in err when they cannot be made. */
+/* Whether stack i will be run on (a rank of a partitioned run runs only
+ * its own PEs' kernels): only those get a guard. */
+typedef bool (*wm_stacks_used)(const void *ctx, size_t i);
+
+/* n stacks, those that used (NULL: every one) says are run on guarded;
+ * NULL with the reason in err when they cannot be made. */
 WM_MUST_USE
-wm_stacks *wm_stacks_create(size_t n, wm_stacks_describe describe, const void *ctx, char *err, size_t err_size);
+wm_stacks *wm_stacks_create(size_t n, wm_stacks_used used, wm_stacks_describe describe, const void *ctx, char *err,
+                            size_t err_size);
 void wm_stacks_destroy(wm_stacks *st);
 /* The lowest address of stack i; its WM_STACK_BYTES lie above it. */
 char *wm_stacks_bottom(const wm_stacks *st, size_t i);

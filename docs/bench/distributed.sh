@@ -81,10 +81,12 @@ traffic_pair() { # LABEL ARGS...
             { echo "distributed.sh: $label: 2 ranks printed other figures than 1 process" >&2; exit 1; }
     done
     a=$(median <"$tmp/a"); b=$(median <"$tmp/b")
-    cyc=$(sed -n 's/^cycles \([0-9]*\) (.*/\1/p' "$tmp/one.txt")
+    cyc=$(sed -n 's/^cycles \([0-9]*\) .*/\1/p' "$tmp/one.txt")
     printf '| %s | %s | %.2f | %.2f | %.2fx | | |\n' "$label" "$cyc" "$a" "$b" "$(echo "$a / $b" | bc -l)"
 }
 traffic_pair "uniform traffic, 64x64, rate 0.05, rtl" traffic --backend rtl --mesh 64x64 --rate 0.05 --cycles 1000 --warmup 1000
+traffic_pair "firmware traffic, 64x64 cores, rate 0.02, rtl" traffic --backend rtl --pe core --mesh 64x64 --rate 0.02 \
+    --cycles 1000
 echo
 # Memory: the 64x64 mesh of cores on 1 process and on 3 ranks.
 "$W" run "$tmp/cores.layout" --backend rtl --pe core --mem-report >"$tmp/m1" 2>&1 || true
