@@ -24,6 +24,9 @@ BUILD     ?= build
 # Where the Verilated models and Verilator's runtime are built: $(BUILD),
 # except for make sanitize-undefined, which links the plain ones.
 VBUILD    ?= $(BUILD)
+# The builds make test starts (the plain one, UBSan's, the fuzzers') use
+# every core: `make test` itself runs its steps one after another.
+BUILD_JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
 # ---------------------------------------------------------------- flags
 # C: strict C11 for everything we write; GNU extensions only for ucontext.
@@ -74,12 +77,15 @@ all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the defa
 # What `make test` runs, in this order, each step a make of its own after the
 # one before has passed: adding a check to `make test` is adding its name
 # here.
+# sanitize-undefined runs the cmocka binaries and regress --quick (built
+# with UBSan), so the last step runs the rest of run-tests.
 TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz-quick \
               all test-rules test-params-quick mutate-check-classes \
-              lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb check-jitter run-tests
+              lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb check-jitter run-tests-scenarios
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
 	@fail=0; for step in $(TEST_STEPS); do \
-	    $(MAKE) --no-print-directory $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \
+	    jobs=; [ $$step = all ] && jobs="$(BUILD_JOBS)"; \
+	    $(MAKE) --no-print-directory $$jobs $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \
 	done; exit $$fail
 # make -k test runs every step, and fails if one did.
 KEEP_GOING = $(findstring k,$(firstword -$(MAKEFLAGS)))

@@ -61,6 +61,9 @@ $(WAVEMESH): $(BUILD)/obj/csim/cli/main.o $(MODEL_LIBS)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(MODEL_LIBS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $< $(MODEL_LIBS) -lcmocka $(LDLIBS)
+# A test's object is kept: made by a pattern rule only, make would delete it
+# as an intermediate and the next make would compile every test again.
+.SECONDARY: $(TEST_C:tests/%.c=$(BUILD)/obj/tests/%.o)
 
 # The MPI transport of regress campaigns (csim/regress/campaign.h): a plugin
 # that wavemesh dlopen()s only when a launcher (mpirun, srun) started it, so

@@ -56,7 +56,7 @@ fuzz-build: $(FUZZ_BIN) ## build the libFuzzer harnesses under build/fuzz
 fuzz-quick: check-tools ## each libFuzzer harness for 10 s (a step of test)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 fuzz: check-tools ## each libFuzzer harness for FUZZ_SECONDS (30) or FUZZ_RUNS inputs
-	@$(MAKE) --no-print-directory fuzz-build
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	    mkdir -p $(FUZZ_DIR)/$$n-new $(FUZZ_DIR)/$$n-out; \
 	    for c in tests/fuzz/crashes/$$n-*; do [ -f "$$c" ] || continue; \

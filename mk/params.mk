@@ -51,8 +51,8 @@ PARAM_ONLY ?= $(PARAM_LONG_ONLY)
 $(PARAM_NAMES:%=params/%): params/%: firmware
 	@echo "params $*: $(call param_flags,$*), built in $(BUILD)/params/$*"
 	@mkdir -p $(BUILD)/params
-	@$(MAKE) --no-print-directory $(VCORE_LIB) $(VRT_O) > /dev/null
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/params/$* VBUILD=$(BUILD)/params/$* \
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) $(VCORE_LIB) $(VRT_O) > /dev/null
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) BUILD=$(BUILD)/params/$* VBUILD=$(BUILD)/params/$* \
 	    WM_PARAMS="$(call param_flags,$*)" WM_RTL_CORES_ONLY=1 VTILE_LIB= VTILE_TRACED= VTILECORE_TRACED= \
 	    VMESH_LIB= VMESHCORE_LIB= VCORE_DIR=$(VCORE_DIR) VRT_O="$(VRT_O)" \
 	    $(BUILD)/params/$*/wavemesh > $(BUILD)/params/$*.log 2>&1 \

@@ -31,8 +31,8 @@ UBSAN_MAKE  := $(MAKE) --no-print-directory BUILD=$(UBSAN_BUILD) VBUILD=$(BUILD)
 UBSAN_ENV   := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(abspath tests/ubsan.supp)
 .PHONY: sanitize-undefined
 sanitize-undefined: check-tools ## UBSan on what we compile, the suite run on it; a planted overflow must be reported
-	@$(MAKE) --no-print-directory all
-	@$(UBSAN_MAKE) all
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all
+	@$(UBSAN_MAKE) $(BUILD_JOBS) all
 	@$(UBSAN_ENV) $(UBSAN_MAKE) run-tests-unit
 	@$(CC) -fsanitize=undefined $(CSTD) $(WARN) -O0 -g tests/sanitize/ub_fault.c -o $(UBSAN_BUILD)/ub_fault
 	@if $(UBSAN_ENV) $(UBSAN_BUILD)/ub_fault > $(UBSAN_BUILD)/ub_fault.log 2>&1 || \

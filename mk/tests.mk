@@ -2,11 +2,11 @@
 # The cmocka binaries and regress --quick, as built (make sanitize runs
 # them built with the sanitizers). Each cmocka binary exits with its number
 # of failed tests; its report goes to stderr, so it is captured with 2>&1.
-.PHONY: run-tests run-tests-unit regress-long check-mpi-sigint
+.PHONY: run-tests run-tests-unit run-tests-scenarios regress-long check-mpi-sigint
 # run-tests-unit: the cmocka binaries and regress --quick, the part that
 # exercises every source file (make sanitize-undefined runs it under UBSan);
-# run-tests adds the scenario checks: random lockstep, shrinking, ledgers,
-# campaigns on MPI.
+# run-tests-scenarios the scenario checks: random lockstep, shrinking,
+# ledgers, campaigns and one fabric on MPI; run-tests both.
 RUN_UNIT = for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
 	    if $$t 2>&1; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
@@ -17,8 +17,11 @@ run-tests-unit: ## the cmocka binaries and regress --quick, as built
 	@pass=0; fail=0; $(RUN_UNIT); \
 	echo "test binaries: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
-run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI (a rank killed or stopped among them), as built (a step of test)
-	@pass=0; fail=0; $(RUN_UNIT); \
+run-tests: ## the cmocka binaries, regress --quick, the random lockstep and campaigns on MPI (a rank killed or stopped among them), as built
+	@$(MAKE) --no-print-directory run-tests-unit
+	@$(MAKE) --no-print-directory run-tests-scenarios
+run-tests-scenarios: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the random lockstep, the shrinker, the ledgers, campaigns and one fabric on MPI, as built (a step of test)
+	@pass=0; fail=0; \
 	echo "== $(WAVEMESH) $(RANDOM_TEST_ARGS) (each line in $(BUILD)/regress-random.log)"; \
 	if $(WAVEMESH) $(RANDOM_TEST_ARGS) --log $(BUILD)/regress-random.log; then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: regress --random"; fi; \
@@ -40,7 +43,7 @@ run-tests: $(if $(HAVE_MPICC),$(MPI_PLUGIN)) ## the cmocka binaries, regress --q
 	echo "== sh tests/check_mpi_ledger.sh"; \
 	if sh tests/check_mpi_ledger.sh $(WAVEMESH); then pass=$$((pass+1)); \
 	else fail=$$((fail+1)); echo "FAILED: check_mpi_ledger.sh"; fi; \
-	echo "test binaries: $$pass passed, $$fail failed"; \
+	echo "scenario checks: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
 # Constrained-random lockstep (docs/verification.md): `make test` runs a

@@ -102,7 +102,7 @@ static int run_and_signal_n(char *const argv[], const char *dump, int sig, int t
     for (int i = 0; i < 3000 && !exists(hier) && !(stat(part, &st) == 0 && st.st_size > 0) && !exists(dump); i++)
         sleep_ms(10);
     assert_true(exists(part));
-    sleep_ms(500); /* the run is long; later is safe, and a sanitized build starts slower */
+    sleep_ms(100); /* into the run: its dump has begun; every later cycle adds to what the checks read back */
     /* more than once: again every 2 ms while the process lives (signals
      * sent closer merge into one), so that the later ones land while the
      * run stops and cleans up, as `timeout -s INT` and a terminal's Ctrl-C

@@ -31,6 +31,7 @@ enum { MAX_TOKENS = 256 };
 /* A kernel parameter as written: a number, or another instance's x or y. */
 typedef struct {
     char *name;
+    size_t slot;    /* its index among the kernel's parameters */
     int64_t value;
     char *ref;      /* instance name, or NULL for a plain value */
     char *from;     /* the layout parameter it was written as ($NAME), or NULL */
@@ -309,13 +310,14 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
             error_at(l, line, "kernel %s has no parameter %s", k->name, key);
             continue;
         }
+        const size_t slot = (size_t)(kp - k->params);
         bool twice = false;
-        for (size_t r = 0; r < in->nraw; r++) twice |= !strcmp(in->raw[r].name, key);
+        for (size_t r = 0; r < in->nraw; r++) twice |= in->raw[r].slot == slot;
         if (twice) {
             error_at(l, line, "parameter %s is given twice", key);
             continue;
         }
-        raw_param rp = {0};
+        raw_param rp = {.slot = slot};
         const char *dot = strrchr(val, '.');
         if (dot && (!strcmp(dot, ".x") || !strcmp(dot, ".y")) && val[0] != '$') {
             rp.ref = wm_xstrdup(val);
@@ -557,19 +559,25 @@ static void resolve(wm_layout *l)
     free(occupant);
     if (l->errors) return;
     /* Parameters: every one of the kernel's, references resolved. */
+    const raw_param **written = NULL; /* by the kernel's parameter: what the pe line wrote for it */
+    size_t nwritten = 0;
     for (size_t i = 0; i < l->ninst; i++) {
         instance *in = &l->inst[i];
         size_t np = 0;
         while (in->kernel->params[np].name) np++;
         in->params = wm_xcalloc(np ? np : 1, sizeof *in->params);
         in->nparams = np;
+        if (np > nwritten) {
+            written = wm_xrealloc(written, np * sizeof *written);
+            nwritten = np;
+        }
+        for (size_t k = 0; k < np; k++) written[k] = NULL;
+        for (size_t r = 0; r < in->nraw; r++) written[in->raw[r].slot] = &in->raw[r];
         for (size_t k = 0; k < np; k++) {
             const wm_kernel_param *kp = &in->kernel->params[k];
             in->params[k].name = kp->name;
             in->params[k].value = kp->fallback;
-            const raw_param *rp = NULL;
-            for (size_t r = 0; r < in->nraw; r++)
-                if (!strcmp(in->raw[r].name, kp->name)) rp = &in->raw[r];
+            const raw_param *rp = written[k];
             if (!rp) {
                 if (kp->required)
                     error_at(l, in->line, "%s (kernel %s) is missing parameter %s", in->name, in->kernel->name,
@@ -605,8 +613,12 @@ static void resolve(wm_layout *l)
             }
         }
     }
-    /* Paths: every instance to every instance its parameters name. */
-    for (size_t i = 0; i < l->ninst; i++) {
+    free(written);
+    /* Paths: every instance to every instance its parameters name; none
+     * leaves a region of the whole mesh. */
+    bool whole = true;
+    for (size_t c = 0; whole && c < (size_t)l->w * l->h; c++) whole = l->enabled[c];
+    for (size_t i = 0; !whole && i < l->ninst; i++) {
         const instance *in = &l->inst[i];
         for (size_t r = 0; r < in->nraw; r++) {
             const raw_param *rp = &in->raw[r];

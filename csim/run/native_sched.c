@@ -104,16 +104,14 @@ static bool native_init(wm_sched *s)
      * status to ask for: most kernels of a large run wait most cycles. */
     const bool sw = wm_fabric_is(s->ops, "sw");
     const wm_sw_queues q = sw ? wm_fabric_sw_queues(s->f) : (wm_sw_queues){0};
+    s->tx_queued = q.tx_count;
+    s->rx_queued = q.rx_count;
     const wm_fabric_band whole = {0, wm_layout_height(s->layout), 0, wm_layout_width(s->layout)};
     const wm_fabric_band b = s->part ? wm_partition_band(s->part) : whole;
     for (size_t i = 0; i < s->n; i++) {
         wm_mp *mp = &s->pes[i];
         if (!wm_sched_pe_here(s, i)) continue; /* another rank's */
-        if (sw) {
-            const size_t at = (size_t)(mp->inst->y - b.row_begin) * q.stride + (mp->inst->x - b.col_begin);
-            mp->tx_queued = q.tx_count + at;
-            mp->rx_queued = q.rx_count + at;
-        }
+        if (sw) mp->queued_at = (uint32_t)((mp->inst->y - b.row_begin) * q.stride + (mp->inst->x - b.col_begin));
         mp->wait = WAIT_START;
         /* What a core spends before its kernel starts (sw/cost_model.h). */
         mp->ready = s->cycle + WM_COST_START;
@@ -201,8 +199,9 @@ static bool serve(wm_sched *s, wm_mp *mp)
         }
         if (acted) return acted; /* one access per cycle */
         /* still waiting, seen without asking for the status */
-        if (mp->wait == WAIT_POP && mp->rx_queued && *mp->rx_queued == 0) return blocked_recv(s, mp);
-        if (mp->wait == WAIT_PUSH && mp->tx_queued && *mp->tx_queued >= WM_TX_DEPTH) return blocked_send(s, mp);
+        if (mp->wait == WAIT_POP && s->rx_queued && s->rx_queued[mp->queued_at] == 0) return blocked_recv(s, mp);
+        if (mp->wait == WAIT_PUSH && s->tx_queued && s->tx_queued[mp->queued_at] >= WM_TX_DEPTH)
+            return blocked_send(s, mp);
         const unsigned x = mp->inst->x, y = mp->inst->y;
         const wm_pe_status st = s->ops->pe_status(s->f, x, y);
         switch (mp->wait) {

@@ -45,6 +45,7 @@ struct wm_mp {
     size_t index;
     const wm_instance *inst;
     wm_pe_state state;
+    uint32_t queued_at; /* its tile's index in the scheduler's queue bytes (tx_queued, rx_queued) */
     uint64_t end_cycle; /* the cycle it became DONE or FAULT */
     wm_export *exports;
     size_t nexports, cap_exports;
@@ -61,9 +62,6 @@ struct wm_mp {
     uint32_t popped;
     uint64_t tsc_read;
     uint8_t tx_read, rx_read; /* queue occupancy, for WAIT_QUEUES */
-    /* its tile's TX and RX counts as bytes of the sw backend (fabric_sw.h's
-     * wm_sw_queues), read in place while it waits on them; NULL on others */
-    const uint8_t *tx_queued, *rx_queued;
     unsigned headers_received;
     uint64_t jitter_state; /* wm_sched_set_jitter: this PE's PRNG, 0 without jitter */
     /* ... and for the stall report: the framing of what the kernel
@@ -202,6 +200,10 @@ struct wm_sched {
      * the whole fabric here. Only this band's PEs are live; the others'
      * results come to rank 0 when the run ends (wm_sched_run). */
     wm_partition *part;
+    /* WM_PE_NATIVE on the sw backend: every tile's TX and RX counts as
+     * bytes (fabric_sw.h's wm_sw_queues), read in place while a kernel
+     * waits on them (wm_mp's queued_at); NULL on other backends */
+    const uint8_t *tx_queued, *rx_queued;
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
     /* The pushes and pops of this rank's PEs since the ranks last traded
      * them, for every rank to count, in the order one process counts them
