@@ -30,8 +30,7 @@ enum { MAX_TOKENS = 256 };
 
 /* A kernel parameter as written: a number, or another instance's x or y. */
 typedef struct {
-    char *name;
-    size_t slot;    /* its index among the kernel's parameters */
+    size_t slot;    /* its index among the kernel's parameters: its name */
     int64_t value;
     char *ref;      /* instance name, or NULL for a plain value */
     char *from;     /* the layout parameter it was written as ($NAME), or NULL */
@@ -296,6 +295,8 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
     in->kernel = k;
     in->line = line;
     index_add(&l->inst_index, l->ninst - 1, inst_name, l);
+    /* room for every PARAM=VALUE of the line, made once */
+    in->raw = wm_xcalloc(n > 3 ? n - 3 : 1, sizeof *in->raw);
     for (size_t i = 3; i < n; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1]) {
@@ -328,8 +329,7 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         } else if (val[0] == '$') {
             rp.from = wm_xstrdup(val + 1);
         }
-        rp.name = wm_xstrdup(key);
-        *(raw_param *)push_back(&in->raw, &in->nraw, sizeof *in->raw) = rp;
+        in->raw[in->nraw++] = rp;
     }
 }
 
@@ -644,7 +644,6 @@ static void free_layout(wm_layout *l)
     for (size_t i = 0; i < l->ninst; i++) {
         instance *in = &l->inst[i];
         for (size_t r = 0; r < in->nraw; r++) {
-            free(in->raw[r].name);
             free(in->raw[r].ref);
             free(in->raw[r].from);
         }
