@@ -75,18 +75,18 @@ include mk/help.mk       # help, check-help: this list of targets
 all: $(WAVEMESH) $(TEST_BIN) firmware ## build everything under build/ (the default)
 
 # What `make test` runs, in this order, each step a make of its own after the
-# one before has passed: adding a check to `make test` is adding its name
-# here.
+# one before has passed (or beside it: TEST_BESIDE): adding a check to
+# `make test` is adding its name here.
 # sanitize-undefined runs the cmocka binaries and regress --quick (built
 # with UBSan), so the last step runs the rest of run-tests.
-TEST_STEPS := synth-check test-depths formal-quick mutate-check sanitize-undefined fuzz-quick \
+TEST_STEPS := synth-check formal-quick mutate-check test-depths sanitize-undefined fuzz-quick \
               all test-rules test-params-quick mutate-check-classes \
               lint check-layers check-no-exit check-cycles check-docs check-firmware check-help check-calibration check-install check-gdb check-jitter run-tests-scenarios
+# A step of TEST_BESIDE runs at the same time as the step before it: each
+# of the two is one tool on files of its own (tests/make_test.sh).
+TEST_BESIDE := formal-quick test-depths check-layers check-docs
 test: check-tools ## every test: the steps of TEST_STEPS (installs what is missing first)
-	@fail=0; for step in $(TEST_STEPS); do \
-	    jobs=; [ $$step = all ] && jobs="$(BUILD_JOBS)"; \
-	    $(MAKE) --no-print-directory $$jobs $$step || { fail=1; [ -n "$(KEEP_GOING)" ] || break; }; \
-	done; exit $$fail
+	@sh tests/make_test.sh "$(MAKE)" "$(TEST_STEPS)" "$(TEST_BESIDE)" "$(KEEP_GOING)" "$(BUILD_JOBS)"
 # make -k test runs every step, and fails if one did.
 KEEP_GOING = $(findstring k,$(firstword -$(MAKEFLAGS)))
 

@@ -5,7 +5,7 @@
 # the FST reader it uses, instrumented too). Each starts from its committed
 # seed corpus (tests/fuzz/corpus/NAME); what it finds new goes to
 # build/fuzz/NAME-new. `make fuzz` runs each for FUZZ_SECONDS (30 s each;
-# make test runs fuzz-quick, 10 s each); `make fuzz FUZZ_RUNS=1000000` runs each for that many inputs
+# make test runs fuzz-quick, 5 s each); `make fuzz FUZZ_RUNS=1000000` runs each for that many inputs
 # instead. A crash, a hang (FUZZ_TIMEOUT s on one input, 30 s: wall time, on a
 # machine others share) or a leak fails the
 # target and leaves the input under build/fuzz/ (docs/verification.md); an
@@ -53,8 +53,8 @@ $(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_dump.o $(FUZZ_DIR)/obj/cs
 
 .PHONY: fuzz fuzz-quick fuzz-build
 fuzz-build: $(FUZZ_BIN) ## build the libFuzzer harnesses under build/fuzz
-fuzz-quick: check-tools ## each libFuzzer harness for 10 s (a step of test)
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+fuzz-quick: check-tools ## each libFuzzer harness for 5 s (a step of test)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
 fuzz: check-tools ## each libFuzzer harness for FUZZ_SECONDS (30) or FUZZ_RUNS inputs
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) fuzz-build
 	@for n in $(FUZZ_NAMES); do \
