@@ -3,6 +3,7 @@
 #include "profile/critical_path.h"
 
 #include "core/xalloc.h"
+#include "mpi/pack.h"
 #include "mpi/partition.h"
 #include "run/ending.h"
 #include "waves/fw_syms.h"
@@ -474,133 +475,85 @@ static bool pe_here(const wm_profiler *p, size_t i)
     return !p->part || wm_partition_owns(p->part, p->pes[i].inst->x, p->pes[i].inst->y);
 }
 
-typedef struct {
-    char *bytes;
-    size_t len, cap;
-} pack;
-
-static void put(pack *k, const void *v, size_t n)
+static void put_ports(wm_pack *k, const port_list *l)
 {
-    if (k->len + n > k->cap) {
-        k->cap = (k->len + n) * 2 + 256;
-        k->bytes = wm_xrealloc(k->bytes, k->cap);
-    }
-    if (n) memcpy(k->bytes + k->len, v, n);
-    k->len += n;
+    wm_pack_u64(k, l->n);
+    wm_pack_put(k, l->v, l->n * sizeof *l->v);
 }
 
-static void put_u64(pack *k, uint64_t v) { put(k, &v, sizeof v); }
-
-typedef struct {
-    const char *at, *end;
-} unpack;
-
-/* n bytes into v; zeros past the end (a short pack reads as empty). */
-static void get(unpack *u, void *v, size_t n)
-{
-    if ((size_t)(u->end - u->at) < n) {
-        memset(v, 0, n);
-        u->at = u->end;
-        return;
-    }
-    memcpy(v, u->at, n);
-    u->at += n;
-}
-
-static uint64_t get_u64(unpack *u)
-{
-    uint64_t v;
-    get(u, &v, sizeof v);
-    return v;
-}
-
-/* A count of items of size each, bounded by the bytes left. */
-static size_t get_count(unpack *u, size_t size)
-{
-    const uint64_t n = get_u64(u);
-    const size_t left = (size_t)(u->end - u->at) / size;
-    return n > left ? left : (size_t)n;
-}
-
-static void put_ports(pack *k, const port_list *l)
-{
-    put_u64(k, l->n);
-    put(k, l->v, l->n * sizeof *l->v);
-}
-
-static void get_ports(unpack *u, port_list *l)
+static void get_ports(wm_unpack *u, port_list *l)
 {
     free(l->v);
-    l->n = l->cap = get_count(u, sizeof *l->v);
+    l->n = l->cap = wm_unpack_count(u, sizeof *l->v);
     l->v = wm_xmalloc((l->n ? l->n : 1) * sizeof *l->v);
-    get(u, l->v, l->n * sizeof *l->v);
+    wm_unpack_get(u, l->v, l->n * sizeof *l->v);
 }
 
 /* This rank's part of the profile: its function names, its PEs (closed
  * already) and its kernels' cycles by PC. */
-static void pack_rank(const wm_profiler *p, pack *k)
+static void pack_rank(const wm_profiler *p, wm_pack *k)
 {
-    put_u64(k, p->nnames);
+    wm_pack_u64(k, p->nnames);
     for (size_t n = 0; n < p->nnames; n++) {
         const size_t len = strlen(p->names[n].name);
-        put_u64(k, len);
-        put(k, p->names[n].name, len);
+        wm_pack_u64(k, len);
+        wm_pack_put(k, p->names[n].name, len);
     }
     size_t mine = 0;
     for (size_t i = 0; i < p->npes; i++) mine += pe_here(p, i);
-    put_u64(k, mine);
+    wm_pack_u64(k, mine);
     for (size_t i = 0; i < p->npes; i++) {
         if (!pe_here(p, i)) continue;
         const pe_rec *r = &p->pes[i];
-        put_u64(k, i);
-        put_u64(k, r->start);
-        put_u64(k, r->end);
-        put_u64(k, r->slices.n);
-        put(k, r->slices.v, r->slices.n * sizeof *r->slices.v);
+        wm_pack_u64(k, i);
+        wm_pack_u64(k, r->start);
+        wm_pack_u64(k, r->end);
+        wm_pack_u64(k, r->slices.n);
+        wm_pack_put(k, r->slices.v, r->slices.n * sizeof *r->slices.v);
         put_ports(k, &r->pushes);
         put_ports(k, &r->pops);
     }
-    put_u64(k, p->nkernels);
+    wm_pack_u64(k, p->nkernels);
     for (size_t n = 0; n < p->nkernels; n++) {
         const pc_cycles *pcs = &p->kernels[n].pcs;
         size_t used = 0;
         for (size_t w = 0; w < pcs->nwords; w++) used += has_cycles(&pcs->by_word[w]);
         for (size_t w = 0; w < pcs->nother; w++) used += has_cycles(&pcs->other[w]);
-        put_u64(k, used);
+        wm_pack_u64(k, used);
         for (size_t w = 0; w < pcs->nwords; w++)
-            if (has_cycles(&pcs->by_word[w])) put(k, &pcs->by_word[w], sizeof pcs->by_word[w]);
+            if (has_cycles(&pcs->by_word[w])) wm_pack_put(k, &pcs->by_word[w], sizeof pcs->by_word[w]);
         for (size_t w = 0; w < pcs->nother; w++)
-            if (has_cycles(&pcs->other[w])) put(k, &pcs->other[w], sizeof pcs->other[w]);
+            if (has_cycles(&pcs->other[w])) wm_pack_put(k, &pcs->other[w], sizeof pcs->other[w]);
     }
 }
 
 /* Another rank's part into this one's: its PEs' records replace the ones
  * this rank never heard of, its cycles by PC add to this rank's, its
  * function ids renumbered into this rank's names. */
-static void unpack_rank(wm_profiler *p, unpack *u)
+static void unpack_rank(wm_profiler *p, wm_unpack *u)
 {
-    const size_t nnames = get_count(u, sizeof(uint64_t));
+    const size_t nnames = wm_unpack_count(u, sizeof(uint64_t));
     uint32_t *id = wm_xmalloc((nnames ? nnames : 1) * sizeof *id);
     for (size_t n = 0; n < nnames; n++) {
-        const size_t len = get_count(u, 1);
+        const size_t len = wm_unpack_count(u, 1);
         char *name = wm_xmalloc(len + 1);
-        get(u, name, len);
+        wm_unpack_get(u, name, len);
         name[len] = '\0';
         id[n] = intern(p, name, NULL);
         free(name);
     }
-    const size_t npes = get_count(u, sizeof(uint64_t));
+    const size_t npes = wm_unpack_count(u, sizeof(uint64_t));
     for (size_t k = 0; k < npes; k++) {
-        const uint64_t i = get_u64(u);
+        const uint64_t i = wm_unpack_u64(u);
         pe_rec dump, *r = i < p->npes ? &p->pes[i] : &dump;
         if (r == &dump) memset(&dump, 0, sizeof dump);
-        r->start = get_u64(u);
-        r->end = r->cursor = get_u64(u);
+        r->start = wm_unpack_u64(u);
+        r->end = r->cursor = wm_unpack_u64(u);
         r->ended = true;
         free(r->slices.v);
-        r->slices.n = r->slices.cap = get_count(u, sizeof *r->slices.v);
+        r->slices.n = r->slices.cap = wm_unpack_count(u, sizeof *r->slices.v);
         r->slices.v = wm_xmalloc((r->slices.n ? r->slices.n : 1) * sizeof *r->slices.v);
-        get(u, r->slices.v, r->slices.n * sizeof *r->slices.v);
+        wm_unpack_get(u, r->slices.v, r->slices.n * sizeof *r->slices.v);
         for (size_t s = 0; s < r->slices.n; s++)
             r->slices.v[s].func = r->slices.v[s].func < nnames ? id[r->slices.v[s].func] : 0;
         get_ports(u, &r->pushes);
@@ -611,12 +564,12 @@ static void unpack_rank(wm_profiler *p, unpack *u)
             free(dump.pops.v);
         }
     }
-    const size_t nkernels = get_count(u, sizeof(uint64_t));
+    const size_t nkernels = wm_unpack_count(u, sizeof(uint64_t));
     for (size_t n = 0; n < nkernels; n++) {
-        const size_t used = get_count(u, sizeof(wm_prof_pc));
+        const size_t used = wm_unpack_count(u, sizeof(wm_prof_pc));
         for (size_t w = 0; w < used; w++) {
             wm_prof_pc c;
-            get(u, &c, sizeof c);
+            wm_unpack_get(u, &c, sizeof c);
             if (n >= p->nkernels) continue;
             wm_prof_pc *at = pc_slot(&p->kernels[n].pcs, c.pc);
             at->func = c.func < nnames ? id[c.func] : 0;
@@ -630,8 +583,8 @@ static void unpack_rank(wm_profiler *p, unpack *u)
  * PE as one process would. True on rank 0. */
 static bool gather_to_first(wm_profiler *p, uint64_t cycle)
 {
-    pack k = {0};
-    put_u64(&k, 0); /* the part's length, after it is packed */
+    wm_pack k = {0};
+    wm_pack_u64(&k, 0); /* the part's length, after it is packed */
     pack_rank(p, &k);
     const uint64_t len = k.len;
     memcpy(k.bytes, &len, sizeof len);
@@ -643,13 +596,13 @@ static bool gather_to_first(wm_profiler *p, uint64_t cycle)
         return false;
     }
     /* rank 0's part first, already here */
-    unpack whole = {all, all + total};
+    wm_unpack whole = {all, all + total};
     for (int rank = 0; whole.at < whole.end; rank++) {
         const char *start = whole.at;
-        const uint64_t part_len = get_u64(&whole);
+        const uint64_t part_len = wm_unpack_u64(&whole);
         const size_t left = (size_t)(whole.end - start);
         const size_t this_len = part_len < sizeof part_len || part_len > left ? left : (size_t)part_len;
-        unpack one = {whole.at, start + this_len};
+        wm_unpack one = {whole.at, start + this_len};
         if (rank != 0) unpack_rank(p, &one);
         whole.at = start + this_len;
     }

@@ -6,6 +6,7 @@
 #include "run/scheduler_internal.h"
 
 #include "core/xalloc.h"
+#include "mpi/pack.h"
 #include "waves/interrupt.h"
 
 #include <stdlib.h>
@@ -359,51 +360,6 @@ void wm_sched_set_memory(wm_sched *s, size_t pe, uint32_t *words)
  * memories, packed into bytes and brought to rank 0, which then holds
  * every PE as one process would. */
 
-typedef struct {
-    char *bytes;
-    size_t len, cap;
-} pack;
-
-static void put(pack *p, const void *v, size_t n)
-{
-    if (p->len + n > p->cap) {
-        p->cap = (p->len + n) * 2 + 256;
-        p->bytes = wm_xrealloc(p->bytes, p->cap);
-    }
-    memcpy(p->bytes + p->len, v, n);
-    p->len += n;
-}
-
-static void put_u64(pack *p, uint64_t v) { put(p, &v, sizeof v); }
-
-static void put_text(pack *p, const char *t)
-{
-    const uint64_t n = t ? strlen(t) : 0;
-    put_u64(p, n);
-    if (n) put(p, t, n);
-}
-
-typedef struct {
-    const char *at, *end;
-} unpack;
-
-static uint64_t get_u64(unpack *u)
-{
-    uint64_t v = 0;
-    if (u->end - u->at >= (ptrdiff_t)sizeof v) memcpy(&v, u->at, sizeof v);
-    u->at += sizeof v;
-    return v;
-}
-
-/* The next text, its length in *n, not NUL-terminated. */
-static const char *get_text(unpack *u, size_t *n)
-{
-    *n = (size_t)get_u64(u);
-    const char *t = u->at;
-    u->at += *n;
-    return t;
-}
-
 /* A name another rank's kernel exported, as a pointer for as long as s:
  * the kernel's own, when its list has it, else a copy s keeps. */
 static const char *intern(wm_sched *s, const wm_instance *in, const char *name, size_t n)
@@ -420,87 +376,86 @@ static const char *intern(wm_sched *s, const wm_instance *in, const char *name, 
 }
 
 /* One PE of this rank. */
-static void pack_pe(const wm_sched *s, const wm_mp *mp, pack *p)
+static void pack_pe(const wm_sched *s, const wm_mp *mp, wm_pack *p)
 {
-    put_u64(p, mp->index);
-    put_u64(p, (uint64_t)mp->state);
-    put_u64(p, mp->end_cycle);
-    put_u64(p, mp->blocked_since);
-    put_u64(p, mp->nexports);
+    wm_pack_u64(p, mp->index);
+    wm_pack_u64(p, (uint64_t)mp->state);
+    wm_pack_u64(p, mp->end_cycle);
+    wm_pack_u64(p, mp->blocked_since);
+    wm_pack_u64(p, mp->nexports);
     for (size_t e = 0; e < mp->nexports; e++) {
-        put_text(p, mp->exports[e].name);
-        put_u64(p, (uint64_t)mp->exports[e].value);
-        put_u64(p, mp->exports[e].cycle);
+        wm_pack_text(p, mp->exports[e].name);
+        wm_pack_u64(p, (uint64_t)mp->exports[e].value);
+        wm_pack_u64(p, mp->exports[e].cycle);
     }
-    put_text(p, mp->fault);
-    put_u64(p, s->cpes != NULL);
-    if (s->cpes) put(p, &s->cpes[mp->index].core, sizeof s->cpes[mp->index].core);
+    wm_pack_text(p, mp->fault);
+    wm_pack_u64(p, s->cpes != NULL);
+    if (s->cpes) wm_pack_put(p, &s->cpes[mp->index].core, sizeof s->cpes[mp->index].core);
     /* The data memory, when the PE has one (a caller reads it back after
      * the run: gs), up to its last word that is not zero: the rest is. */
     size_t words = 0;
     if (mp->mem)
         for (words = WM_PE_DATA_WORDS; words > 0 && !mp->mem[words - 1]; words--) {
         }
-    put_u64(p, mp->mem != NULL);
-    put_u64(p, words);
-    if (words) put(p, mp->mem, words * sizeof *mp->mem);
+    wm_pack_u64(p, mp->mem != NULL);
+    wm_pack_u64(p, words);
+    if (words) wm_pack_put(p, mp->mem, words * sizeof *mp->mem);
 }
 
 /* Rank 0's copy of another rank's PE's data memory: words of it, zeros
  * above. */
-static void unpack_memory(wm_mp *mp, unpack *u)
+static void unpack_memory(wm_mp *mp, wm_unpack *u)
 {
-    const bool has = get_u64(u) != 0;
-    size_t words = (size_t)get_u64(u);
-    if (words > WM_PE_DATA_WORDS) words = WM_PE_DATA_WORDS;
-    const size_t bytes = words * sizeof *mp->mem;
-    if (has && u->end - u->at >= (ptrdiff_t)bytes) {
-        if (!mp->mem) {
-            mp->mem = wm_xcalloc(WM_PE_DATA_WORDS, sizeof *mp->mem);
-            mp->mem_owned = true;
-        }
-        memcpy(mp->mem, u->at, bytes);
-        memset(mp->mem + words, 0, (WM_PE_DATA_WORDS - words) * sizeof *mp->mem);
+    const bool has = wm_unpack_u64(u) != 0;
+    const size_t words = wm_unpack_count(u, sizeof *mp->mem);
+    if (!has || words > WM_PE_DATA_WORDS) {
+        u->at += words * sizeof *mp->mem;
+        return;
     }
-    u->at += bytes;
+    if (!mp->mem) {
+        mp->mem = wm_xcalloc(WM_PE_DATA_WORDS, sizeof *mp->mem);
+        mp->mem_owned = true;
+    }
+    wm_unpack_get(u, mp->mem, words * sizeof *mp->mem);
+    memset(mp->mem + words, 0, (WM_PE_DATA_WORDS - words) * sizeof *mp->mem);
 }
 
 /* One PE of another rank, into rank 0's. */
-static void unpack_pe(wm_sched *s, unpack *u)
+static void unpack_pe(wm_sched *s, wm_unpack *u)
 {
-    const uint64_t index = get_u64(u);
+    const uint64_t index = wm_unpack_u64(u);
     if (index >= s->n) {
         u->at = u->end;
         return;
     }
     wm_mp *mp = &s->pes[index];
-    mp->state = (wm_pe_state)get_u64(u);
-    mp->end_cycle = get_u64(u);
-    mp->blocked_since = get_u64(u);
-    const size_t nexports = (size_t)get_u64(u);
+    mp->state = (wm_pe_state)wm_unpack_u64(u);
+    mp->end_cycle = wm_unpack_u64(u);
+    mp->blocked_since = wm_unpack_u64(u);
+    /* an export takes a length, a value and a cycle at least */
+    const size_t nexports = wm_unpack_count(u, 3 * sizeof(uint64_t));
     free(mp->exports);
     mp->exports = nexports ? wm_xcalloc(nexports, sizeof *mp->exports) : NULL;
     mp->nexports = mp->cap_exports = nexports;
     for (size_t e = 0; e < nexports; e++) {
         size_t n;
-        const char *name = get_text(u, &n);
+        const char *name = wm_unpack_text(u, &n);
         mp->exports[e].name = intern(s, mp->inst, name, n);
-        mp->exports[e].value = (int64_t)get_u64(u);
-        mp->exports[e].cycle = get_u64(u);
+        mp->exports[e].value = (int64_t)wm_unpack_u64(u);
+        mp->exports[e].cycle = wm_unpack_u64(u);
     }
     size_t n;
-    const char *fault = get_text(u, &n);
+    const char *fault = wm_unpack_text(u, &n);
     if (n) {
         snprintf(wm_sched_fault_text(mp), FAULT_TEXT, "%.*s", (int)n, fault);
     }
-    if (get_u64(u) && s->cpes) memcpy(&s->cpes[index].core, u->at, sizeof s->cpes[index].core);
-    if (s->cpes) u->at += sizeof s->cpes[index].core;
+    if (wm_unpack_u64(u) && s->cpes) wm_unpack_get(u, &s->cpes[index].core, sizeof s->cpes[index].core);
     unpack_memory(mp, u);
 }
 
 static void gather(wm_sched *s)
 {
-    pack p = {0};
+    wm_pack p = {0};
     /* rank 0 holds its own PEs already */
     for (size_t i = 0; i < s->n && wm_partition_rank(s->part) != 0; i++)
         if (wm_sched_pe_here(s, i)) pack_pe(s, &s->pes[i], &p);
@@ -508,7 +463,7 @@ static void gather(wm_sched *s)
     char *all = wm_partition_gather(s->part, p.bytes, p.len, &total, s->cycle);
     free(p.bytes);
     if (!all) return;
-    unpack u = {all, all + total};
+    wm_unpack u = {all, all + total};
     while (u.at < u.end) unpack_pe(s, &u);
     free(all);
     s->live_all = 0;
