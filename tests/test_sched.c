@@ -307,13 +307,13 @@ static const wm_kernel spin_zero_kernel = {"spin0", spin_zero, no_params, "work(
 static const wm_kernel deep_kernel = {"deep", deep, no_params, "recursion past its stack", deep_exports};
 
 /* Runs a one-PE layout whose kernel is replaced by k. */
-static void run_replaced(const char *backend, const wm_kernel *k, uint64_t max_cycles, run_out *o)
+static void run_replaced_in(const char *backend, const char *layout, size_t pe, const wm_kernel *k,
+                            uint64_t max_cycles, run_out *o)
 {
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
-    wm_layout *l = wm_layout_parse("mesh 1 1\nregion all\nat a 0 0\npe a chain VAL=0 FIRST=1 LAST=1\n", "t.layout",
-                                   NULL, 0, stderr);
+    wm_layout *l = wm_layout_parse(layout, "t.layout", NULL, 0, stderr);
     assert_non_null(l);
-    ((wm_instance *)wm_layout_instance(l, 0))->kernel = k;
+    ((wm_instance *)wm_layout_instance(l, pe))->kernel = k;
     wm_runner *r = wm_runner_create(ops, l);
     assert_non_null(r);
     size_t size = 0;
@@ -324,6 +324,13 @@ static void run_replaced(const char *backend, const wm_kernel *k, uint64_t max_c
     fclose(mem);
     wm_runner_destroy(r);
     wm_layout_destroy(l);
+}
+
+/* The kernel of a one-PE layout replaced by k. */
+static void run_replaced(const char *backend, const wm_kernel *k, uint64_t max_cycles, run_out *o)
+{
+    run_replaced_in(backend, "mesh 1 1\nregion all\nat a 0 0\npe a chain VAL=0 FIRST=1 LAST=1\n", 0, k, max_cycles,
+                    o);
 }
 
 /* A kernel that only computes gives the loop its cycles back: the limit
@@ -349,10 +356,10 @@ static void test_compute_only_kernel_meets_the_cycle_limit(void **state)
     }
 }
 
-/* A stack overflow ends the process with the PE named, exit status 1. */
-static void test_stack_overflow_names_the_pe(void **state)
+/* A stack overflow ends the process with the PE named, exit status 1:
+ * on the first stack, and on a later one (their guards are made apart). */
+static void expect_overflow(const char *layout, size_t pe, const char *report)
 {
-    (void)state;
     char path[] = "/tmp/wm_overflowXXXXXX";
     const int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -361,7 +368,7 @@ static void test_stack_overflow_names_the_pe(void **state)
     if (pid == 0) {
         dup2(fd, 2);
         run_out o = {0};
-        run_replaced("sw", &deep_kernel, 1000000, &o);
+        run_replaced_in("sw", layout, pe, &deep_kernel, 1000000, &o);
         _exit(0);
     }
     int status = 0;
@@ -373,8 +380,17 @@ static void test_stack_overflow_names_the_pe(void **state)
     assert_true(n > 0);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 1);
-    if (!strstr(text, "wavemesh: PE (0,0) a [deep]: stack overflow: the kernel needs more than the 64 KiB stack"))
-        fail_msg("unexpected report: %s", text);
+    if (!strstr(text, report)) fail_msg("unexpected report: %s", text);
+}
+
+static void test_stack_overflow_names_the_pe(void **state)
+{
+    (void)state;
+    expect_overflow("mesh 1 1\nregion all\nat a 0 0\npe a chain VAL=0 FIRST=1 LAST=1\n", 0,
+                    "wavemesh: PE (0,0) a [deep]: stack overflow: the kernel needs more than the 64 KiB stack");
+    expect_overflow("mesh 3 1\nregion all\nat a 0 0\nat b 1 0\nat c 2 0\npe a chain VAL=0 FIRST=1 LAST=1\n"
+                    "pe b chain VAL=0 FIRST=1 LAST=1\npe c chain VAL=0 FIRST=1 LAST=1\n",
+                    2, "wavemesh: PE (2,0) c [deep]: stack overflow: the kernel needs more than the 64 KiB stack");
 }
 
 /* 16384 leaves: 32767 kernels, each with a stack and its guard. */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifndef MADV_GUARD_INSTALL
@@ -27,6 +29,42 @@ struct wm_stacks {
     wm_stacks_describe describe;
     const void *ctx;
 };
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+/* The ranges [slot i + offset, + len) of the used stacks from first on,
+ * advised in batches of IOV_MAX: process_madvise on this process takes a
+ * system call for 1024 of them where madvise takes one each. Where it is
+ * refused (before Linux 6.13 it takes few advices on the caller itself),
+ * each range is advised alone; the advices here may be given twice. The
+ * stack whose advice failed, with errno set, or st->n. */
+static size_t advise_used(const wm_stacks *st, wm_stacks_used used, const void *ctx, size_t first, size_t offset,
+                          size_t len, int advice)
+{
+    enum { BATCH = 1024 };
+    struct iovec iov[BATCH];
+    size_t which[BATCH];
+    const int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    size_t k = 0, bad = st->n;
+    for (size_t i = first; i <= st->n && bad == st->n; i++) {
+        if (i < st->n && used && !used(ctx, i)) continue;
+        if (i < st->n) {
+            which[k] = i;
+            iov[k++] = (struct iovec){.iov_base = st->map + i * st->slot + offset, .iov_len = len};
+            if (k < BATCH) continue;
+        }
+        if (pidfd < 0 || syscall(SYS_process_madvise, pidfd, iov, k, advice, 0) != (long)(k * len))
+            for (size_t j = 0; j < k && bad == st->n; j++)
+                if (madvise(iov[j].iov_base, len, advice) != 0) bad = which[j];
+        k = 0;
+    }
+    const int e = errno;
+    if (pidfd >= 0) close(pidfd);
+    errno = e;
+    return bad;
+}
 
 /* The stacks of the runs in progress, for the fault handler. */
 static wm_stacks *live[MAX_LIVE];
@@ -104,26 +142,31 @@ wm_stacks *wm_stacks_create(size_t n, wm_stacks_used used, wm_stacks_describe de
      * the asking. A stack nobody runs on needs no guard: a system call
      * each, which a rank of a partitioned run would spend on every other
      * rank's PEs too. */
-    bool guard_madvise = madvise(st->map, GUARD_BYTES, MADV_GUARD_INSTALL) == 0;
-    for (size_t i = guard_madvise ? 1 : 0; i < n; i++) {
-        if (used && !used(ctx, i)) continue;
-        char *g = st->map + i * st->slot;
-        if (guard_madvise ? madvise(g, GUARD_BYTES, MADV_GUARD_INSTALL) == 0
-                          : mprotect(g, GUARD_BYTES, PROT_NONE) == 0)
-            continue;
+    const bool guard_madvise = madvise(st->map, GUARD_BYTES, MADV_GUARD_INSTALL) == 0;
+    size_t bad = guard_madvise ? advise_used(st, used, ctx, 1, 0, GUARD_BYTES, MADV_GUARD_INSTALL) : n;
+    for (size_t i = 0; !guard_madvise && i < n && bad == n; i++)
+        if ((!used || used(ctx, i)) && mprotect(st->map + i * st->slot, GUARD_BYTES, PROT_NONE) != 0) bad = i;
+    if (bad < n) {
         const int e = errno;
         if (e == ENOMEM)
             snprintf(err, err_size,
                      "cannot make the stack of kernel %zu of %zu: the process's memory map is full: this kernel "
                      "has no MADV_GUARD_INSTALL, so each stack's guard takes two of the vm.max_map_count entries "
                      "(sysctl vm.max_map_count=%zu would do)",
-                     i, n, 2 * n + 1000);
+                     bad, n, 2 * n + 1000);
         else
-            snprintf(err, err_size, "cannot make the guard of kernel %zu's stack: %s", i, strerror(e));
+            snprintf(err, err_size, "cannot make the guard of kernel %zu's stack: %s", bad, strerror(e));
         munmap(st->map, st->bytes);
         free(st);
         return NULL;
     }
+    /* A kernel's frames fill the top page of its stack, and a first touch
+     * there faults: one fault a kernel, about 10 us each in a virtual
+     * machine, and faults of several processes wait on each other. Asked
+     * for together, the pages come with no fault. Best effort: a page not
+     * made here faults in as before. */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    (void)advise_used(st, used, ctx, 0, st->slot - page, page, MADV_POPULATE_WRITE);
     install_handler();
     for (size_t k = 0; k < MAX_LIVE; k++) {
         if (!live[k]) {

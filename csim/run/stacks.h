@@ -11,7 +11,12 @@
  * memory map, however many kernels there are. Elsewhere they are made with
  * mprotect, which takes two entries per kernel, so a run needs
  * vm.max_map_count above twice its kernels (16 383 kernels at the default
- * 65 530); beyond that the message says so. */
+ * 65 530); beyond that the message says so.
+ *
+ * The guards, and the top page of every stack (where a kernel's frames
+ * lie), are asked for in batches of 1024 ranges with process_madvise where
+ * the kernel takes it on the caller (Linux 6.13): a system call a batch
+ * instead of one a kernel, and no page fault a kernel when it first runs. */
 #ifndef WM_STACKS_H
 #define WM_STACKS_H
 
