@@ -1,9 +1,10 @@
 #!/bin/sh
 # check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
 # (docs/distributed.md) prints what one process prints: the seed's rows
-# natively and on the cores, a deadlock and a message left unread, gs's
-# setup run and gs_op, on both backends; synthetic traffic (a hotspot,
-# off-mesh addresses) and firmware traffic; a mesh too small for the ranks is refused;
+# natively and on the cores, a layout in error, a deadlock and a message
+# left unread, gs's setup run and gs_op, on both backends; synthetic
+# traffic (a hotspot, off-mesh addresses) and firmware traffic; a mesh too
+# small for the ranks is refused;
 # --trace makes a dump a rank that wavediff finds equal to one process's; and a
 # rank killed mid-run ends the job, non-zero, naming the cycle, with no
 # process left.
@@ -48,6 +49,10 @@ for cfg in "sw native rtl core" "rtl native sw core"; do
     same "unread-$3-$4" run "$tmp/unread.layout" --backend $3 --pe $4
     grep -q 'left unread' "$tmp/unread-$3-$4-3.err" || fail "unread-$3-$4: the message left unread is not named"
 done
+# a layout in error: reported once, by rank 0, as one process reports it
+printf 'mesh 3 1\nregion all\nat a 0 0\npe a nokernel\n' >"$tmp/bad.layout"
+same bad-layout run "$tmp/bad.layout" --backend sw
+grep -q "bad.layout:4: unknown kernel 'nokernel'" "$tmp/bad-layout-3.err" || fail "bad-layout: the line is not named"
 "$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
 same packed-sw run "$tmp/p32.layout" --backend sw --pe core
 same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native
@@ -167,4 +172,4 @@ grep -q "^first difference at time 1: se.fw.sum$" "$tmp/wd.out" && grep -q "^  $
 "$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" >"$tmp/wd.out" &&
     fail "waves: two of three ranks' dumps compared identical"
 grep -q "is in none of the 2 parts" "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves: the signals in no part are not named"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump; a killed rank ends the job"
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, a layout in error, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump; a killed rank ends the job"

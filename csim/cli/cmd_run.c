@@ -1,5 +1,6 @@
 /* cmd_run.c: `wavemesh run LAYOUT`, the kernels of a layout to completion. */
 #include "cli/commands.h"
+#include "cli/layout_job.h"
 #include "mpi/partition.h"
 #include "run/exact.h"
 #include "run/mem_report.h"
@@ -69,15 +70,10 @@ static void print_rank_waves(const wm_trace_spec *trace, const wm_layout *layout
 /* The run on one band of the mesh, as one rank of an MPI job
  * (docs/distributed.md): every rank runs its band, rank 0 prints what one
  * process prints, and every rank exits with rank 0's status. */
-static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mode mode, uint64_t max_cycles,
-                           uint64_t jitter, bool mem_report, const wm_trace_spec *trace)
+static int run_partitioned(wm_mpi_job job, const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mode mode,
+                           uint64_t max_cycles, uint64_t jitter, bool mem_report, const wm_trace_spec *trace)
 {
     char err[600];
-    wm_mpi_job job;
-    if (!wm_mpi_open(&job, err, sizeof err)) {
-        fprintf(stderr, "wavemesh run: %s\n", err);
-        return 1;
-    }
     if (!job.ops) return -1; /* a job of one: the whole fabric here */
     wm_partition *part =
         wm_partition_create(&job, "run", wm_layout_width(layout), wm_layout_height(layout), err, sizeof err);
@@ -163,6 +159,52 @@ static int run_partitioned(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mo
     return status;
 }
 
+/* The run in this process, the whole mesh here. */
+static int run_whole(const wm_fabric_ops *ops, wm_layout *layout, wm_pe_mode mode, uint64_t max_cycles,
+                     uint64_t jitter, bool mem_report, const wm_trace_spec *trace, const wm_gdb_spec *gdb)
+{
+    wm_runner *r = wm_runner_create_mode(ops, layout, trace, mode);
+    if (!r) {
+        wm_layout_destroy(layout);
+        return 1;
+    }
+    char why[300];
+    if (jitter && !wm_sched_set_jitter(wm_runner_sched(r), jitter, why, sizeof why)) {
+        fprintf(stderr, "wavemesh run: --jitter %llu: %s\n", (unsigned long long)jitter, why);
+        wm_runner_destroy(r);
+        wm_layout_destroy(layout);
+        return 1;
+    }
+    wm_run_result res;
+    char modified[1024];
+    if (!wm_run_gdb("run", gdb, r, max_cycles, &res, modified, sizeof modified)) {
+        if (!wm_runner_finish(r)) fprintf(stderr, "wavemesh run: the dump is incomplete\n");
+        wm_runner_destroy(r);
+        wm_layout_destroy(layout);
+        return 1;
+    }
+    wm_runner_print_results(r, stdout);
+    wm_runner_print_cycles(r, "cycles", stdout);
+    printf("run: %" PRIu64 " cycles\n", wm_sched_cycle(wm_runner_sched(r)));
+    wm_runner_print_ends(r, "end", stdout);
+    if (mem_report) {
+        wm_mem_report m;
+        wm_mem_report_take(wm_runner_sched(r), &m);
+        wm_mem_report_print(&m, stdout);
+    }
+    /* the results above are not the firmware's alone: said beside them */
+    if (modified[0]) printf("modified: %s\n", modified);
+    const bool ended_well = wm_sched_ending(wm_runner_sched(r), res, stderr) == WM_END_RETURNED;
+    wm_exact *exact = wm_exact_create(layout);
+    const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);
+    wm_exact_destroy(exact);
+    const bool dumped = wm_runner_finish(r);
+    if (trace->path && dumped) print_waves(trace->path);
+    wm_runner_destroy(r);
+    wm_layout_destroy(layout);
+    return ended_well && dumped && !wrapped && (!modified[0] || gdb->writes_ok) ? 0 : 1;
+}
+
 int wm_cmd_run(int argc, char **argv)
 {
     const char *backend = "rtl", *path = NULL, *pe = "native";
@@ -193,59 +235,27 @@ int wm_cmd_run(int argc, char **argv)
     if (!wm_jitter_options_check("run", jitter != 0, &gdb, !strcmp(pe, "core"), &backend, 1)) return 2;
     const wm_fabric_ops *ops = wm_fabric_backend(backend);
     const wm_pe_mode mode = wm_pe_mode_of(pe);
-    wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
-    if (!layout) return 1;
     if (wm_partition_wanted()) {
         if (gdb.given) {
             fprintf(stderr, "wavemesh run: --gdb is for a run in one process: under mpirun each rank holds one band of "
                             "the mesh (docs/distributed.md)\n");
-            wm_layout_destroy(layout);
             return 2;
         }
-        const int st = run_partitioned(ops, layout, mode, max_cycles, jitter, mem_report, &trace);
+        wm_mpi_job job;
+        wm_layout *layout = wm_layout_load_opening_job("run", path, settings, nsettings, &job, stderr);
+        if (!layout) {
+            status = wm_mpi_exit_status(&job, 1);
+            wm_mpi_close(&job);
+            return status;
+        }
+        const int st = run_partitioned(job, ops, layout, mode, max_cycles, jitter, mem_report, &trace);
         if (st >= 0) {
             wm_layout_destroy(layout);
             return st;
         }
+        return run_whole(ops, layout, mode, max_cycles, jitter, mem_report, &trace, &gdb);
     }
-    wm_runner *r = wm_runner_create_mode(ops, layout, &trace, mode);
-    if (!r) {
-        wm_layout_destroy(layout);
-        return 1;
-    }
-    char why[300];
-    if (jitter && !wm_sched_set_jitter(wm_runner_sched(r), jitter, why, sizeof why)) {
-        fprintf(stderr, "wavemesh run: --jitter %llu: %s\n", jitter, why);
-        wm_runner_destroy(r);
-        wm_layout_destroy(layout);
-        return 1;
-    }
-    wm_run_result res;
-    char modified[1024];
-    if (!wm_run_gdb("run", &gdb, r, max_cycles, &res, modified, sizeof modified)) {
-        if (!wm_runner_finish(r)) fprintf(stderr, "wavemesh run: the dump is incomplete\n");
-        wm_runner_destroy(r);
-        wm_layout_destroy(layout);
-        return 1;
-    }
-    wm_runner_print_results(r, stdout);
-    wm_runner_print_cycles(r, "cycles", stdout);
-    printf("run: %" PRIu64 " cycles\n", wm_sched_cycle(wm_runner_sched(r)));
-    wm_runner_print_ends(r, "end", stdout);
-    if (mem_report) {
-        wm_mem_report m;
-        wm_mem_report_take(wm_runner_sched(r), &m);
-        wm_mem_report_print(&m, stdout);
-    }
-    /* the results above are not the firmware's alone: said beside them */
-    if (modified[0]) printf("modified: %s\n", modified);
-    const bool ended_well = wm_sched_ending(wm_runner_sched(r), res, stderr) == WM_END_RETURNED;
-    wm_exact *exact = wm_exact_create(layout);
-    const size_t wrapped = wm_exact_report_wraps(exact, wm_runner_sched(r), "wavemesh: warning: ", NULL, NULL, stderr);
-    wm_exact_destroy(exact);
-    const bool dumped = wm_runner_finish(r);
-    if (trace.path && dumped) print_waves(trace.path);
-    wm_runner_destroy(r);
-    wm_layout_destroy(layout);
-    return ended_well && dumped && !wrapped && (!modified[0] || gdb.writes_ok) ? 0 : 1;
+    wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
+    if (!layout) return 1;
+    return run_whole(ops, layout, mode, max_cycles, jitter, mem_report, &trace, &gdb);
 }
