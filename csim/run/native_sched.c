@@ -40,6 +40,11 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 #define SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
 #endif
 
+/* The flags of wm_sched's waits, above a queue byte's index. */
+enum { WAITS_TILE = 1u << 30 };
+#define WAITS_RECV (1u << 31)
+#define WAITS_SEND (1u << 30)
+
 /* From a kernel's stack back to the loop's, for good when done. */
 static void to_loop(wm_mp *mp, bool done)
 {
@@ -92,7 +97,8 @@ static bool native_init(wm_sched *s)
     s->msgs_kept = true;
     char why[400];
     s->cos = calloc(s->n ? s->n : 1, sizeof *s->cos);
-    if (!s->cos) {
+    s->waits = calloc(s->n ? s->n : 1, sizeof *s->waits);
+    if (!s->cos || !s->waits) {
         fprintf(stderr, "wavemesh: out of memory for the coroutines of %zu kernels\n", s->n);
         return false;
     }
@@ -102,10 +108,11 @@ static bool native_init(wm_sched *s)
     }
     /* On the sw backend a waiting kernel's queue is a byte to read, not a
      * status to ask for: most kernels of a large run wait most cycles. */
-    const bool sw = wm_fabric_is(s->ops, "sw");
-    const wm_sw_queues q = sw ? wm_fabric_sw_queues(s->f) : (wm_sw_queues){0};
-    s->tx_queued = q.tx_count;
-    s->rx_queued = q.rx_count;
+    const wm_sw_queues q = wm_fabric_is(s->ops, "sw") ? wm_fabric_sw_queues(s->f) : (wm_sw_queues){0};
+    /* a queue byte's index leaves room for the two flags of waits */
+    const bool sw = q.rx_count && (uint64_t)q.stride * (wm_layout_height(s->layout) + 2) < WAITS_TILE;
+    s->tx_queued = sw ? q.tx_count : NULL;
+    s->rx_queued = sw ? q.rx_count : NULL;
     const wm_fabric_band whole = {0, wm_layout_height(s->layout), 0, wm_layout_width(s->layout)};
     const wm_fabric_band b = s->part ? wm_partition_band(s->part) : whole;
     for (size_t i = 0; i < s->n; i++) {
@@ -129,6 +136,8 @@ static void native_free(wm_sched *s)
     s->stacks = NULL;
     free(s->cos);
     s->cos = NULL;
+    free(s->waits);
+    s->waits = NULL;
 }
 
 static void resume(wm_sched *s, wm_mp *mp)
@@ -242,6 +251,15 @@ static bool serve(wm_sched *s, wm_mp *mp)
     }
 }
 
+/* What kernel mp waits on in its queue byte, for waits: see there. */
+static uint32_t waits_of(const wm_sched *s, const wm_mp *mp)
+{
+    if (!s->rx_queued) return 0;
+    if (mp->state == WM_PE_BLOCKED_RECV) return WAITS_RECV | mp->queued_at;
+    if (mp->state == WM_PE_BLOCKED_SEND) return WAITS_SEND | mp->queued_at;
+    return 0;
+}
+
 static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
 {
     for (;;) {
@@ -252,12 +270,24 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
         bool acted = false, faulted = false;
         size_t blocked_recv = 0, blocked = 0, kept = 0;
         for (size_t k = 0; k < s->nlive; k++) {
+            /* Still waiting, as its queue byte says: what serve would find,
+             * with nothing to change (only serve changes a kernel's wait). */
+            const uint32_t w = s->waits[k];
+            if (((w & WAITS_RECV) && s->rx_queued[w & (WAITS_TILE - 1)] == 0) ||
+                ((w & WAITS_SEND) && s->tx_queued[w & (WAITS_TILE - 1)] >= WM_TX_DEPTH)) {
+                blocked_recv += (w & WAITS_RECV) != 0;
+                blocked++;
+                s->waits[kept] = w;
+                s->live[kept++] = s->live[k];
+                continue;
+            }
             wm_mp *mp = &s->pes[s->live[k]];
             if (serve(s, mp)) acted = true;
             if (mp->state == WM_PE_FAULT) faulted = true;
             if (mp->state == WM_PE_DONE || mp->state == WM_PE_FAULT) continue;
             if (mp->state == WM_PE_BLOCKED_RECV) blocked_recv++;
             if (mp->state == WM_PE_BLOCKED_RECV || mp->state == WM_PE_BLOCKED_SEND) blocked++;
+            s->waits[kept] = waits_of(s, mp);
             s->live[kept++] = s->live[k];
         }
         s->nlive = kept;

@@ -41,23 +41,26 @@ typedef enum { WAIT_START, WAIT_WORK, WAIT_PUSH, WAIT_POP, WAIT_TSC, WAIT_QUEUES
  * that mode's own array (wm_coroutine, wm_core_pe), made by its init, so
  * that a PE of a large run holds no bytes of the other's. */
 struct wm_mp {
+    /* What the native loop reads of every kernel every cycle, together in
+     * one cache line: at a million kernels the loop is bound by memory,
+     * and a waiting kernel costs a line a cycle, not two. */
+    wm_pe_state state;
+    uint32_t queued_at; /* its tile's index in the scheduler's queue bytes (tx_queued, rx_queued) */
+    char *fault;        /* NULL until the PE faults: then FAULT_TEXT bytes saying why (wm_sched_fault_text) */
+    /* WM_PE_NATIVE: the port access the coroutine waits for */
+    wait_kind wait;
+    bool pop_is_header;
+    uint64_t ready; /* earliest cycle of the next port access */
     wm_sched *s;
     size_t index;
     const wm_instance *inst;
-    wm_pe_state state;
-    uint32_t queued_at; /* its tile's index in the scheduler's queue bytes (tx_queued, rx_queued) */
     uint64_t end_cycle; /* the cycle it became DONE or FAULT */
     wm_export *exports;
     size_t nexports, cap_exports;
-    char *fault;     /* NULL until the PE faults: then FAULT_TEXT bytes saying why (wm_sched_fault_text) */
-    uint32_t *mem;   /* the PE's data memory, WM_PE_DATA_WORDS words */
-    bool mem_owned;  /* made here (zeroed) because the caller gave none */
-    /* WM_PE_NATIVE: the port access the coroutine waits for */
-    unsigned charges;      /* since the kernel last gave the loop back */
-    const char *func;      /* the sw/mp.h call running (NULL: the kernel's own code), for a profiler */
-    wait_kind wait;
-    bool pop_is_header;
-    uint64_t ready;  /* earliest cycle of the next port access */
+    uint32_t *mem;  /* the PE's data memory, WM_PE_DATA_WORDS words */
+    bool mem_owned; /* made here (zeroed) because the caller gave none */
+    unsigned charges; /* since the kernel last gave the loop back */
+    const char *func; /* the sw/mp.h call running (NULL: the kernel's own code), for a profiler */
     uint32_t push_data;
     uint32_t popped;
     uint64_t tsc_read;
@@ -204,6 +207,13 @@ struct wm_sched {
      * bytes (fabric_sw.h's wm_sw_queues), read in place while a kernel
      * waits on them (wm_mp's queued_at); NULL on other backends */
     const uint8_t *tx_queued, *rx_queued;
+    /* ... and beside live[k], what its kernel was left waiting on when last
+     * served: its queue byte's index and WAITS_RECV (blocked on an empty
+     * RX queue) or WAITS_SEND (on a full TX queue), or 0. The loop reads
+     * these 4 bytes, not the PE's state, while the byte says it still
+     * waits: most kernels of a large run wait most cycles, and a million
+     * of them make the loop bound by memory. */
+    uint32_t *waits;
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
     /* The pushes and pops of this rank's PEs since the ranks last traded
      * them, for every rank to count, in the order one process counts them
