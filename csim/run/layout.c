@@ -30,19 +30,18 @@ enum { MAX_TOKENS = 256 };
 
 /* A kernel parameter as written: a number, or another instance's x or y. */
 typedef struct {
-    size_t slot;    /* its index among the kernel's parameters: its name */
+    size_t slot;      /* its index among the kernel's parameters: its name */
     int64_t value;
-    char *ref;      /* instance name, or NULL for a plain value */
-    char *from;     /* the layout parameter it was written as ($NAME), or NULL */
-    bool ref_y;     /* .y rather than .x */
+    const char *ref;  /* instance name, or NULL for a plain value */
+    const char *from; /* the layout parameter it was written as ($NAME), or NULL */
+    bool ref_y;       /* .y rather than .x */
 } raw_param;
 
 typedef struct {
     char *name;
     const wm_kernel *kernel;
     unsigned line;
-    raw_param *raw;
-    size_t nraw;
+    size_t raw_at, nraw; /* its parameters as written: raws[raw_at..] */
     wm_param_value *params;
     size_t nparams;
     bool placed;
@@ -51,7 +50,7 @@ typedef struct {
 } instance;
 
 typedef struct {
-    char *name;
+    const char *name;
     int64_t x, y;
     unsigned line;
 } position;
@@ -69,10 +68,26 @@ typedef struct {
     size_t cap, count;
 } name_index;
 
+/* Names kept as long as the layout, packed in blocks: a million names
+ * are a million allocations otherwise. */
+typedef struct name_block {
+    struct name_block *next;
+    size_t used, size;
+    char text[];
+} name_block;
+
 struct wm_layout {
     const char *path;
     FILE *err;
     unsigned errors;
+    /* While parsing, the text parsed, in place: what is read only until
+     * the parameters are resolved (a reference's instance name, a $NAME,
+     * an `at` line's name) points into it, not into a copy */
+    raw_param *raws;
+    size_t nraws;
+    wm_param_value *param_block; /* every instance's resolved parameters */
+    name_block *names;
+    const wm_kernel *last_kernel; /* of the last pe line: the next is often the same */
     wm_param_value *lparams;
     size_t nlparams;
     name_index lparam_index;
@@ -120,6 +135,24 @@ static void error_at(wm_layout *l, unsigned line, const char *fmt, ...)
     }
     fputc('\n', l->err);
     l->errors++;
+}
+
+/* A copy of name that lives as long as the layout. */
+static char *keep_name(wm_layout *l, const char *name)
+{
+    const size_t len = strlen(name) + 1;
+    name_block *b = l->names;
+    if (!b || b->size - b->used < len) {
+        const size_t size = len > 65536 ? len : 65536;
+        b = wm_xmalloc(sizeof *b + size);
+        b->next = l->names;
+        b->used = 0;
+        b->size = size;
+        l->names = b;
+    }
+    char *kept = memcpy(b->text + b->used, name, len);
+    b->used += len;
+    return kept;
 }
 
 /* Grow *arr (of *n elements of size sz) by one zeroed element. Its room is
@@ -285,18 +318,19 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         error_at(l, line, "instance %s is already defined at line %u", tok[1], dup->line);
         return;
     }
-    const wm_kernel *k = kernel_find(tok[2]);
+    const wm_kernel *k =
+        l->last_kernel && !strcmp(l->last_kernel->name, tok[2]) ? l->last_kernel : kernel_find(tok[2]);
     if (!k) {
         error_at(l, line, "unknown kernel '%s'", tok[2]);
         return;
     }
+    l->last_kernel = k;
     instance *in = push_back(&l->inst, &l->ninst, sizeof *l->inst);
-    in->name = wm_xstrdup(tok[1]);
+    in->name = keep_name(l, tok[1]);
     in->kernel = k;
     in->line = line;
     index_add(&l->inst_index, l->ninst - 1, inst_name, l);
-    /* room for every PARAM=VALUE of the line, made once */
-    in->raw = wm_xcalloc(n > 3 ? n - 3 : 1, sizeof *in->raw);
+    in->raw_at = l->nraws;
     for (size_t i = 3; i < n; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1]) {
@@ -304,16 +338,21 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
             continue;
         }
         *eq = '\0';
-        const char *key = tok[i], *val = eq + 1;
+        const char *key = tok[i];
+        char *val = eq + 1;
+        /* written in the kernel's order, as a generated layout is: found
+         * at once */
         const wm_kernel_param *kp = k->params;
-        while (kp->name && strcmp(kp->name, key)) kp++;
+        for (size_t g = 0; g < i - 3 && kp->name; g++) kp++;
+        if (!kp->name || strcmp(kp->name, key))
+            for (kp = k->params; kp->name && strcmp(kp->name, key);) kp++;
         if (!kp->name) {
             error_at(l, line, "kernel %s has no parameter %s", k->name, key);
             continue;
         }
         const size_t slot = (size_t)(kp - k->params);
         bool twice = false;
-        for (size_t r = 0; r < in->nraw; r++) twice |= in->raw[r].slot == slot;
+        for (size_t r = 0; r < in->nraw; r++) twice |= l->raws[in->raw_at + r].slot == slot;
         if (twice) {
             error_at(l, line, "parameter %s is given twice", key);
             continue;
@@ -321,15 +360,16 @@ static void parse_pe(wm_layout *l, unsigned line, char **tok, size_t n)
         raw_param rp = {.slot = slot};
         const char *dot = strrchr(val, '.');
         if (dot && (!strcmp(dot, ".x") || !strcmp(dot, ".y")) && val[0] != '$') {
-            rp.ref = wm_xstrdup(val);
-            rp.ref[dot - val] = '\0';
             rp.ref_y = dot[1] == 'y';
+            val[dot - val] = '\0';
+            rp.ref = val;
         } else if (!eval_scalar(l, line, val, &rp.value)) {
             continue;
         } else if (val[0] == '$') {
-            rp.from = wm_xstrdup(val + 1);
+            rp.from = val + 1;
         }
-        in->raw[in->nraw++] = rp;
+        *(raw_param *)push_back(&l->raws, &l->nraws, sizeof *l->raws) = rp;
+        in->nraw++;
     }
 }
 
@@ -396,7 +436,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
         }
         if (!eval_scalar(l, line, tok[2], &v)) return;
         wm_param_value *p = push_back(&l->lparams, &l->nlparams, sizeof *l->lparams);
-        p->name = wm_xstrdup(tok[1]);
+        p->name = keep_name(l, tok[1]);
         p->value = v;
         index_add(&l->lparam_index, l->nlparams - 1, lparam_name, l);
     } else if (!strcmp(kw, "mesh")) {
@@ -445,7 +485,7 @@ static void parse_line(wm_layout *l, unsigned line, char **tok, size_t n, bool *
             return;
         }
         if (!eval_scalar(l, line, tok[2], &p.x) || !eval_scalar(l, line, tok[3], &p.y)) return;
-        p.name = wm_xstrdup(tok[1]);
+        p.name = tok[1];
         p.line = line;
         *(position *)push_back(&l->at, &l->nat, sizeof *l->at) = p;
         index_add(&l->at_index, l->nat - 1, at_name, l);
@@ -560,19 +600,26 @@ static void resolve(wm_layout *l)
     if (l->errors) return;
     /* Parameters: every one of the kernel's, references resolved. */
     const raw_param **written = NULL; /* by the kernel's parameter: what the pe line wrote for it */
-    size_t nwritten = 0;
+    size_t nwritten = 0, total = 0;
+    for (size_t i = 0; i < l->ninst; i++) {
+        size_t np = 0;
+        while (l->inst[i].kernel->params[np].name) np++;
+        l->inst[i].nparams = np;
+        total += np;
+    }
+    l->param_block = wm_xcalloc(total ? total : 1, sizeof *l->param_block);
+    total = 0;
     for (size_t i = 0; i < l->ninst; i++) {
         instance *in = &l->inst[i];
-        size_t np = 0;
-        while (in->kernel->params[np].name) np++;
-        in->params = wm_xcalloc(np ? np : 1, sizeof *in->params);
-        in->nparams = np;
+        const size_t np = in->nparams;
+        in->params = l->param_block + total;
+        total += np;
         if (np > nwritten) {
             written = wm_xrealloc(written, np * sizeof *written);
             nwritten = np;
         }
         for (size_t k = 0; k < np; k++) written[k] = NULL;
-        for (size_t r = 0; r < in->nraw; r++) written[in->raw[r].slot] = &in->raw[r];
+        for (size_t r = 0; r < in->nraw; r++) written[l->raws[in->raw_at + r].slot] = &l->raws[in->raw_at + r];
         for (size_t k = 0; k < np; k++) {
             const wm_kernel_param *kp = &in->kernel->params[k];
             in->params[k].name = kp->name;
@@ -620,11 +667,12 @@ static void resolve(wm_layout *l)
     for (size_t c = 0; whole && c < (size_t)l->w * l->h; c++) whole = l->enabled[c];
     for (size_t i = 0; !whole && i < l->ninst; i++) {
         const instance *in = &l->inst[i];
+        const raw_param *raw = l->raws + in->raw_at;
         for (size_t r = 0; r < in->nraw; r++) {
-            const raw_param *rp = &in->raw[r];
+            const raw_param *rp = &raw[r];
             if (!rp->ref) continue;
             bool seen = false;
-            for (size_t q = 0; q < r; q++) seen |= in->raw[q].ref && !strcmp(in->raw[q].ref, rp->ref);
+            for (size_t q = 0; q < r; q++) seen |= raw[q].ref && !strcmp(raw[q].ref, rp->ref);
             const instance *t = find_inst(l, rp->ref);
             if (seen || !t) continue;
             unsigned ox, oy;
@@ -639,24 +687,19 @@ static void resolve(wm_layout *l)
 
 static void free_layout(wm_layout *l)
 {
-    for (size_t i = 0; i < l->nlparams; i++) free((char *)l->lparams[i].name);
     free(l->lparams);
-    for (size_t i = 0; i < l->ninst; i++) {
-        instance *in = &l->inst[i];
-        for (size_t r = 0; r < in->nraw; r++) {
-            free(in->raw[r].ref);
-            free(in->raw[r].from);
-        }
-        free(in->raw);
-        free(in->params);
-        free(in->name);
+    free(l->raws);
+    free(l->param_block);
+    while (l->names) {
+        name_block *next = l->names->next;
+        free(l->names);
+        l->names = next;
     }
     free(l->inst);
     free(l->inst_index.slot);
     free(l->lparam_index.slot);
     free(l->at_index.slot);
     free(l->pub);
-    for (size_t i = 0; i < l->nat; i++) free(l->at[i].name);
     free(l->at);
     free(l->rects);
     free(l->placement);
@@ -665,20 +708,18 @@ static void free_layout(wm_layout *l)
     free(l);
 }
 
-wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting *settings, size_t nsettings,
-                           FILE *err)
+/* The layout in copy, parsed in place; copy is freed. */
+static wm_layout *parse_in_place(char *copy, const char *path, const wm_setting *settings, size_t nsettings, FILE *err)
 {
     wm_layout *l = calloc(1, sizeof *l);
-    if (!l) return NULL;
+    if (!l) {
+        free(copy);
+        return NULL;
+    }
     l->path = path;
     l->err = err;
     l->settings = settings;
     l->nsettings = nsettings;
-    char *copy = wm_xstrdup(text);
-    if (!copy) {
-        free(l);
-        return NULL;
-    }
     bool in_block = false, selected = false;
     unsigned block_line = 0, line = 0;
     bool settings_applied = false;
@@ -725,13 +766,22 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
                 error_at(l, 0, "--set %s: the layout declares no parameter %s", settings[i].name, settings[i].name);
         }
     }
-    free(copy);
     if (in_block) error_at(l, block_line, "placement without `end`");
     if (l->placements_seen && !l->placement && !l->errors) {
         fprintf(err, "%s: no placement is selected by the parameters; placements: %s\n", path, l->placements_seen);
         l->errors++;
     }
     if (!l->errors) resolve(l);
+    /* what points into the text is read no more */
+    free(copy);
+    free(l->raws);
+    l->raws = NULL;
+    l->nraws = 0;
+    free(l->at);
+    free(l->at_index.slot);
+    l->at = NULL;
+    l->at_index = (name_index){0};
+    l->nat = 0;
     if (l->errors) {
         free_layout(l);
         return NULL;
@@ -749,6 +799,12 @@ wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting 
     return l;
 }
 
+wm_layout *wm_layout_parse(const char *text, const char *path, const wm_setting *settings, size_t nsettings,
+                           FILE *err)
+{
+    return parse_in_place(wm_xstrdup(text), path, settings, nsettings, err);
+}
+
 wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t nsettings, FILE *err)
 {
     char why[1024];
@@ -757,9 +813,7 @@ wm_layout *wm_layout_load(const char *path, const wm_setting *settings, size_t n
         fprintf(err, "%s\n", why);
         return NULL;
     }
-    wm_layout *l = wm_layout_parse(text, path, settings, nsettings, err);
-    free(text);
-    return l;
+    return parse_in_place(text, path, settings, nsettings, err);
 }
 
 void wm_layout_destroy(wm_layout *l)
