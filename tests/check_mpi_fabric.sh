@@ -4,10 +4,10 @@
 # natively and on the cores, a layout in error, a deadlock and a message
 # left unread, gs's setup run and gs_op, on both backends; synthetic
 # traffic (a hotspot, off-mesh addresses) and firmware traffic; a mesh too
-# small for the ranks is refused;
-# --trace makes a dump a rank that wavediff finds equal to one process's; and a
-# rank killed mid-run ends the job, non-zero, naming the cycle, with no
-# process left.
+# small for the ranks is refused; run --trace and traffic --trace make a
+# dump a rank that wavediff finds equal to one process's; and a rank
+# killed mid-run ends the job, non-zero, naming the cycle, with no process
+# left.
 # Skipped, with a note, where mpirun is not installed.
 W=${1:-build/wavemesh}
 command -v mpirun >/dev/null 2>&1 || { echo "check-mpi-fabric: note: no mpirun here: skipped"; exit 0; }
@@ -85,9 +85,30 @@ grep -q '^average latency 35.49 cycles (p50 35, p90 53, p99 77, max 92)$' "$tmp/
 same traffic-pe-rtl traffic --backend rtl --pe core --mesh 7x5 --rate 0.05 --cycles 400 --csv
 grep -q ',175,175,2838,469.206,380,862,1364,1695,' "$tmp/traffic-pe-rtl-3.out" ||
     { cat "$tmp/traffic-pe-rtl-3.out"; fail "traffic-pe-rtl: not the figures of one process"; }
-$MPI "$W" traffic --trace "$tmp/t.fst" >/dev/null 2>"$tmp/traffic-trace.err" && fail "traffic --trace ran under mpirun"
-grep -q -- '--trace is for traffic in one process' "$tmp/traffic-trace.err" ||
-    { cat "$tmp/traffic-trace.err"; fail "no reason for refusing traffic --trace"; }
+# traffic's waves: a dump a rank, together one process's, on both backends
+# (the rtl one's tiles, columns 0-3, lie in the blocks of ranks 0 and 1:
+# rank 2, columns 4-5, dumps nothing); another seed's differ
+hot="--mesh 6x5 --rate 0.05 --cycles 200 --warmup 50 --pattern hotspot"
+for cfg in "sw" "rtl --trace-tiles 0,1:3,3"; do
+    b=${cfg%% *}
+    opts=$([ "$b" = "$cfg" ] || echo "${cfg#* }")
+    "$W" traffic --backend $b $hot $opts --trace "$tmp/tone-$b.fst" >"$tmp/tone.out" ||
+        fail "traffic-waves-$b: one process's traced traffic exited $?"
+    $MPI "$W" traffic --backend $b $hot $opts --trace "$tmp/tw-$b.vcd" >"$tmp/tw.out" 2>"$tmp/tw.err" ||
+        { cat "$tmp/tw.err"; fail "traffic-waves-$b: 3 ranks' traced traffic exited non-zero"; }
+    untimed "$tmp/tone.out" >"$tmp/tone.u"
+    untimed "$tmp/tw.out" | cmp -s - "$tmp/tone.u" || fail "traffic-waves-$b: 3 ranks' stdout differs from one process's"
+    parts=$(ls "$tmp"/tw-$b-rank*.vcd)
+    "$W" wavediff "$tmp/tone-$b.fst" $parts >"$tmp/wd.out" ||
+        { cat "$tmp/wd.out"; fail "traffic-waves-$b: the ranks' dumps differ from one process's"; }
+    grep -q "^identical: [0-9]* common signals in $(echo $parts | wc -w) parts$" "$tmp/wd.out" ||
+        { cat "$tmp/wd.out"; fail "traffic-waves-$b: no identical line"; }
+done
+[ -e "$tmp/tw-rtl-rank2.vcd" ] && fail "traffic-waves-rtl: rank 2, holding none of the tiles, made a dump"
+$MPI "$W" traffic --backend sw $hot --seed 2 --trace "$tmp/tw2.vcd" >/dev/null 2>&1 || fail "traffic-waves: seed 2 exited non-zero"
+"$W" wavediff "$tmp/tone-sw.fst" "$tmp/tw2-rank0.vcd" "$tmp/tw2-rank1.vcd" "$tmp/tw2-rank2.vcd" >"$tmp/wd.out" &&
+    fail "traffic-waves: seed 2's dumps compared identical to seed 1's"
+grep -q "^first difference at time " "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "traffic-waves: the difference is not named"; }
 # a mesh of fewer tiles than ranks
 $MPI "$W" run tests/layouts/deadlock.layout >/dev/null 2>"$tmp/small.err" && fail "3 ranks on a 2x1 mesh ran"
 grep -q '3 ranks for a 2x1 mesh' "$tmp/small.err" || { cat "$tmp/small.err"; fail "no reason for refusing a 2x1 mesh"; }
@@ -172,4 +193,4 @@ grep -q "^first difference at time 1: se.fw.sum$" "$tmp/wd.out" && grep -q "^  $
 "$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" >"$tmp/wd.out" &&
     fail "waves: two of three ranks' dumps compared identical"
 grep -q "is in none of the 2 parts" "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves: the signals in no part are not named"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, a layout in error, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump; a killed rank ends the job"
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, a layout in error, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump (run, traffic); a killed rank ends the job"

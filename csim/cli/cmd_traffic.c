@@ -38,7 +38,9 @@ static const char more[] =
     "cycle: each rank injects its block's messages and pops its block's\n"
     "destinations (with --pe, runs its block's PEs), and rank 0 prints what one\n"
     "process prints but the timing (the cpu line; the wall_s, cpu_s and\n"
-    "router_cycles_per_s columns: rank 0's own). --trace runs in one process\n"
+    "router_cycles_per_s columns: rank 0's own). --trace FILE.fst makes each\n"
+    "rank dump its block's tiles to FILE-rankK.fst (K the rank), which\n"
+    "`wavemesh wavediff ONE.fst FILE-rank0.fst ...` compares with one process's\n"
     "(docs/distributed.md).\n";
 
 static const char *const patterns[] = {"uniform", "transpose", "bitcomp", "hotspot", NULL};
@@ -180,26 +182,41 @@ static int firmware_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, co
 }
 
 /* Synthetic traffic (traffic/traffic.h) on a w x h fabric of backend ops,
- * dumped as trace says. */
+ * dumped as trace says: on a rank of part, its block's tiles to
+ * FILE-rankK (wm_trace_spec_of_block). */
 static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
                              const wm_trace_spec *trace, bool csv, wm_partition *part, const wm_mpi_job *job)
 {
-    char err[160];
+    char err[600];
+    const wm_trace_spec *dump = trace->path ? trace : NULL;
+    wm_trace_spec block;
+    char rank_path[4200];
+    if (part && dump) {
+        const int d = wm_trace_spec_of_block(trace, w, h, wm_partition_band(part), wm_partition_rank(part), &block,
+                                             rank_path, sizeof rank_path, err, sizeof err);
+        if (d < 0) {
+            /* every rank finds the same: rank 0 says it */
+            if (wm_partition_rank(part) == 0) fprintf(stderr, "wavemesh traffic: %s\n", err);
+            return 2;
+        }
+        dump = d ? &block : NULL;
+    }
     wm_waves *waves = NULL;
-    if (trace->path && !(waves = wm_waves_create(trace, w, h, err, sizeof err))) {
+    if (dump && !(waves = wm_waves_create(dump, w, h, err, sizeof err))) {
         fprintf(stderr, "wavemesh traffic: %s\n", err);
+        if (part) job->ops->kill_job(1);
         return 2;
     }
     wm_fabric *f = NULL;
-    if (waves) {
-        f = wm_waves_open(waves, ops);
-    } else if (part) {
+    if (part) {
         wm_fabric_config fc = wm_interrupt_fabric_config(ops);
         fc.band = wm_partition_band(part);
         /* the ranks are the run's parallel part: a rank steps its block on
          * one thread, unless WM_SW_THREADS asks otherwise */
         if (!getenv("WM_SW_THREADS")) fc.threads = WM_SW_THREADS_ONE;
-        f = wm_fabric_create(ops, w, h, false, &fc);
+        f = waves ? wm_waves_open_with(waves, ops, &fc) : wm_fabric_create(ops, w, h, false, &fc);
+    } else if (waves) {
+        f = wm_waves_open(waves, ops);
     } else {
         f = wm_interrupt_fabric_create(ops, w, h, false);
     }
@@ -239,9 +256,15 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
     const double wall = seconds_of(CLOCK_MONOTONIC) - wall_start;
     const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     wm_traffic_destroy(t);
-    const bool dumped = !waves || wm_waves_finish(waves);
+    bool dumped = !waves || wm_waves_finish(waves);
     wm_waves_destroy(waves);
     ops->destroy(f);
+    if (part && !interrupted) {
+        /* a rank's dump lost is the job's */
+        uint64_t lost = !dumped;
+        wm_partition_sum(part, &lost, 1, r.cycles);
+        dumped = !lost;
+    }
     if (interrupted && part && wm_partition_rank(part) != 0) return 1; /* rank 0 says so */
     if (interrupted) {
         char why[200];
@@ -302,7 +325,7 @@ static int synthetic_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, c
  * every rank exits with rank 0's status. -1: a job of one process, to run
  * as without a launcher. */
 static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h, const wm_traffic_config *cfg,
-                               bool csv, bool pe_given, wm_pe_mode mode)
+                               const wm_trace_spec *trace, bool csv, bool pe_given, wm_pe_mode mode)
 {
     char err[600];
     wm_mpi_job job;
@@ -335,9 +358,8 @@ static int partitioned_traffic(const wm_fabric_ops *ops, unsigned w, unsigned h,
         }
         close(null);
     }
-    const wm_trace_spec no_trace = wm_trace_spec_default();
     const int ran = pe_given ? firmware_traffic(ops, w, h, cfg, mode, csv, part, &job)
-                             : synthetic_traffic(ops, w, h, cfg, &no_trace, csv, part, &job);
+                             : synthetic_traffic(ops, w, h, cfg, trace, csv, part, &job);
     const int status = wm_mpi_exit_status(&job, ran);
     fflush(stdout);
     wm_partition_destroy(part);
@@ -413,14 +435,8 @@ int wm_cmd_traffic(int argc, char **argv)
         fprintf(stderr, "wavemesh traffic: --trace with --pe: dump the layout with `wavemesh run` instead\n");
         return 2;
     }
-    if (wm_partition_wanted() && trace.path) {
-        fprintf(stderr,
-                "wavemesh traffic: --trace is for traffic in one process: under mpirun each rank holds one block of "
-                "the mesh (docs/distributed.md)\n");
-        return 2;
-    }
     if (wm_partition_wanted()) {
-        const int st = partitioned_traffic(ops, w, h, &cfg, csv, pe_given, mode);
+        const int st = partitioned_traffic(ops, w, h, &cfg, &trace, csv, pe_given, mode);
         if (st >= 0) return st;
     }
     if (pe_given) return firmware_traffic(ops, w, h, &cfg, mode, csv, NULL, NULL);
