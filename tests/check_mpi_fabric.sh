@@ -2,12 +2,12 @@
 # check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
 # (docs/distributed.md) prints what one process prints: the seed's rows
 # natively and on the cores, a layout in error, a deadlock and a message
-# left unread, gs's setup run and gs_op, on both backends; synthetic
-# traffic (a hotspot, off-mesh addresses) and firmware traffic; a mesh too
-# small for the ranks is refused; run --trace and traffic --trace make a
-# dump a rank that wavediff finds equal to one process's; and a rank
-# killed mid-run ends the job, non-zero, naming the cycle, with no process
-# left.
+# left unread, gs's setup run and gs_op, on both backends, and its
+# heatmap; synthetic traffic (a hotspot, off-mesh addresses) and firmware
+# traffic; a mesh too small for the ranks is refused; run --trace and
+# traffic --trace make a dump a rank that wavediff finds equal to one
+# process's; and a rank killed mid-run ends the job, non-zero, naming the
+# cycle, with no process left.
 # Skipped, with a note, where mpirun is not installed.
 W=${1:-build/wavemesh}
 command -v mpirun >/dev/null 2>&1 || { echo "check-mpi-fabric: note: no mpirun here: skipped"; exit 0; }
@@ -183,6 +183,19 @@ for cfg in "sw native" "rtl native" "sw core"; do
         >"$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves-$1-$2: the ranks' dumps differ from one process's"; }
     grep -q '^identical: [0-9]* common signals in 3 parts$' "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves-$1-$2: no identical line"; }
 done
+# gs --heatmap: the ranks sum their blocks' link counts, and rank 0's
+# pictures are one process's, byte for byte (gnuplot started with the
+# descriptors a rank holds)
+hm="gs --ranks 4x3 --dofs 2 --method crystal --backend sw --heatmap $tmp/hm"
+"$W" $hm >"$tmp/hm-1.out" 2>&1 || { cat "$tmp/hm-1.out"; fail "gs-heatmap: one process exited $?"; }
+mkdir "$tmp/hm1" && mv "$tmp"/hm-stage*.png "$tmp/hm1/" || fail "gs-heatmap: one process drew no picture"
+$MPI "$W" $hm >"$tmp/hm-3.out" 2>&1 || { cat "$tmp/hm-3.out"; fail "gs-heatmap: 3 ranks exited non-zero"; }
+cmp -s "$tmp/hm-1.out" "$tmp/hm-3.out" || { diff "$tmp/hm-1.out" "$tmp/hm-3.out"; fail "gs-heatmap: 3 ranks printed other lines"; }
+grep -q '^stage 3: wavelets north 16, east 142, south 19, west 111$' "$tmp/hm-3.out" ||
+    { cat "$tmp/hm-3.out"; fail "gs-heatmap: not stage 3's wavelets"; }
+for f in "$tmp"/hm1/hm-stage*.png; do
+    cmp -s "$f" "$tmp/${f##*/}" || fail "gs-heatmap: 3 ranks' ${f##*/} is not one process's"
+done
 # a planted difference (se's value 10, not 9), and a rank's dump left out
 $MPI "$W" run sw/collectives/allreduce.layout --backend sw --trace "$tmp/p.fst" --set VSE=10 >/dev/null 2>&1 ||
     fail "waves: the planted run exited non-zero"
@@ -193,4 +206,4 @@ grep -q "^first difference at time 1: se.fw.sum$" "$tmp/wd.out" && grep -q "^  $
 "$W" wavediff "$tmp/one-sw-native.fst" "$tmp/p-rank0.fst" "$tmp/p-rank1.fst" >"$tmp/wd.out" &&
     fail "waves: two of three ranks' dumps compared identical"
 grep -q "is in none of the 2 parts" "$tmp/wd.out" || { cat "$tmp/wd.out"; fail "waves: the signals in no part are not named"; }
-echo "check-mpi-fabric: 3 ranks print what one process prints (rows, a layout in error, deadlock, unread, packed, traffic, firmware traffic, gs, profile); their dumps are its dump (run, traffic); a killed rank ends the job"
+echo "check-mpi-fabric: 3 ranks print what one process prints (rows, a layout in error, deadlock, unread, packed, traffic, firmware traffic, gs, gs --heatmap, profile); their dumps are its dump (run, traffic); a killed rank ends the job"

@@ -1,6 +1,7 @@
 /* heatmap.c: link use per direction, phase by phase (see heatmap.h). */
 #include "run/heatmap.h"
 
+#include "core/xalloc.h"
 #include "waves/gnuplot.h"
 
 #include <inttypes.h>
@@ -132,6 +133,21 @@ void wm_heatmap_finish(wm_heatmap *m)
     }
     m->end[1] = m->pending_end;
     m->start[1] = m->pending_start;
+}
+
+void wm_heatmap_sum_staged(wm_heatmap *m, wm_heatmap_summer sum, void *ctx)
+{
+    /* which stages any rank saw, then the counts of those */
+    uint64_t seen[MAX_PHASES];
+    for (size_t p = 0; p < MAX_PHASES; p++) seen[p] = m->count[p] != NULL;
+    sum(ctx, seen, MAX_PHASES);
+    const size_t cells = (size_t)m->w * m->h * WM_NPORTS;
+    for (size_t p = 0; p < MAX_PHASES; p++) {
+        if (!seen[p]) continue;
+        if (!m->count[p]) m->count[p] = wm_xcalloc(cells, sizeof(uint64_t));
+        sum(ctx, m->count[p], cells);
+        if (p + 1 > m->nphases) m->nphases = p + 1;
+    }
 }
 
 size_t wm_heatmap_phases(const wm_heatmap *m)

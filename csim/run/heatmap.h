@@ -36,6 +36,14 @@ void wm_heatmap_record(void *ctx, const wm_link_event *ev);
 /* After the run: what followed the split's last delivery is the last phase. */
 void wm_heatmap_finish(wm_heatmap *m);
 
+/* Every rank's n counts summed in place, on every rank (a partitioned
+ * run's, mpi/partition.h's wm_partition_sum). */
+typedef void (*wm_heatmap_summer)(void *ctx, uint64_t *vals, size_t n);
+/* A staged heatmap of one block of a partitioned run counts its block's
+ * tiles alone: summed over the ranks, each holds the whole mesh's, as one
+ * process counts it. Every rank calls it. */
+void wm_heatmap_sum_staged(wm_heatmap *m, wm_heatmap_summer sum, void *ctx);
+
 /* 1 or 2, and the phases' names ("run"; "upsweep", "downsweep"); staged:
  * one past the last stage that carried a wavelet, named "stageN". */
 size_t wm_heatmap_phases(const wm_heatmap *m);

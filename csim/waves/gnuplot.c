@@ -36,20 +36,36 @@ bool wm_gnuplot_draw(const char *path, wm_gnuplot_script *script, const void *ct
         wm_outfile_discard(o);
         return false;
     }
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "exec gnuplot >&%d 2>&1", fileno(said));
     struct sigaction ignore, before;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
     sigaction(SIGPIPE, &ignore, &before);
-    FILE *g = popen(cmd, "w");
-    int status = -1, why = 0;
-    if (g) {
-        script(ctx, wm_outfile_temp(o), g);
-        status = pclose(g);
+    /* started by hand, not by popen's shell: a redirection to a descriptor
+     * above 9 (as a process under mpirun holds) is a syntax error to sh */
+    int status = -1, why = 0, to[2] = {-1, -1};
+    pid_t pid = -1;
+    if (pipe(to) == 0 && (pid = fork()) == 0) {
+        if (dup2(to[0], 0) < 0 || dup2(fileno(said), 1) < 0 || dup2(fileno(said), 2) < 0) _exit(126);
+        close(to[0]);
+        close(to[1]);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        _exit(127);
     }
     why = errno;
+    if (to[0] >= 0) close(to[0]);
+    FILE *g = pid > 0 ? fdopen(to[1], "w") : NULL;
+    if (g) {
+        script(ctx, wm_outfile_temp(o), g);
+        fclose(g);
+    } else if (to[1] >= 0) {
+        close(to[1]);
+    }
+    if (pid > 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        why = errno;
+    }
     sigaction(SIGPIPE, &before, NULL);
     const bool exited = status != -1 && WIFEXITED(status);
     const bool spoke = !(exited && WEXITSTATUS(status) == 127) && show_what_it_said(said);
