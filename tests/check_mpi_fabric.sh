@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_mpi_fabric.sh WAVEMESH: one fabric partitioned over 3 MPI ranks
 # (docs/distributed.md) prints what one process prints: the seed's rows
-# natively and on the cores, a layout in error, a deadlock and a message
+# natively and on the cores, a layout and a rows file in error, a deadlock and a message
 # left unread, gs's setup run and gs_op, on both backends, and its
 # heatmap; synthetic traffic (a hotspot, off-mesh addresses) and firmware
 # traffic; a mesh too small for the ranks is refused; run --trace and
@@ -49,10 +49,15 @@ for cfg in "sw native rtl core" "rtl native sw core"; do
     same "unread-$3-$4" run "$tmp/unread.layout" --backend $3 --pe $4
     grep -q 'left unread' "$tmp/unread-$3-$4-3.err" || fail "unread-$3-$4: the message left unread is not named"
 done
-# a layout in error: reported once, by rank 0, as one process reports it
+# a layout in error (run, profile) and a rows file in error: reported
+# once, by rank 0, as one process reports them
 printf 'mesh 3 1\nregion all\nat a 0 0\npe a nokernel\n' >"$tmp/bad.layout"
 same bad-layout run "$tmp/bad.layout" --backend sw
 grep -q "bad.layout:4: unknown kernel 'nokernel'" "$tmp/bad-layout-3.err" || fail "bad-layout: the line is not named"
+same bad-profile profile "$tmp/bad.layout" --backend sw
+printf 'mesh 2 1\nbogus\n' >"$tmp/bad.rows"
+same bad-rows rows "$tmp/bad.rows"
+[ "$(grep -c '^.*bad.rows:[12]: expected' "$tmp/bad-rows-3.err")" = 2 ] || { cat "$tmp/bad-rows-3.err"; fail "bad-rows: not its two lines, once"; }
 "$W" tree --leaves 32 --placement packed -o "$tmp/p32.layout" >/dev/null || fail "tree exited $?"
 same packed-sw run "$tmp/p32.layout" --backend sw --pe core
 same packed-rtl run "$tmp/p32.layout" --backend rtl --pe native

@@ -1,5 +1,6 @@
 /* cmd_profile.c: `wavemesh profile LAYOUT`, where the cycles of a run went. */
 #include "cli/commands.h"
+#include "cli/layout_job.h"
 #include "mpi/partition.h"
 #include "waves/outfile.h"
 #include "profile/collect.h"
@@ -90,7 +91,7 @@ static bool print_lines(const wm_profile *prof, size_t top, const char *lines_cs
     return ok;
 }
 
-/* Under a launcher: the job opened and, in a job of several ranks, the
+/* Under a launcher, the job opened: in a job of several ranks, the
  * layout's mesh partitioned over them, the standard output of every rank
  * but 0 gone to /dev/null (rank 0 prints what one process prints). False
  * after a message, the status to exit with in *status. */
@@ -98,10 +99,6 @@ static bool open_partition(wm_mpi_job *job, wm_partition **part, const wm_layout
 {
     char err[600];
     *status = 1;
-    if (!wm_mpi_open(job, err, sizeof err)) {
-        fprintf(stderr, "wavemesh profile: %s\n", err);
-        return false;
-    }
     if (!job->ops) return true; /* a job of one: the whole fabric here */
     *part = wm_partition_create(job, "profile", wm_layout_width(layout), wm_layout_height(layout), err, sizeof err);
     if (!*part) {
@@ -162,11 +159,19 @@ int wm_cmd_profile(int argc, char **argv)
                 lines_by);
         return 1;
     }
-    wm_layout *layout = wm_layout_load(path, settings, nsettings, stderr);
-    if (!layout) return 1;
     char err[600];
     wm_mpi_job job = {0};
     wm_partition *part = NULL;
+    /* under a launcher the layout is read while MPI starts, and a fault in
+     * it said by rank 0 alone */
+    wm_layout *layout = wm_partition_wanted()
+                            ? wm_layout_load_opening_job("profile", path, settings, nsettings, &job, stderr)
+                            : wm_layout_load(path, settings, nsettings, stderr);
+    if (!layout) {
+        status = wm_mpi_exit_status(&job, 1);
+        wm_mpi_close(&job);
+        return status;
+    }
     if (wm_partition_wanted() && !open_partition(&job, &part, layout, &status)) {
         wm_layout_destroy(layout);
         return status;

@@ -676,11 +676,25 @@ int wm_cmd_rows(int argc, char **argv)
     /* Read and check the whole file first: a malformed line anywhere stops
      * the command before any row runs. */
     rows_file rf;
+    /* every rank reads the file alike: what is wrong with it, rank 0 says */
+    int said = -1;
+    if (c.job.ops && c.job.rank != 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        fflush(stderr);
+        said = dup(STDERR_FILENO);
+        if (null >= 0 && said >= 0) dup2(null, STDERR_FILENO);
+        if (null >= 0) close(null);
+    }
     const unsigned errors = read_rows(path, dir, &rf);
+    if (said >= 0) {
+        fflush(stderr);
+        dup2(said, STDERR_FILENO);
+        close(said);
+    }
     row_spec *const rows = rf.rows;
     const size_t nrows = rf.nrows;
     unsigned failed = 0, ran = 0;
-    if (!errors && !nrows) fprintf(stderr, "%s: no rows\n", path);
+    if (!errors && !nrows && (!c.job.ops || c.job.rank == 0)) fprintf(stderr, "%s: no rows\n", path);
     for (size_t i = 0; !errors && i < nrows && !wm_interrupt_signal(); i++) {
         for (size_t m = 0; m < nmodes && !wm_interrupt_signal(); m++) {
             c.mode = wm_pe_mode_of(modes[m]);
