@@ -15,7 +15,9 @@ csim/waves/waves_read.c|static void child_exit(void) { _exit(3); }|the forked FS
 csim/waves/waves_read.c|_exit(out && sent|the forked FST reader child ends with its result sent down the pipe
 csim/waves/outfile.c|_exit(1);|the SIGBUS handler of a full disk under a memory-mapped dump: _exit is all a signal handler may call
 csim/waves/interrupt.c|_exit(128 + sig);|the SIGINT/SIGTERM handler of a command still setting up, which no loop watches: _exit is all a signal handler may call
-csim/run/stacks.c|_exit(1);|the SIGSEGV handler of a native PE'"'"'s stack overflow: _exit is all a signal handler may call'
+csim/run/stacks.c|_exit(1);|the SIGSEGV handler of a native PE'"'"'s stack overflow: _exit is all a signal handler may call
+csim/waves/gnuplot.c|_exit(126);|the forked child that becomes gnuplot, its descriptors not set: it must not run its parent'"'"'s exit handlers
+csim/waves/gnuplot.c|_exit(127);|the forked child that could not start gnuplot: 127, as a shell says a command is missing'
 
 scan() {
     root=$1
