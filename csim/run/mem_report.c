@@ -25,7 +25,7 @@ void wm_mem_report_take(const wm_sched *s, wm_mem_report *out)
     size_t sched = sizeof *s + s->n * (sizeof *s->pes + sizeof *s->live) + s->snap_cap * 2 * sizeof *s->snap +
                    wm_msg_flight_bytes(&s->msgs);
     if (s->cos) sched += s->n * sizeof *s->cos;
-    if (s->waits) sched += s->n * sizeof *s->waits;
+    if (s->waits) sched += s->n * (sizeof *s->waits + sizeof *s->wakes);
     if (s->cpes) sched += s->n * sizeof *s->cpes;
     if (s->core_last_event) sched += s->msgs.ntiles * sizeof *s->core_last_event;
     for (size_t i = 0; i < s->n; i++) {

@@ -40,10 +40,12 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 #define SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
 #endif
 
-/* The flags of wm_sched's waits, above a queue byte's index. */
+/* The flags of wm_sched's waits, above a queue byte's index: both set,
+ * the kernel computes until the cycle wakes[k] says. */
 enum { WAITS_TILE = 1u << 30 };
 #define WAITS_RECV (1u << 31)
 #define WAITS_SEND (1u << 30)
+#define WAITS_COMPUTE (WAITS_RECV | WAITS_SEND)
 
 /* From a kernel's stack back to the loop's, for good when done. */
 static void to_loop(wm_mp *mp, bool done)
@@ -98,7 +100,8 @@ static bool native_init(wm_sched *s)
     char why[400];
     s->cos = calloc(s->n ? s->n : 1, sizeof *s->cos);
     s->waits = calloc(s->n ? s->n : 1, sizeof *s->waits);
-    if (!s->cos || !s->waits) {
+    s->wakes = calloc(s->n ? s->n : 1, sizeof *s->wakes);
+    if (!s->cos || !s->waits || !s->wakes) {
         fprintf(stderr, "wavemesh: out of memory for the coroutines of %zu kernels\n", s->n);
         return false;
     }
@@ -138,6 +141,8 @@ static void native_free(wm_sched *s)
     s->cos = NULL;
     free(s->waits);
     s->waits = NULL;
+    free(s->wakes);
+    s->wakes = NULL;
 }
 
 static void resume(wm_sched *s, wm_mp *mp)
@@ -251,12 +256,14 @@ static bool serve(wm_sched *s, wm_mp *mp)
     }
 }
 
-/* What kernel mp waits on in its queue byte, for waits: see there. */
+/* What kernel mp waits on, for waits (see there): its queue byte, or the
+ * cycle its compute ends (a kernel yet to start is started at once). */
 static uint32_t waits_of(const wm_sched *s, const wm_mp *mp)
 {
     if (!s->rx_queued) return 0;
     if (mp->state == WM_PE_BLOCKED_RECV) return WAITS_RECV | mp->queued_at;
     if (mp->state == WM_PE_BLOCKED_SEND) return WAITS_SEND | mp->queued_at;
+    if (mp->state == WM_PE_COMPUTING && mp->wait != WAIT_START) return WAITS_COMPUTE;
     return 0;
 }
 
@@ -273,11 +280,18 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
             /* Still waiting, as its queue byte says: what serve would find,
              * with nothing to change (only serve changes a kernel's wait). */
             const uint32_t w = s->waits[k];
-            if (((w & WAITS_RECV) && s->rx_queued[w & (WAITS_TILE - 1)] == 0) ||
-                ((w & WAITS_SEND) && s->tx_queued[w & (WAITS_TILE - 1)] >= WM_TX_DEPTH)) {
-                blocked_recv += (w & WAITS_RECV) != 0;
+            const uint32_t kind = w & WAITS_COMPUTE;
+            if ((kind == WAITS_RECV && s->rx_queued[w & (WAITS_TILE - 1)] == 0) ||
+                (kind == WAITS_SEND && s->tx_queued[w & (WAITS_TILE - 1)] >= WM_TX_DEPTH)) {
+                blocked_recv += kind == WAITS_RECV;
                 blocked++;
                 s->waits[kept] = w;
+                s->live[kept++] = s->live[k];
+                continue;
+            }
+            if (kind == WAITS_COMPUTE && s->cycle < s->wakes[k]) {
+                s->waits[kept] = w;
+                s->wakes[kept] = s->wakes[k];
                 s->live[kept++] = s->live[k];
                 continue;
             }
@@ -288,6 +302,7 @@ static wm_run_result native_run(wm_sched *s, uint64_t max_cycles)
             if (mp->state == WM_PE_BLOCKED_RECV) blocked_recv++;
             if (mp->state == WM_PE_BLOCKED_RECV || mp->state == WM_PE_BLOCKED_SEND) blocked++;
             s->waits[kept] = waits_of(s, mp);
+            s->wakes[kept] = mp->ready;
             s->live[kept++] = s->live[k];
         }
         s->nlive = kept;

@@ -209,11 +209,13 @@ struct wm_sched {
     const uint8_t *tx_queued, *rx_queued;
     /* ... and beside live[k], what its kernel was left waiting on when last
      * served: its queue byte's index and WAITS_RECV (blocked on an empty
-     * RX queue) or WAITS_SEND (on a full TX queue), or 0. The loop reads
-     * these 4 bytes, not the PE's state, while the byte says it still
-     * waits: most kernels of a large run wait most cycles, and a million
-     * of them make the loop bound by memory. */
+     * RX queue) or WAITS_SEND (on a full TX queue); WAITS_COMPUTE (its
+     * compute ends at wakes[k]); or 0. The loop reads these, not the PE's
+     * state, while they say it still waits: most kernels of a large run
+     * wait most cycles, and a million of them make the loop bound by
+     * memory. */
     uint32_t *waits;
+    uint64_t *wakes; /* ... and a computing kernel's next access cycle */
     size_t live_all;      /* the kernels still running on every rank, at the last tally */
     /* The pushes and pops of this rank's PEs since the ranks last traded
      * them, for every rank to count, in the order one process counts them
