@@ -260,10 +260,10 @@ static bool serve(wm_sched *s, wm_mp *mp)
  * cycle its compute ends (a kernel yet to start is started at once). */
 static uint32_t waits_of(const wm_sched *s, const wm_mp *mp)
 {
-    if (!s->rx_queued) return 0;
+    if (mp->state == WM_PE_COMPUTING && mp->wait != WAIT_START) return WAITS_COMPUTE;
+    if (!s->rx_queued) return 0; /* no queue bytes to read: the rtl backend */
     if (mp->state == WM_PE_BLOCKED_RECV) return WAITS_RECV | mp->queued_at;
     if (mp->state == WM_PE_BLOCKED_SEND) return WAITS_SEND | mp->queued_at;
-    if (mp->state == WM_PE_COMPUTING && mp->wait != WAIT_START) return WAITS_COMPUTE;
     return 0;
 }
 

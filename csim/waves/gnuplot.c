@@ -4,7 +4,6 @@
 #include "waves/outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -30,9 +29,8 @@ bool wm_gnuplot_draw(const char *path, wm_gnuplot_script *script, const void *ct
     /* gnuplot's messages go to a file of their own, so that whether it
      * said anything is known when it fails */
     FILE *said = tmpfile();
-    if (!said || fcntl(fileno(said), F_SETFD, 0) != 0) {
+    if (!said) {
         snprintf(err, err_size, "cannot start gnuplot: no temporary file for its messages: %s", strerror(errno));
-        if (said) fclose(said);
         wm_outfile_discard(o);
         return false;
     }
